@@ -1,0 +1,179 @@
+"""Cards as small integers, their text form (RULES.md section 1), and suit-isomorphism classes.
+
+A card is ``rank * 4 + suit`` with rank 0..12 for 2..A and suit 0..3 for s, h, d, c,
+so the rank is ``card >> 2`` and the suit ``card & 3``.
+
+>>> parse_cards("As 10d ♥7")
+Traceback (most recent call last):
+...
+evaluator.errors.SampyongError: bad card '♥7': write rank then suit, e.g. 'As', 'Td', '10d', '7♥'
+>>> format_cards(parse_cards("As 10d 7♥"))
+'As Td 7h'
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from evaluator.errors import SampyongError
+
+RANKS = "23456789TJQKA"
+SUITS = "shdc"
+SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+DECK_SIZE = 52
+
+_CARD_TOKEN = re.compile(r"^(10|[2-9tjqka])([shdc])$", re.IGNORECASE)
+
+
+def make_card(rank: int, suit: int) -> int:
+    """The card of a rank (0..12 for 2..A) and a suit (0..3 for s, h, d, c)."""
+    return rank * 4 + suit
+
+
+def rank_of(card: int) -> int:
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    return card & 3
+
+
+def parse_card(token: str) -> int:
+    """One card from text: rank then suit; ``10`` for ``T``, either case, suit symbols allowed.
+
+    >>> parse_card("Td") == parse_card("10D") == parse_card("t♦")
+    True
+    """
+    text = token.strip()
+    for symbol, letter in SUIT_SYMBOLS.items():
+        text = text.replace(symbol, letter)
+    match = _CARD_TOKEN.match(text)
+    if not match:
+        raise SampyongError(
+            f"bad card {token!r}: write rank then suit, e.g. 'As', 'Td', '10d', '7♥'"
+        )
+    rank_text = "T" if match.group(1) == "10" else match.group(1).upper()
+    return make_card(RANKS.index(rank_text), SUITS.index(match.group(2).lower()))
+
+
+def split_tokens(text: str) -> list[str]:
+    """Card tokens from text separated by spaces or commas, or glued (``AsKd``)."""
+    tokens: list[str] = []
+    for chunk in re.split(r"[\s,]+", text.strip()):
+        if not chunk:
+            continue
+        # Glued cards: peel off one card token at a time (a rank is '10' or one character).
+        while chunk:
+            size = 3 if chunk.startswith("10") else 2
+            tokens.append(chunk[:size])
+            chunk = chunk[size:]
+    return tokens
+
+
+def parse_cards(text: str | list[str]) -> list[int]:
+    """Cards from text (``"As Kd"``, ``"AsKd"``, ``"As,Kd"``) or a list of tokens; duplicates are an error."""
+    tokens = split_tokens(text) if isinstance(text, str) else [t for s in text for t in split_tokens(s)]
+    cards = [parse_card(token) for token in tokens]
+    check_distinct(cards)
+    return cards
+
+
+def check_distinct(cards: list[int]) -> None:
+    """Raise if a card appears twice."""
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            raise SampyongError(f"card {format_card(card)} is listed twice")
+        seen.add(card)
+
+
+def format_card(card: int) -> str:
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+
+
+def format_cards(cards) -> str:
+    return " ".join(format_card(int(c)) for c in cards)
+
+
+# --- Suit-isomorphism classes -------------------------------------------------------------
+
+SUIT_PERMUTATIONS = tuple(itertools.permutations(range(4)))
+
+
+def canonical(cards) -> tuple[int, ...]:
+    """The class representative: the smallest sorted card tuple over all 24 suit relabellings.
+
+    >>> canonical(parse_cards("Kh Ah")) == canonical(parse_cards("Ac Kc"))
+    True
+    """
+    return min(
+        tuple(sorted(make_card(rank_of(c), perm[suit_of(c)]) for c in cards))
+        for perm in SUIT_PERMUTATIONS
+    )
+
+
+def class_name(cards) -> str:
+    """A readable class name.
+
+    Two cards use the familiar hold'em notation (``AA``, ``AKs``, ``AKo``). Otherwise the ranks
+    high to low, a space, and the suit pattern: cards in that order with suits renamed
+    ``a, b, c, d`` by first appearance, e.g. ``AKQ aab`` (ace and king suited, queen off) or
+    ``AAK aba`` (the king shares a suit with one ace). The class representative decides the
+    order of equal ranks, so every class has exactly one name.
+
+    >>> class_name(parse_cards("Ks Ah")), class_name(parse_cards("Qd Ad Kc"))
+    ('AKo', 'AKQ aba')
+    """
+    rep = sorted(canonical(cards), key=lambda c: (-rank_of(c), suit_of(c)))
+    ranks = "".join(RANKS[rank_of(c)] for c in rep)
+    if len(rep) == 2:
+        if ranks[0] == ranks[1]:
+            return ranks
+        return ranks + ("s" if suit_of(rep[0]) == suit_of(rep[1]) else "o")
+    letters: dict[int, str] = {}
+    pattern = "".join(letters.setdefault(suit_of(c), "abcd"[len(letters)]) for c in rep)
+    return f"{ranks} {pattern}"
+
+
+def _all_hands(size: int) -> np.ndarray:
+    return np.array(list(itertools.combinations(range(DECK_SIZE), size)), dtype=np.int64)
+
+
+@lru_cache(maxsize=None)
+def iso_classes(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All C(52, size) card sets in lexicographic order, grouped into suit-isomorphism classes.
+
+    Returns ``(hands, class_of_hand, class_size)``: ``hands`` is the (C(52,size), size) array of
+    sorted card sets, ``class_of_hand[i]`` the class id of ``hands[i]`` (ids ordered by the
+    canonical representative), ``class_size[k]`` how many card sets class ``k`` holds.
+    Sizes 2, 3, 4, 5 give 169, 1,755, 16,432 and 134,459 classes.
+    """
+    hands = _all_hands(size)
+    ranks, suits = hands >> 2, hands & 3
+    weights = DECK_SIZE ** np.arange(size - 1, -1, -1, dtype=np.int64)
+    best = None
+    for perm in SUIT_PERMUTATIONS:
+        relabelled = np.sort(ranks * 4 + np.asarray(perm)[suits], axis=1)
+        code = relabelled @ weights
+        best = code if best is None else np.minimum(best, code)
+    _, class_of_hand, class_size = np.unique(best, return_inverse=True, return_counts=True)
+    return hands, class_of_hand.astype(np.int64), class_size.astype(np.int64)
+
+
+def hand_index(cards) -> int:
+    """Position of a sorted card set in the lexicographic order of ``iso_classes`` (colex rank)."""
+    from math import comb
+
+    cards = sorted(cards)
+    size = len(cards)
+    # Lexicographic rank of a combination of range(52).
+    index, prev = 0, -1
+    for i, card in enumerate(cards):
+        for skipped in range(prev + 1, card):
+            index += comb(DECK_SIZE - 1 - skipped, size - 1 - i)
+        prev = card
+    return index

@@ -1,0 +1,62 @@
+"""Random deals from a numpy ``Generator``, fast and exactly uniform.
+
+The generator's raw 64-bit words are drawn in bulk (``bit_generator.random_raw``), split into
+32-bit halves, and turned into bounded integers by Lemire's multiply-and-reject method inside
+a numba partial Fisher-Yates shuffle, so every ordered deal of ``k`` cards is equally likely.
+The same generator state always gives the same deals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_LOW32 = (1 << 32) - 1
+_MARGIN = 64  # spare 32-bit draws a deal may need for rejections (each has odds below 2**-26)
+
+
+@njit(cache=True)
+def _deal_block(stream, deck, out, first):
+    """Fill ``out[first:]`` with deals while the stream lasts; return the next unfilled row."""
+    n, k = out.shape
+    pos = 0
+    size = stream.shape[0]
+    for row in range(first, n):
+        if size - pos < k + _MARGIN:
+            return row
+        for i in range(k):
+            bound = np.int64(52 - i)
+            m = np.int64(stream[pos]) * bound
+            pos += 1
+            low = m & _LOW32
+            if low < bound:
+                threshold = ((1 << 32) - bound) % bound
+                while low < threshold:
+                    m = np.int64(stream[pos]) * bound
+                    pos += 1
+                    low = m & _LOW32
+            j = i + (m >> 32)
+            card = deck[j]
+            deck[j] = deck[i]
+            deck[i] = card
+            out[row, i] = card
+    return n
+
+
+def deal_cards(rng: np.random.Generator, deals: int, cards: int) -> np.ndarray:
+    """``uint8[deals, cards]``: each row ``cards`` distinct cards in random order."""
+    out = np.empty((deals, cards), dtype=np.uint8)
+    deck = np.arange(52, dtype=np.uint8)
+    row = 0
+    while row < deals:
+        words = ((deals - row) * cards + 1) // 2 + _MARGIN
+        stream = rng.bit_generator.random_raw(words).view(np.uint32)
+        row = _deal_block(stream, deck, out, row)
+    return out
+
+
+def split_deal(cards: np.ndarray, players: int, hole_cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(hole[n, players, hole_cards], board[n, rest])`` views of dealt rows."""
+    n = cards.shape[0]
+    hole = cards[:, : players * hole_cards].reshape(n, players, hole_cards)
+    return np.ascontiguousarray(hole), np.ascontiguousarray(cards[:, players * hole_cards :])

@@ -1,0 +1,138 @@
+"""A game's fast evaluator: binds the game's tables to the right kernel.
+
+>>> import numpy as np
+>>> from evaluator.cards import parse_cards
+>>> from evaluator.games import game
+>>> from evaluator import reference
+>>> g = game("pls7")
+>>> hole, board = parse_cards("As 2c Kh"), parse_cards("Ad 7s 4h 8s Qc")
+>>> high, low = FastEvaluator(g).high_low(np.array([[hole]], np.uint8), np.array([board], np.uint8))
+>>> int(high[0, 0]) == reference.best_high(g, hole, board).strength
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from evaluator import kernels
+from evaluator.games import Category, Game
+from evaluator.tables import high_tables, low_table, multiset_index
+
+MAX_FREE_POOL = 9  # beyond 9 cards two suits could both hold five
+
+
+def _subsets(size: int, choose: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [c for k in choose for c in itertools.combinations(range(size), k)]
+
+
+def _padded(sets: list[tuple[int, ...]]) -> np.ndarray:
+    width = max(1, max(len(s) for s in sets))
+    out = np.full((len(sets), width), -1, dtype=np.int64)
+    for i, s in enumerate(sets):
+        out[i, : len(s)] = s
+    return out
+
+
+class FastEvaluator:
+    """Batch high/low/present evaluation for one game; construct once, call many times."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.tables = high_tables(game.ranking)
+        self.lo_index, self.start = multiset_index()
+        self.low_value = low_table(game.low) if game.low is not None else np.zeros(256, np.uint32)
+        self.pool_size = game.hole_cards + game.board_cards
+        self.uses_tables = game.free_use and self.pool_size <= MAX_FREE_POOL
+
+    @cached_property
+    def _subset_plan(self):
+        g = self.game
+        hole_sets = _subsets(g.hole_cards, g.hand_splits)
+        board_sets = _subsets(g.board_cards, tuple(5 - h for h in g.hand_splits))
+        pairs = [
+            (a, b)
+            for a, hs in enumerate(hole_sets)
+            for b, bs in enumerate(board_sets)
+            if len(hs) + len(bs) == 5
+        ]
+        return _padded(hole_sets), _padded(board_sets), np.array(pairs, dtype=np.int64)
+
+    @cached_property
+    def _pool_combos(self) -> np.ndarray:
+        return np.array(list(itertools.combinations(range(self.pool_size), 5)), dtype=np.int64)
+
+    def _check(self, hole: np.ndarray, board: np.ndarray) -> None:
+        if hole.ndim != 3 or board.ndim != 2 or hole.shape[0] != board.shape[0]:
+            raise ValueError("hole must be [n, players, hole_cards] and board [n, board_cards]")
+        if hole.shape[2] != self.game.hole_cards or board.shape[1] != self.game.board_cards:
+            raise ValueError(f"{self.game.name} deals {self.game.hole_cards} hole and {self.game.board_cards} board cards")
+
+    def _run_subsets(self, hole, board):
+        n, players = hole.shape[:2]
+        high = np.empty((n, players), np.uint32)
+        low = np.empty((n, players), np.uint32)
+        present = np.empty((n, players), np.uint16)
+        hole_sets, board_sets, pairs = self._subset_plan
+        t = self.tables
+        kernels.subset_high_low(
+            hole, board, hole_sets, board_sets, pairs,
+            self.lo_index, self.start[5], t.rank_value[5], t.rank_present[5],
+            t.flush_value, t.flush_present, self.low_value,
+            high, low, present,
+        )
+        return high, low, present
+
+    def high_low(self, hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(high, low)`` strengths, each ``uint32[n, players]``; a low of 0 is no low."""
+        self._check(hole, board)
+        if not self.uses_tables:
+            high, low, _ = self._run_subsets(hole, board)
+            return high, low
+        n, players = hole.shape[:2]
+        high = np.empty((n, players), np.uint32)
+        low = np.empty((n, players), np.uint32)
+        t = self.tables
+        kernels.free_high_low(
+            hole, board, self.lo_index, self.start[self.pool_size],
+            t.rank_value[self.pool_size], t.flush_value, self.low_value, high, low,
+        )
+        return high, low
+
+    def present(self, hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+        """``uint16[n, players]``: bit ``c`` set when an allowed 5-card hand is exactly category ``c``."""
+        self._check(hole, board)
+        if not self.uses_tables:
+            return self._run_subsets(hole, board)[2]
+        n, players = hole.shape[:2]
+        present = np.empty((n, players), np.uint16)
+        t = self.tables
+        kernels.free_present(
+            hole, board, self.lo_index, self.start[self.pool_size], t.rank_present[self.pool_size],
+            self.start[5], t.rank_present[5], t.flush_present, self._pool_combos, present,
+        )
+        return present
+
+    def high_low_present(self, hole: np.ndarray, board: np.ndarray):
+        """``(high, low, present)`` in one pass where the kernel allows it."""
+        if not self.uses_tables:
+            self._check(hole, board)
+            return self._run_subsets(hole, board)
+        high, low = self.high_low(hole, board)
+        return high, low, self.present(hole, board)
+
+    def category(self, high: np.ndarray) -> np.ndarray:
+        """The Category value (int8) of each high strength."""
+        return self.tables.category_of_position[np.asarray(high) >> 20]
+
+
+@lru_cache(maxsize=None)
+def fast_evaluator(game: Game) -> FastEvaluator:
+    return FastEvaluator(game)
+
+
+def category_names(bits: int) -> list[str]:
+    return [c.name for c in Category if bits >> c & 1]

@@ -1,0 +1,220 @@
+"""The hot loops: numba kernels over batches of deals, reading the tables of ``evaluator.tables``.
+
+Shapes: ``hole`` is ``uint8[n, players, hole_cards]``, ``board`` is ``uint8[n, board_cards]``;
+outputs are ``[n, players]``. Strengths are the reference's integers (larger is better; a low
+of 0 means no qualifying low). All arithmetic is int64 so numba never mixes signed and
+unsigned integers (which it would promote to float).
+
+Free use (any 5 of the pool): per pool one key sum, one suit-count word, one 64-bit
+suit/rank bit word and one low mask, then at most three table reads. The board's part is
+summed once per deal and shared by all players. Restricted hole use goes through the allowed
+(hole subset, board subset) pairs, each a 5-card lookup.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evaluator.tables import (
+    CARD_KEY as _CARD_KEY,
+    CARD_LOW_BIT as _CARD_LOW_BIT,
+    CARD_SUIT_BIT as _CARD_SUIT_BIT,
+    CARD_SUIT_COUNT as _CARD_SUIT_COUNT,
+    POPCOUNT8 as _POPCOUNT8,
+)
+
+# Module-level copies as int64: numba freezes globals into the compiled code (fast to read).
+CARD_KEY = _CARD_KEY.astype(np.int64)
+CARD_SUIT_BIT = _CARD_SUIT_BIT.astype(np.int64)  # bit 16*suit + rank, at most bit 60
+CARD_SUIT_COUNT = _CARD_SUIT_COUNT.astype(np.int64)
+CARD_LOW_BIT = _CARD_LOW_BIT.astype(np.int64)
+POPCOUNT8 = _POPCOUNT8.astype(np.int64)
+
+LO_MASK = (1 << 17) - 1
+HI_SHIFT = 17
+FLUSH_PROBE = 0x3333  # adding 3 to each 4-bit suit count sets bit 3 when the count is >= 5
+FLUSH_BITS = 0x8888
+
+
+@njit(inline="always")
+def _flush_suit(suit_counts):
+    """The suit holding five or more cards, or -1."""
+    probe = (suit_counts + FLUSH_PROBE) & FLUSH_BITS
+    if probe == 0:
+        return -1
+    for suit in range(4):
+        if (probe >> (4 * suit + 3)) & 1:
+            return suit
+    return -1
+
+
+@njit(inline="always")
+def _pool_high(key, suit_bits, suit_counts, start_row, lo_index, rank_value, flush_value):
+    value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
+    suit = _flush_suit(suit_counts)
+    if suit >= 0:
+        flush = np.int64(flush_value[(suit_bits >> (16 * suit)) & 0x1FFF])
+        if flush > value:
+            value = flush
+    return value
+
+
+@njit(cache=True)
+def free_high_low(hole, board, lo_index, start_row, rank_value, flush_value, low_value, high, low):
+    """Best high and low of every player when any 5 of hole + board may play."""
+    n, players, hole_cards = hole.shape
+    board_cards = board.shape[1]
+    for i in range(n):
+        b_key = 0
+        b_bits = 0
+        b_counts = 0
+        b_low = 0
+        for j in range(board_cards):
+            c = board[i, j]
+            b_key += CARD_KEY[c]
+            b_bits |= CARD_SUIT_BIT[c]
+            b_counts += CARD_SUIT_COUNT[c]
+            b_low |= CARD_LOW_BIT[c]
+        for p in range(players):
+            key = b_key
+            bits = b_bits
+            counts = b_counts
+            lows = b_low
+            for j in range(hole_cards):
+                c = hole[i, p, j]
+                key += CARD_KEY[c]
+                bits |= CARD_SUIT_BIT[c]
+                counts += CARD_SUIT_COUNT[c]
+                lows |= CARD_LOW_BIT[c]
+            high[i, p] = _pool_high(key, bits, counts, start_row, lo_index, rank_value, flush_value)
+            low[i, p] = low_value[lows]
+
+
+@njit(cache=True)
+def free_present(
+    hole, board, lo_index, start_row, rank_present, start5, rank_present5, flush_present, combos, present
+):
+    """Category bits made by some 5 of hole + board (free use).
+
+    Without a flush suit no 5-subset is suited, so the rank-multiset table is exact; with one
+    (about 7 % of 8-card pools) every 5-subset in ``combos`` (positions into hole + board) is
+    looked up on its own.
+    """
+    n, players, hole_cards = hole.shape
+    board_cards = board.shape[1]
+    pool = np.empty(hole_cards + board_cards, dtype=np.int64)
+    for i in range(n):
+        for p in range(players):
+            key = 0
+            counts = 0
+            for j in range(hole_cards):
+                pool[j] = hole[i, p, j]
+            for j in range(board_cards):
+                pool[hole_cards + j] = board[i, j]
+            for j in range(hole_cards + board_cards):
+                key += CARD_KEY[pool[j]]
+                counts += CARD_SUIT_COUNT[pool[j]]
+            if _flush_suit(counts) < 0:
+                present[i, p] = rank_present[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]]
+                continue
+            found = 0
+            for k in range(combos.shape[0]):
+                key5 = 0
+                bits5 = 0
+                counts5 = 0
+                for j in range(5):
+                    c = pool[combos[k, j]]
+                    key5 += CARD_KEY[c]
+                    bits5 |= CARD_SUIT_BIT[c]
+                    counts5 += CARD_SUIT_COUNT[c]
+                if _flush_suit(counts5) >= 0:
+                    folded = bits5 | (bits5 >> 16) | (bits5 >> 32) | (bits5 >> 48)
+                    found |= flush_present[folded & 0x1FFF]
+                else:
+                    found |= rank_present5[start5[key5 >> HI_SHIFT] + lo_index[key5 & LO_MASK]]
+            present[i, p] = found
+
+
+@njit(cache=True)
+def subset_high_low(
+    hole, board, hole_sets, board_sets, pairs,
+    lo_index, start5, rank_value5, rank_present5, flush_value, flush_present, low_value,
+    high, low, present,
+):
+    """Best high, best low and category bits over the allowed (hole subset, board subset) pairs.
+
+    ``hole_sets``/``board_sets`` list card positions padded with -1; ``pairs`` joins them into
+    the allowed 5-card hands. The partial sums of every subset are computed once per player.
+    """
+    n, players, _ = hole.shape
+    n_hole_sets = hole_sets.shape[0]
+    n_board_sets = board_sets.shape[0]
+    hk = np.zeros(n_hole_sets, dtype=np.int64)
+    hb = np.zeros(n_hole_sets, dtype=np.int64)
+    hc = np.zeros(n_hole_sets, dtype=np.int64)
+    hl = np.zeros(n_hole_sets, dtype=np.int64)
+    hn = np.zeros(n_hole_sets, dtype=np.int64)
+    bk = np.zeros(n_board_sets, dtype=np.int64)
+    bb = np.zeros(n_board_sets, dtype=np.int64)
+    bc = np.zeros(n_board_sets, dtype=np.int64)
+    bl = np.zeros(n_board_sets, dtype=np.int64)
+    bn = np.zeros(n_board_sets, dtype=np.int64)
+    for i in range(n):
+        for s in range(n_board_sets):
+            bk[s] = 0
+            bb[s] = 0
+            bc[s] = 0
+            bl[s] = 0
+            bn[s] = 0
+            for j in range(board_sets.shape[1]):
+                pos = board_sets[s, j]
+                if pos >= 0:
+                    c = board[i, pos]
+                    bk[s] += CARD_KEY[c]
+                    bb[s] |= CARD_SUIT_BIT[c]
+                    bc[s] += CARD_SUIT_COUNT[c]
+                    bl[s] |= CARD_LOW_BIT[c]
+                    bn[s] += CARD_LOW_BIT[c] != 0
+        for p in range(players):
+            for s in range(n_hole_sets):
+                hk[s] = 0
+                hb[s] = 0
+                hc[s] = 0
+                hl[s] = 0
+                hn[s] = 0
+                for j in range(hole_sets.shape[1]):
+                    pos = hole_sets[s, j]
+                    if pos >= 0:
+                        c = hole[i, p, pos]
+                        hk[s] += CARD_KEY[c]
+                        hb[s] |= CARD_SUIT_BIT[c]
+                        hc[s] += CARD_SUIT_COUNT[c]
+                        hl[s] |= CARD_LOW_BIT[c]
+                        hn[s] += CARD_LOW_BIT[c] != 0
+            best_high = 0
+            best_low = 0
+            found = 0
+            for k in range(pairs.shape[0]):
+                a = pairs[k, 0]
+                b = pairs[k, 1]
+                if _flush_suit(hc[a] + bc[b]) >= 0:
+                    bits = hb[a] | bb[b]
+                    folded = (bits | (bits >> 16) | (bits >> 32) | (bits >> 48)) & 0x1FFF
+                    value = np.int64(flush_value[folded])
+                    found |= flush_present[folded]
+                else:
+                    key = hk[a] + bk[b]
+                    index = start5[key >> HI_SHIFT] + lo_index[key & LO_MASK]
+                    value = np.int64(rank_value5[index])
+                    found |= rank_present5[index]
+                if value > best_high:
+                    best_high = value
+                lows = hl[a] | bl[b]
+                if hn[a] + bn[b] == 5 and POPCOUNT8[lows] == 5:
+                    low_strength = np.int64(low_value[lows])
+                    if low_strength > best_low:
+                        best_low = low_strength
+            high[i, p] = best_high
+            low[i, p] = best_low
+            present[i, p] = found

@@ -1,0 +1,229 @@
+"""Lookup tables for the fast kernels, generated from the reference evaluator and cached on disk.
+
+How a pool of cards finds its table entry (no sorting, one add per card):
+
+* **Rank multiset.** Each card adds ``5**rank`` (ranks 2..8, the "low seven") or
+  ``5**(rank-7) << 17`` (ranks 9..A, the "high six") to a key, so the key holds two base-5
+  count codes. ``LO_INDEX[lo]`` numbers the low-seven multisets of each size; ``START[n][hi]``
+  is where the block of an ``n``-card pool whose high-six code is ``hi`` begins. The entry
+  ``START[n][key >> 17] + LO_INDEX[key & 0x1FFFF]`` is a minimal perfect hash of the
+  ``n``-card rank multisets, and ``rank_value[n]`` holds the best non-flush strength there.
+* **Flush.** A 13-bit mask of one suit's ranks indexes ``flush_value``: the best 5-card
+  flush-type hand (flush, straight/skip flushes, royal) inside that suit. With at most 9 cards
+  only one suit can hold 5, and the pool's strength is the larger of the two values (a flush
+  type always beats the same five ranks unsuited, in every ranking).
+* **Low.** An 8-bit mask of the low ranks present (bit 0 = ace, bit 7 = eight) indexes
+  ``low_value[q]``: the best low from the five lowest qualifying ranks, or 0.
+
+Every value is a reference strength (``evaluator.reference``): the tables only remember what
+the rule book computed. A ranking variant is just another ``HighTables``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from evaluator.cards import make_card
+from evaluator.games import Category, Ranking
+from evaluator.reference import classify5, high_strength, low_strength
+
+TABLE_VERSION = 1
+LO_RANKS = 7  # ranks 2..8 go in the low base-5 code, 9..A in the high one
+HI_SHIFT = 17  # 5**7 = 78125 < 2**17
+POOL_SIZES = (5, 6, 7, 8, 9)  # pools the rank tables cover; 9 cards keep "one flush suit at most"
+NO_ENTRY = -(1 << 30)
+
+
+def cache_dir() -> Path:
+    """Where generated tables live: ``$SAMPYONG_CACHE`` or ``~/.cache/sampyong``."""
+    return Path(os.environ.get("SAMPYONG_CACHE", Path.home() / ".cache" / "sampyong"))
+
+
+# --- Card-level addends (ranking independent) -----------------------------------------------
+
+
+def rank_addend(rank: int) -> int:
+    return 5**rank if rank < LO_RANKS else (5 ** (rank - LO_RANKS)) << HI_SHIFT
+
+
+def low_bit(rank: int) -> int:
+    """Bit of a rank in the low mask: ace -> bit 0, 2..8 -> bits 1..7, others none."""
+    if rank == 12:
+        return 1
+    return 1 << (rank + 1) if rank <= 6 else 0
+
+
+CARD_KEY = np.array([rank_addend(c >> 2) for c in range(52)], dtype=np.uint32)
+CARD_SUIT_BIT = np.array(
+    [1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.uint64
+)
+CARD_SUIT_COUNT = np.array([1 << (4 * (c & 3)) for c in range(52)], dtype=np.uint32)
+CARD_LOW_BIT = np.array([low_bit(c >> 2) for c in range(52)], dtype=np.uint8)
+POPCOUNT8 = np.array([bin(m).count("1") for m in range(256)], dtype=np.uint8)
+
+
+def _digits(code: int, base_count: int) -> list[int]:
+    return [(code // 5**i) % 5 for i in range(base_count)]
+
+
+@lru_cache(maxsize=None)
+def multiset_index() -> tuple[np.ndarray, np.ndarray]:
+    """``(LO_INDEX, START)``: the perfect hash of rank multisets described in the module doc.
+
+    ``START`` has one row per pool size 0..9; unused entries hold ``NO_ENTRY``.
+    """
+    lo_sizes = np.array([sum(_digits(c, LO_RANKS)) for c in range(5**LO_RANKS)])
+    hi_sizes = np.array([sum(_digits(c, 13 - LO_RANKS)) for c in range(5 ** (13 - LO_RANKS))])
+    lo_index = np.zeros(len(lo_sizes), dtype=np.int32)
+    lo_count = np.zeros(lo_sizes.max() + 1, dtype=np.int64)
+    for code, size in enumerate(lo_sizes):
+        lo_index[code] = lo_count[size]
+        lo_count[size] += 1
+    start = np.full((max(POOL_SIZES) + 1, len(hi_sizes)), NO_ENTRY, dtype=np.int32)
+    for n in range(max(POOL_SIZES) + 1):
+        offset = 0
+        for code, size in enumerate(hi_sizes):
+            if size <= n and n - size < len(lo_count):
+                start[n, code] = offset
+                offset += lo_count[n - size]
+    return lo_index, start
+
+
+@lru_cache(maxsize=None)
+def rank_multisets(n: int) -> np.ndarray:
+    """All rank multisets of ``n`` cards (each rank at most 4 times) as sorted rows, in table order."""
+    lo_index, start = multiset_index()
+    lo_codes_by_size: dict[int, list[int]] = {}
+    for code in range(5**LO_RANKS):
+        lo_codes_by_size.setdefault(sum(_digits(code, LO_RANKS)), []).append(code)
+    rows: list[list[int]] = []
+    for hi_code in range(5 ** (13 - LO_RANKS)):
+        if start[n, hi_code] == NO_ENTRY:
+            continue
+        hi_counts = _digits(hi_code, 13 - LO_RANKS)
+        hi_ranks = [LO_RANKS + r for r, k in enumerate(hi_counts) for _ in range(k)]
+        for lo_code in lo_codes_by_size.get(n - len(hi_ranks), []):
+            lo_ranks = [r for r, k in enumerate(_digits(lo_code, LO_RANKS)) for _ in range(k)]
+            rows.append(lo_ranks + hi_ranks)
+    return np.array(rows, dtype=np.int64).reshape(-1, n)
+
+
+def _unsuited_cards(ranks) -> list[int]:
+    """Five distinct cards with these ranks, not all of one suit (so never a flush)."""
+    seen: dict[int, int] = {}
+    cards = []
+    for r in ranks:
+        cards.append(make_card(r, seen.get(r, 0)))
+        seen[r] = seen.get(r, 0) + 1
+    if len(seen) == 5:  # five distinct ranks all got suit 0: move one card to another suit
+        cards[-1] += 1
+    return cards
+
+
+@dataclasses.dataclass(frozen=True)
+class HighTables:
+    """High-hand tables for one ranking."""
+
+    rank_value: dict[int, np.ndarray]  # pool size -> uint32 strength per rank multiset
+    rank_present: dict[int, np.ndarray]  # pool size -> uint16 category bits per multiset
+    flush_value: np.ndarray  # uint32[8192] by one suit's rank mask, 0 under 5 cards
+    flush_present: np.ndarray  # uint16[8192] category bits of the flush-type 5-subsets
+    category_of_position: np.ndarray  # int8: ranking position -> Category value
+
+
+def _build_high_tables(ranking: Ranking) -> dict[str, np.ndarray]:
+    arrays: dict[str, np.ndarray] = {}
+    # Five-card rank multisets: strengths straight from the reference.
+    five = rank_multisets(5)
+    value5 = np.empty(len(five), dtype=np.uint32)
+    present5 = np.empty(len(five), dtype=np.uint16)
+    for i, ranks in enumerate(five):
+        category, tiebreak = classify5(_unsuited_cards(ranks), ranking)
+        value5[i] = high_strength(category, tiebreak, ranking)
+        present5[i] = 1 << category
+    codes5 = (5 ** five).sum(axis=1)  # base-5 count code: unique per multiset
+    order5 = np.argsort(codes5)
+    sorted_codes5 = codes5[order5]
+    for n in POOL_SIZES:
+        pools = rank_multisets(n)
+        best = np.zeros(len(pools), dtype=np.uint32)
+        present = np.zeros(len(pools), dtype=np.uint16)
+        for subset in itertools.combinations(range(n), 5):
+            codes = (5 ** pools[:, subset]).sum(axis=1)
+            where = order5[np.searchsorted(sorted_codes5, codes)]
+            best = np.maximum(best, value5[where])
+            present |= present5[where]
+        arrays[f"rank_value_{n}"] = best
+        arrays[f"rank_present_{n}"] = present
+    # Flush masks: every 5-subset of a suit's ranks, evaluated as suited cards.
+    flush_value = np.zeros(1 << 13, dtype=np.uint32)
+    flush_present = np.zeros(1 << 13, dtype=np.uint16)
+    five_suited = {}
+    for ranks in itertools.combinations(range(13), 5):
+        category, tiebreak = classify5([make_card(r, 0) for r in ranks], ranking)
+        five_suited[sum(1 << r for r in ranks)] = (high_strength(category, tiebreak, ranking), 1 << category)
+    for mask in range(1 << 13):
+        ranks = [r for r in range(13) if mask >> r & 1]
+        for subset in itertools.combinations(ranks, 5):
+            value, bit = five_suited[sum(1 << r for r in subset)]
+            flush_value[mask] = max(flush_value[mask], value)
+            flush_present[mask] |= bit
+    arrays["flush_value"] = flush_value
+    arrays["flush_present"] = flush_present
+    arrays["category_of_position"] = np.array([int(c) for c in ranking.order], dtype=np.int8)
+    return arrays
+
+
+def _cache_file(ranking: Ranking) -> Path:
+    digest = hashlib.sha256(
+        f"{TABLE_VERSION}:{[c.name for c in ranking.order]}".encode()
+    ).hexdigest()[:16]
+    return cache_dir() / f"high-{ranking.name}-{digest}.npz"
+
+
+@lru_cache(maxsize=None)
+def high_tables(ranking: Ranking) -> HighTables:
+    """The high tables of a ranking, loaded from the disk cache or generated (a few seconds)."""
+    path = _cache_file(ranking)
+    arrays = None
+    if path.exists():
+        try:
+            with np.load(path) as data:
+                arrays = {key: data[key] for key in data.files}
+        except (OSError, ValueError):
+            arrays = None  # a damaged cache file is regenerated below
+    if arrays is None:
+        arrays = _build_high_tables(ranking)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    return HighTables(
+        rank_value={n: arrays[f"rank_value_{n}"] for n in POOL_SIZES},
+        rank_present={n: arrays[f"rank_present_{n}"] for n in POOL_SIZES},
+        flush_value=arrays["flush_value"],
+        flush_present=arrays["flush_present"],
+        category_of_position=arrays["category_of_position"],
+    )
+
+
+@lru_cache(maxsize=None)
+def low_table(qualifier: int) -> np.ndarray:
+    """uint32[256]: by the mask of low ranks present, the best low strength, or 0 (no low)."""
+    table = np.zeros(256, dtype=np.uint32)
+    for mask in range(256):
+        values = [v + 1 for v in range(8) if mask >> v & 1 and v + 1 <= qualifier]
+        if len(values) >= 5:
+            table[mask] = low_strength(tuple(sorted(values[:5], reverse=True)))
+    return table
+
+
+def category_bits_to_list(bits: int) -> list[Category]:
+    return [c for c in Category if bits >> c & 1]

@@ -1,0 +1,27 @@
+"""Studies. A job module provides:
+
+* ``DESCRIPTION`` — one line for ``sampyong jobs``;
+* ``validate(config)`` — raise ``SampyongError`` for a config the job cannot run;
+* ``prepare(config)`` — warm caches in the driver (tables, compiled kernels);
+* ``run_shard(config, shard) -> {table: pyarrow.Table}`` — counts only, a pure function;
+* ``summarize(counts, config) -> {table: polars.DataFrame}`` — rates and standard errors;
+* ``figures(tables, directory, config) -> [paths]`` and ``report(tables, config, figures) -> str``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from evaluator.errors import SampyongError
+
+JOBS = {
+    "showdown": "jobs.showdown",
+}
+
+
+def job_module(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(JOBS[name])
+    except KeyError:
+        raise SampyongError(f"unknown job {name!r}; choose one of {', '.join(JOBS)}") from None

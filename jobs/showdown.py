@@ -1,0 +1,279 @@
+"""Showdown statistics: deal P hands and a board; read the k-player showdown off the first k
+hands for every k from 2 to P (nobody folds).
+
+Per game and k (``players``):
+
+* ``summary``: ``hi_chop`` (two or more tied best highs), ``low_exists`` (some player has a
+  qualifying low), ``low_tie`` (the best low is tied, given a low exists), ``scoop`` (one
+  player wins the whole pot), ``quartered`` (some player's share is exactly a quarter);
+  fractions of deals (``low_tie``: of deals with a low) with binomial standard errors.
+* ``categories``: ``best`` (a player's best high is the category) and ``present`` (some
+  allowed 5-card hand is exactly the category) as fractions of the k hands, with standard
+  errors from the per-deal counts (the k hands of a deal share a board, so they are not
+  independent); ``win`` (the category of the winning high) as a fraction of deals.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+from numba import njit
+
+from evaluator.deal import deal_cards, split_deal
+from evaluator.fast import fast_evaluator
+from evaluator.games import Category
+from pipeline.plan import RunConfig, ShardSpec
+
+DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P players from one deal"
+BLOCK_DEALS = 1 << 15
+N_CATEGORIES = len(Category)
+SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
+
+
+def validate(config: RunConfig) -> None:
+    game = config.game_rules
+    game.check_players(config.players)
+
+
+def prepare(config: RunConfig) -> None:
+    run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
+
+
+@njit(cache=True)
+def showdown_counts(high, low, category, present, summary, per_category):
+    """Add one block's counts. ``summary[k, f]`` follows SUMMARY_FIELDS, ``per_category[k, f, c]``
+    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty)."""
+    n, players = high.shape
+    best_count = np.zeros(N_CATEGORIES, dtype=np.int64)
+    present_count = np.zeros(N_CATEGORIES, dtype=np.int64)
+    for i in range(n):
+        best_count[:] = 0
+        present_count[:] = 0
+        top_high = np.int64(-1)
+        high_ties = 0
+        top_low = np.int64(0)
+        low_ties = 0
+        winner_category = 0
+        for k in range(1, players + 1):
+            j = k - 1
+            h = np.int64(high[i, j])
+            lo = np.int64(low[i, j])
+            best_count[category[i, j]] += 1
+            bits = present[i, j]
+            for c in range(N_CATEGORIES):
+                present_count[c] += (bits >> c) & 1
+            if h > top_high:
+                top_high = h
+                high_ties = 1
+                winner_category = category[i, j]
+            elif h == top_high:
+                high_ties += 1
+            if lo > 0:
+                if lo > top_low:
+                    top_low = lo
+                    low_ties = 1
+                elif lo == top_low:
+                    low_ties += 1
+            if k < 2:
+                continue
+            for c in range(N_CATEGORIES):
+                per_category[k, 0, c] += best_count[c]
+                per_category[k, 1, c] += best_count[c] * best_count[c]
+                per_category[k, 2, c] += present_count[c]
+                per_category[k, 3, c] += present_count[c] * present_count[c]
+            per_category[k, 4, winner_category] += 1
+            summary[k, 0] += high_ties >= 2
+            summary[k, 1] += top_low > 0
+            summary[k, 2] += top_low > 0 and low_ties >= 2
+            scoop = False
+            quarter = False
+            for q in range(k):
+                in_high = np.int64(high[i, q]) == top_high
+                in_low = top_low > 0 and np.int64(low[i, q]) == top_low
+                if top_low == 0:
+                    # share = in_high / high_ties
+                    scoop |= in_high and high_ties == 1
+                    quarter |= in_high and high_ties == 4
+                else:
+                    # share = in_high / (2 T) + in_low / (2 U); a quarter when 4 (in_high U + in_low T) = 2 T U
+                    scoop |= in_high and in_low and high_ties == 1 and low_ties == 1
+                    quarter |= 4 * (in_high * low_ties + in_low * high_ties) == 2 * high_ties * low_ties
+            summary[k, 3] += scoop
+            summary[k, 4] += quarter
+
+
+def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    game = config.game_rules
+    evaluator = fast_evaluator(game)
+    players = config.players
+    rng = shard.generator()
+    summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), dtype=np.int64)
+    per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), dtype=np.int64)
+    remaining = shard.deals
+    while remaining:
+        n = min(remaining, BLOCK_DEALS)
+        cards = deal_cards(rng, n, players * game.hole_cards + game.board_cards)
+        hole, board = split_deal(cards, players, game.hole_cards)
+        high, low, present = evaluator.high_low_present(hole, board)
+        showdown_counts(high, low, evaluator.category(high), present, summary, per_category)
+        remaining -= n
+    return _shard_tables(game.name, game.ranking.order, shard.deals, summary, per_category)
+
+
+def _shard_tables(game_name, order, deals, summary, per_category) -> dict[str, pa.Table]:
+    ks = list(range(2, summary.shape[0]))
+    summary_table = pa.table(
+        {
+            "game": pa.array([game_name] * len(ks), pa.string()),
+            "players": pa.array(ks, pa.int32()),
+            "deals": pa.array([deals] * len(ks), pa.uint64()),
+            **{f: pa.array(summary[ks, i], pa.uint64()) for i, f in enumerate(SUMMARY_FIELDS)},
+        }
+    )
+    rows = [(k, c) for k in ks for c in order]
+    category_table = pa.table(
+        {
+            "game": pa.array([game_name] * len(rows), pa.string()),
+            "players": pa.array([k for k, _ in rows], pa.int32()),
+            "category": pa.array([c.name for _, c in rows], pa.string()),
+            "rank": pa.array([order.index(c) for _, c in rows], pa.int32()),
+            **{
+                f: pa.array([per_category[k, i, int(c)] for k, c in rows], pa.uint64())
+                for i, f in enumerate(CATEGORY_FIELDS)
+            },
+        }
+    )
+    return {"summary": summary_table, "categories": category_table}
+
+
+# --- summarizing --------------------------------------------------------------------------
+
+
+def binomial(successes: pl.Expr, trials: pl.Expr, name: str) -> list[pl.Expr]:
+    """A rate and its binomial standard error; null where there were no trials."""
+    p = successes.cast(pl.Float64) / trials.cast(pl.Float64)
+    return [
+        pl.when(trials > 0).then(p).otherwise(None).alias(name),
+        pl.when(trials > 0).then((p * (1 - p) / trials.cast(pl.Float64)).sqrt()).otherwise(None).alias(f"{name}_se"),
+    ]
+
+
+def per_hand(total: pl.Expr, squares: pl.Expr, name: str) -> list[pl.Expr]:
+    """Mean of a per-deal count over k hands, with a standard error from the per-deal variance."""
+    deals = pl.col("deals").cast(pl.Float64)
+    k = pl.col("players").cast(pl.Float64)
+    mean = total.cast(pl.Float64) / deals
+    variance = (squares.cast(pl.Float64) / deals - mean * mean) * deals / (deals - 1)
+    return [
+        (mean / k).alias(name),
+        (variance.clip(lower_bound=0) / deals).sqrt().truediv(k).alias(f"{name}_se"),
+    ]
+
+
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
+    s = counts["summary"]
+    summary = s.select(
+        "game",
+        "players",
+        "deals",
+        *binomial(pl.col("hi_chop"), pl.col("deals"), "hi_chop"),
+        *binomial(pl.col("low_exists"), pl.col("deals"), "low_exists"),
+        *binomial(pl.col("low_tie"), pl.col("low_exists"), "low_tie"),
+        *binomial(pl.col("scoop"), pl.col("deals"), "scoop"),
+        *binomial(pl.col("quartered"), pl.col("deals"), "quartered"),
+    ).sort("players")
+    c = counts["categories"].join(s.select("game", "players", "deals"), on=["game", "players"])
+    categories = c.sort(["players", "rank"], descending=[False, True]).select(
+        "game",
+        "players",
+        "category",
+        *per_hand(pl.col("best"), pl.col("best_sq"), "best"),
+        *per_hand(pl.col("present"), pl.col("present_sq"), "present"),
+        *binomial(pl.col("win"), pl.col("deals"), "win"),
+    )
+    return {"summary": summary, "categories": categories}
+
+
+# --- figures and report -------------------------------------------------------------------
+
+
+def figures(tables: dict[str, pl.DataFrame], directory, config: RunConfig) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    cats = tables["categories"]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for name in cats["category"].unique(maintain_order=True):
+        rows = cats.filter(pl.col("category") == name)
+        if rows["win"].max() and rows["win"].max() > 0.001:
+            ax.errorbar(rows["players"], rows["win"], yerr=rows["win_se"], marker="o", label=name, capsize=2)
+    ax.set_xlabel("players")
+    ax.set_ylabel("share of deals won by the category")
+    ax.set_title(f"{config.game_rules.name}: winning high category by table size")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    path = directory / "win_by_players.png"
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return [path.name]
+
+
+# Published figures of RULES.md section 9 that a showdown run can check: (game name, players,
+# table, row filter, column, value).
+RULEBOOK = (
+    ("pls7", 6, "summary", None, "hi_chop", 0.0705),
+    ("pls7[ranking=skip_over_flush]", 6, "summary", None, "hi_chop", 0.0820),
+    ("pls7[low=8]", 6, "summary", None, "low_exists", 0.70),
+    ("pls7", 6, "categories", "three_of_a_kind", "present", 0.120),
+    ("pls7", 6, "categories", "straight", "present", 0.098),
+    ("pls7", 6, "categories", "flush", "present", 0.0689),
+    ("pls7", 6, "categories", "skip_straight", "present", 0.0639),
+)
+
+
+def rulebook_checks(tables: dict[str, pl.DataFrame]) -> list[tuple[str, float, float, float]]:
+    """(label, rule book value, ours, standard error) for every RULES figure this run measured."""
+    out = []
+    for game, players, table, category, column, value in RULEBOOK:
+        frame = tables[table].filter((pl.col("game") == game) & (pl.col("players") == players))
+        if category is not None:
+            frame = frame.filter(pl.col("category") == category)
+        if frame.height == 1:
+            label = f"{game}, {players} players: {column}" + (f" {category}" if category else "")
+            out.append((label, value, frame[column][0], frame[f"{column}_se"][0]))
+    return out
+
+
+def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
+    from pipeline.aggregate import _markdown
+
+    game = config.game_rules
+    deals = tables["summary"]["deals"][0]
+    lines = [
+        f"# Showdown: {game.name}",
+        "",
+        f"{deals:,} deals (Monte Carlo, seed {config.seed}), {config.players} hands each; the "
+        f"k-player showdown uses the first k hands. Rates are fractions with standard errors (`_se`).",
+        "",
+        "## Summary",
+        "",
+        _markdown(tables["summary"]),
+    ]
+    checks = rulebook_checks(tables)
+    if checks:
+        lines += ["## Against RULES.md section 9", "", "| figure | rule book | measured | SE | z |", "|---|---|---|---|---|"]
+        for label, value, ours, se in checks:
+            z = (ours - value) / se if se else math.nan
+            lines.append(f"| {label} | {value:.4f} | {ours:.5f} | {se:.5f} | {z:+.1f} |")
+        lines.append("")
+    lines += ["## Categories", "", _markdown(tables["categories"])]
+    lines += [f"![{name}](figures/{name})" for name in figure_files]
+    return "\n".join(lines) + "\n"
+

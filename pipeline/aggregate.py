@@ -1,0 +1,72 @@
+"""Sum the shards' count tables with polars and write the job's tables and report.
+
+Count columns are unsigned 64-bit; every other column is a key. The sum does not depend on the
+order shards finished in, so tables are bit-identical for any backend or worker count.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polars as pl
+
+from jobs import job_module
+from pipeline.store import RunStore
+
+_COUNT_TYPES = (pl.UInt64, pl.UInt32, pl.Int64)
+
+
+def sum_counts(files: list[Path]) -> pl.DataFrame:
+    """One frame: the key columns and every count column summed over ``files``."""
+    frame = pl.scan_parquet([str(f) for f in files])
+    schema = frame.collect_schema()
+    keys = [name for name, dtype in schema.items() if dtype not in _COUNT_TYPES]
+    counts = [name for name in schema if name not in keys]
+    return (
+        frame.group_by(keys)
+        .agg([pl.col(c).cast(pl.UInt64).sum() for c in counts])
+        .sort(keys)
+        .collect()
+    )
+
+
+def _markdown(frame: pl.DataFrame) -> str:
+    def cell(value) -> str:
+        if isinstance(value, float):
+            return f"{value:.6g}"
+        return str(value)
+
+    header = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.iter_rows()]
+    return "\n".join([header, rule, *rows]) + "\n"
+
+
+def write_table(directory: Path, name: str, frame: pl.DataFrame) -> None:
+    """``name.parquet`` (the data), ``name.csv`` and ``name.md`` (for people), each atomically."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for suffix, writer in (
+        ("parquet", lambda p: frame.write_parquet(p)),
+        ("csv", lambda p: frame.write_csv(p)),
+        ("md", lambda p: Path(p).write_text(_markdown(frame))),
+    ):
+        final = directory / f"{name}.{suffix}"
+        tmp = directory / f".{name}.{suffix}.{os.getpid()}.tmp"
+        writer(tmp)
+        os.replace(tmp, final)
+
+
+def build_outputs(store: RunStore, manifest: dict[int, dict]) -> dict[str, pl.DataFrame]:
+    """Aggregate the finished shards into ``tables/``, ``figures/`` and ``report.md``."""
+    job = job_module(store.config.job)
+    counts = {name: sum_counts(files) for name, files in store.table_files(manifest).items()}
+    tables = job.summarize(counts, store.config)
+    for name, frame in tables.items():
+        write_table(store.run_dir / "tables", name, frame)
+    figures = job.figures(tables, store.run_dir / "figures", store.config)
+    report = job.report(tables, store.config, figures)
+    tmp = store.run_dir / f".report.md.{os.getpid()}.tmp"
+    tmp.write_text(report)
+    os.replace(tmp, store.run_dir / "report.md")
+    return tables

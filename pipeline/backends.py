@@ -1,0 +1,103 @@
+"""Where shards run. A backend only decides *where*: results come back to the driver's
+``on_result`` callback (in completion order) and the driver writes them.
+
+``SerialBackend`` runs in-process (tests, debugging); ``RayBackend`` runs Ray tasks on an
+embedded local Ray (the default) or on a cluster. ``import ray`` happens only in here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from evaluator.errors import SampyongError
+from pipeline.plan import RunConfig, ShardSpec
+
+ShardFn = Callable[[RunConfig, ShardSpec], dict]
+OnResult = Callable[[ShardSpec, dict], None]
+
+
+class Backend(Protocol):
+    def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None: ...
+
+
+class SerialBackend:
+    """Every shard in this process, in order."""
+
+    def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None:
+        for shard in shards:
+            on_result(shard, fn(config, shard))
+
+
+def _run_shard_task(fn: ShardFn, config: RunConfig, shard: ShardSpec) -> dict:
+    return fn(config, shard)
+
+
+class RayBackend:
+    """Ray tasks, a bounded number in flight, retried when a worker or node dies.
+
+    ``address``: ``local`` starts an embedded Ray (dashboard off, small object store) and stops
+    it afterwards; ``auto`` or ``HOST:PORT`` joins an existing cluster. ``RAY_ADDRESS`` in the
+    environment replaces ``local``.
+    """
+
+    def __init__(self, address: str = "local", workers: int | None = None, max_retries: int = 3):
+        self.address = os.environ.get("RAY_ADDRESS", address) if address == "local" else address
+        self.workers = workers
+        self.max_retries = max_retries
+
+    def _init(self):
+        import ray
+
+        if ray.is_initialized():
+            return ray, False
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        try:
+            if self.address in ("local", "", None):
+                ray.init(
+                    num_cpus=self.workers or os.cpu_count(),
+                    include_dashboard=False,
+                    object_store_memory=200 * 1024 * 1024,
+                    log_to_driver=False,
+                    configure_logging=False,
+                )
+            else:
+                ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise SampyongError(f"cannot start or reach Ray at {self.address!r}: {error}") from None
+        return ray, True
+
+    def parallelism(self, ray) -> int:
+        if self.workers:
+            return self.workers
+        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None:
+        ray, started = self._init()
+        try:
+            task = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
+            fn_ref = ray.put(fn)
+            config_ref = ray.put(config)
+            limit = 2 * self.parallelism(ray)
+            pending = list(shards)[::-1]
+            in_flight: dict = {}
+            while pending or in_flight:
+                while pending and len(in_flight) < limit:
+                    shard = pending.pop()
+                    in_flight[task.remote(fn_ref, config_ref, shard)] = shard
+                done, _ = ray.wait(list(in_flight), num_returns=1)
+                for ref in done:
+                    shard = in_flight.pop(ref)
+                    on_result(shard, ray.get(ref))
+        finally:
+            if started:
+                ray.shutdown()
+
+
+def make_backend(name: str, address: str = "local", workers: int | None = None) -> Backend:
+    if name == "serial":
+        return SerialBackend()
+    if name == "ray":
+        return RayBackend(address=address, workers=workers)
+    raise SampyongError(f"unknown backend {name!r}; choose serial or ray")

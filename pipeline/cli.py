@@ -1,0 +1,235 @@
+"""The ``sampyong`` command: thin typer commands that build a config and call one function.
+
+Every user error is a ``SampyongError``: one line on stderr, exit code 2, no traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from evaluator.errors import SampyongError
+
+app = typer.Typer(
+    name="sampyong",
+    help="Sampyong Lab: exact and simulated answers about PLS7 and other poker variants.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+VERSION = "0.1.0"
+
+
+def user_errors(command):
+    """Turn a SampyongError into one line on stderr and exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except SampyongError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sampyong {VERSION}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Sampyong Lab: exact and simulated answers about PLS7 and other poker variants."""
+
+
+# --- listings -------------------------------------------------------------------------------
+
+
+@app.command()
+@user_errors
+def games() -> None:
+    """List the game presets, their knobs, and the ranking presets."""
+    from evaluator.games import PRESETS, RANKINGS
+
+    for g in PRESETS.values():
+        lo, hi = g.hole_use
+        low = f"{g.low}-or-better low" if g.low else "high only"
+        typer.echo(
+            f"{g.name:8} {g.hole_cards} hole cards, use {lo}-{hi}, ranking {g.ranking.name}, {low}, "
+            f"2-{g.max_players} players"
+        )
+    typer.echo("")
+    typer.echo("knobs: --hole-use MIN-MAX|free|at-least-one|pls-2  --ranking NAME  --low 6|7|8|none")
+    for r in RANKINGS.values():
+        typer.echo(f"ranking {r.name:20} " + " < ".join(c.name for c in r.order))
+
+
+@app.command()
+@user_errors
+def jobs() -> None:
+    """List the studies ``sampyong run`` knows."""
+    from jobs import JOBS, job_module
+
+    for name in JOBS:
+        typer.echo(f"{name:12} {job_module(name).DESCRIPTION}")
+
+
+# --- run and report ------------------------------------------------------------------------
+
+
+def execute(config, backend, out, *, resume, quiet):
+    """Indirection so CLI tests can replace the heavy backend."""
+    from pipeline.runner import execute as run_config
+
+    return run_config(config, backend, out, resume=resume, quiet=quiet)
+
+
+@app.command()
+@user_errors
+def run(
+    job: Annotated[str, typer.Argument(help="The study to run (see `sampyong jobs`).")],
+    game: Annotated[str, typer.Option(help="Game preset (see `sampyong games`).")] = "pls7",
+    hole_use: Annotated[
+        Optional[str], typer.Option(help="Hole cards a hand must use: MIN-MAX, N, free, at-least-one, pls-2.")
+    ] = None,
+    ranking: Annotated[Optional[str], typer.Option(help="Category order: base, trips_over_straight, skip_over_flush, both, standard.")] = None,
+    low: Annotated[Optional[str], typer.Option(help="Low qualifier 6, 7, 8, or none.")] = None,
+    deals: Annotated[str, typer.Option(help="Deals to simulate: 1e6, 200M, 1_000_000.")] = "20M",
+    players: Annotated[int, typer.Option(help="Hands dealt per deal; tables cover 2..PLAYERS.")] = 8,
+    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives bit-identical tables.")] = 0,
+    shard_deals: Annotated[str, typer.Option(help="Deals per shard (the unit of work and of resume).")] = "1M",
+    address: Annotated[str, typer.Option(help="Ray: local (embedded), auto, or HOST:PORT of a cluster.")] = "local",
+    workers: Annotated[Optional[int], typer.Option(help="Parallel tasks (default: all CPUs Ray sees).")] = None,
+    backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
+    out: Annotated[Path, typer.Option(help="Output root; the run lands in OUT/JOB/RUN_ID.")] = Path("outputs"),
+    resume: Annotated[bool, typer.Option(help="Skip shards a previous run of the same config finished.")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
+) -> None:
+    """Run a study; the last line printed is the run directory."""
+    from jobs import job_module
+    from pipeline.backends import make_backend
+    from pipeline.counts import parse_count
+    from pipeline.plan import RunConfig
+
+    module = job_module(job)
+    config = RunConfig(
+        job=job,
+        game=game.strip().lower(),
+        deals=parse_count(deals, "deal count"),
+        shard_deals=parse_count(shard_deals, "shard size"),
+        players=players,
+        seed=seed,
+        hole_use=hole_use,
+        ranking=ranking,
+        low=low,
+    )
+    module.validate(config)
+    if workers is not None and workers < 1:
+        raise SampyongError(f"workers must be at least 1, not {workers}")
+    run_dir = execute(config, make_backend(backend, address, workers), out, resume=resume, quiet=quiet)
+    typer.echo(str(run_dir))
+
+
+@app.command()
+@user_errors
+def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB/RUN_ID).")]) -> None:
+    """Rebuild a run's tables, figures and report.md from its finished shards."""
+    from pipeline.aggregate import build_outputs
+    from pipeline.store import RunStore
+
+    store = RunStore.open(run_dir)
+    manifest = store.finished_shards(log=lambda m: typer.echo(m, err=True))
+    if not manifest:
+        raise SampyongError(f"{run_dir} has no finished shards")
+    build_outputs(store, manifest)
+    typer.echo(str(store.run_dir))
+
+
+# --- the referee ---------------------------------------------------------------------------
+
+
+def _print_verdict(result: dict) -> None:
+    typer.echo(f"{result['game']}  board {' '.join(result['board'])}  pot {result['pot']}")
+    for seat, p in enumerate(result["players"]):
+        low = " ".join(p["low"]["cards"]) if p["low"] else "no low"
+        typer.echo(
+            f"  seat {seat}: {' '.join(p['hole']):10}  high {p['high']['category']:20} "
+            f"{' '.join(p['high']['cards'])}   low {low:16}  wins {p['chips']}"
+        )
+
+
+@app.command("eval")
+@user_errors
+def eval_(
+    hands: Annotated[Optional[list[str]], typer.Argument(help='Hole cards per player, e.g. "As 2c Kh".')] = None,
+    board: Annotated[Optional[str], typer.Option(help='The five board cards, e.g. "Ad 7s 4h 8s Qc".')] = None,
+    game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
+    pot: Annotated[int, typer.Option(help="Chips in the pot.")] = 100,
+    button: Annotated[int, typer.Option(help="Seat of the dealer button (seats count from 0).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    input_file: Annotated[
+        Optional[str], typer.Option("--input", help="JSON lines of deals to judge (- for stdin); one result per line.")
+    ] = None,
+) -> None:
+    """Referee a showdown: each player's high and low and the chips won."""
+    from evaluator.referee import referee
+
+    if input_file is not None:
+        stream = sys.stdin if input_file == "-" else _open_input(input_file)
+        results = []
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                deal = json.loads(line)
+                results.append(
+                    referee(
+                        deal.get("game", game),
+                        deal["board"],
+                        deal["hands"],
+                        pot=int(deal.get("pot", pot)),
+                        button=int(deal.get("button", button)),
+                    )
+                )
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                message = str(error) if isinstance(error, SampyongError) else f"bad JSON deal ({error!r})"
+                raise SampyongError(f"{input_file} line {number}: {message}") from None
+        for result in results:  # nothing is printed unless every line was valid
+            typer.echo(json.dumps(result))
+        return
+    if board is None or not hands:
+        raise SampyongError('give --board "CARDS" and one or more hands, or --input FILE')
+    result = referee(game, board, hands, pot=pot, button=button)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        _print_verdict(result)
+
+
+def _open_input(path: str):
+    try:
+        return open(path, encoding="utf-8")
+    except OSError as error:
+        raise SampyongError(f"cannot read {path}: {error.strerror}") from None
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

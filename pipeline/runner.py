@@ -1,0 +1,51 @@
+"""Run a config to completion: plan shards, skip finished ones, run the rest, aggregate."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from jobs import job_module
+from pipeline.aggregate import build_outputs
+from pipeline.backends import Backend
+from pipeline.plan import RunConfig, plan_shards
+from pipeline.progress import Progress
+from pipeline.store import RunStore
+
+
+def execute(
+    config: RunConfig,
+    backend: Backend,
+    out: Path,
+    *,
+    resume: bool = True,
+    quiet: bool = False,
+) -> Path:
+    """Compute every missing shard of ``config`` under ``out`` and write the tables; return the run dir."""
+    job = job_module(config.job)
+    job.validate(config)
+    job.prepare(config)  # warm tables and compiled kernels once, before workers need them
+    store = RunStore.create(out, config)
+
+    def log(message: str) -> None:
+        if not quiet:
+            print(message, file=sys.stderr)
+
+    manifest = store.finished_shards(log=log) if resume else {}
+    if not resume:
+        store._write_manifest({})
+    shards = plan_shards(config)
+    todo = [s for s in shards if s.index not in manifest]
+    done_deals = sum(s.deals for s in shards if s.index in manifest)
+    if manifest:
+        log(f"resuming: {len(manifest)} of {len(shards)} shards already done")
+
+    with Progress(total=config.deals, done=done_deals, quiet=quiet, label=config.job) as progress:
+
+        def on_result(shard, tables) -> None:
+            store.write_shard(shard.index, tables, manifest)
+            progress.advance(shard.deals)
+
+        backend.run(job.run_shard, config, todo, on_result)
+    build_outputs(store, manifest)
+    return store.run_dir

@@ -1,0 +1,167 @@
+"""The run directory on disk: config, shards (atomic Parquet files) and the manifest.
+
+```
+<out>/<job>/<run_id>/run.json           the RunConfig
+                      manifest.json     finished shards: files, rows, sha256
+                      shards/<table>/shard-000123.parquet
+                      tables/ figures/ report.md
+```
+
+A shard counts only once it is in the manifest, and the manifest is written after the shard's
+files (each through a temporary file and ``os.replace``), so a crash at any moment leaves
+either a finished shard or none. On resume every listed shard is checked (file present,
+checksum, run_id and shard index in the Parquet metadata); anything wrong is dropped from the
+manifest and computed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from evaluator.errors import SampyongError
+from pipeline.plan import SCHEMA_VERSION, RunConfig
+
+META_RUN_ID = b"sampyong.run_id"
+META_SHARD = b"sampyong.shard"
+META_SCHEMA = b"sampyong.schema_version"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+class RunStore:
+    """One run directory."""
+
+    def __init__(self, run_dir: Path, config: RunConfig):
+        self.run_dir = Path(run_dir)
+        self.config = config
+        self.run_id = config.run_id
+
+    @classmethod
+    def create(cls, out: Path, config: RunConfig) -> RunStore:
+        run_dir = Path(out) / config.job / config.run_id
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            store = cls(run_dir, config)
+            config_file = run_dir / "run.json"
+            if not config_file.exists():
+                _atomic_write_text(config_file, config.to_json())
+            if not store.manifest_path.exists():
+                store._write_manifest({})
+        except OSError as error:
+            raise SampyongError(f"cannot write the run directory {run_dir}: {error.strerror or error}") from None
+        return store
+
+    @classmethod
+    def open(cls, run_dir: Path) -> RunStore:
+        run_dir = Path(run_dir)
+        config_file = run_dir / "run.json"
+        if not config_file.is_file():
+            raise SampyongError(f"{run_dir} is not a run directory (no run.json)")
+        try:
+            config = RunConfig.from_json(config_file.read_text())
+        except (ValueError, TypeError) as error:
+            raise SampyongError(f"{config_file} is not a valid run config: {error}") from None
+        return cls(run_dir, config)
+
+    # --- manifest -----------------------------------------------------------------------
+    @property
+    def manifest_path(self) -> Path:
+        return self.run_dir / "manifest.json"
+
+    def read_manifest(self) -> dict[int, dict]:
+        try:
+            data = json.loads(self.manifest_path.read_text())
+        except (OSError, ValueError):
+            return {}
+        if data.get("run_id") != self.run_id:
+            return {}
+        return {int(k): v for k, v in data.get("shards", {}).items()}
+
+    def _write_manifest(self, shards: dict[int, dict]) -> None:
+        data = {
+            "run_id": self.run_id,
+            "schema_version": SCHEMA_VERSION,
+            "shards": {str(k): shards[k] for k in sorted(shards)},
+        }
+        _atomic_write_text(self.manifest_path, json.dumps(data, indent=1))
+
+    # --- shards -------------------------------------------------------------------------
+    def shard_path(self, table: str, index: int) -> Path:
+        return self.run_dir / "shards" / table / f"shard-{index:06d}.parquet"
+
+    def write_shard(self, index: int, tables: dict[str, pa.Table], manifest: dict[int, dict]) -> None:
+        """Write a finished shard's tables, then record it in ``manifest`` (and on disk)."""
+        files = {}
+        for name, table in tables.items():
+            path = self.shard_path(name, index)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            meta = {
+                META_RUN_ID: self.run_id.encode(),
+                META_SHARD: str(index).encode(),
+                META_SCHEMA: str(SCHEMA_VERSION).encode(),
+            }
+            table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            pq.write_table(table, tmp)
+            os.replace(tmp, path)
+            files[name] = {
+                "path": str(path.relative_to(self.run_dir)),
+                "rows": table.num_rows,
+                "sha256": _sha256(path),
+            }
+        manifest[index] = {"files": files}
+        self._write_manifest(manifest)
+
+    def shard_problem(self, index: int, entry: dict) -> str | None:
+        """Why a manifest entry cannot be trusted, or None if its files are sound."""
+        for name, info in entry.get("files", {}).items():
+            path = self.run_dir / info["path"]
+            if not path.is_file():
+                return f"shard {index}: {info['path']} is missing"
+            if _sha256(path) != info["sha256"]:
+                return f"shard {index}: {info['path']} does not match its checksum"
+            try:
+                meta = pq.read_schema(path).metadata or {}
+                rows = pq.read_metadata(path).num_rows
+            except (OSError, pa.ArrowException) as error:
+                return f"shard {index}: {info['path']} is unreadable ({error})"
+            if meta.get(META_RUN_ID) != self.run_id.encode() or meta.get(META_SHARD) != str(index).encode():
+                return f"shard {index}: {info['path']} belongs to another run or shard"
+            if rows != info["rows"]:
+                return f"shard {index}: {info['path']} has {rows} rows, the manifest says {info['rows']}"
+        return None
+
+    def finished_shards(self, log=None) -> dict[int, dict]:
+        """The manifest's sound entries; unsound ones are dropped (and reported through ``log``)."""
+        manifest = self.read_manifest()
+        sound = {}
+        for index, entry in manifest.items():
+            problem = self.shard_problem(index, entry)
+            if problem is None:
+                sound[index] = entry
+            elif log is not None:
+                log(f"recomputing {problem}")
+        if sound.keys() != manifest.keys():
+            self._write_manifest(sound)
+        return sound
+
+    def table_files(self, manifest: dict[int, dict]) -> dict[str, list[Path]]:
+        files: dict[str, list[Path]] = {}
+        for index in sorted(manifest):
+            for name, info in manifest[index]["files"].items():
+                files.setdefault(name, []).append(self.run_dir / info["path"])
+        return files

@@ -1,0 +1,139 @@
+"""Fast kernels against the reference evaluator, and exact 5-card counts (RULES section 9)."""
+
+import itertools
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluator import reference
+from evaluator.fast import FastEvaluator
+from evaluator.games import PRESETS, RANKINGS, Category, Game, game
+from tests.strategies import deals, suit_permutations
+
+VARIANTS = [
+    *PRESETS.values(),
+    *(game("pls7").variant(ranking=r) for r in ("trips_over_straight", "skip_over_flush", "both")),
+    *(game("pls7").variant(hole_use=h) for h in ("1-3", "2-2")),
+    *(game("pls7").variant(low=q) for q in (6, 8, "none")),
+]
+HANDS = 20_000
+
+
+def random_hands(g: Game, n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    cards = np.argsort(rng.random((n, 52)), axis=1)[:, : g.hole_cards + g.board_cards].astype(np.uint8)
+    return np.ascontiguousarray(cards[:, None, : g.hole_cards]), np.ascontiguousarray(cards[:, g.hole_cards :])
+
+
+def _reference_rows(args):
+    g, hole, board = args
+    out = []
+    for h, b in zip(hole.tolist(), board.tolist()):
+        s = reference.showdown(g, h[0], b)
+        out.append((s.high.strength, s.low.strength if s.low else 0, sum(1 << c for c in s.present)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with ProcessPoolExecutor(2) as executor:
+        yield executor
+
+
+@pytest.mark.parametrize("g", VARIANTS, ids=lambda g: g.name)
+def test_fast_equals_reference(g, pool):
+    """On 20,000 random hands the fast high, low and present equal the reference exactly."""
+    hole, board = random_hands(g, HANDS, seed=hash(g.name) % 2**32)
+    high, low, present = FastEvaluator(g).high_low_present(hole, board)
+    chunks = [(g, hole[i : i + 2000], board[i : i + 2000]) for i in range(0, HANDS, 2000)]
+    expected = np.array([row for rows in pool.map(_reference_rows, chunks) for row in rows])
+    assert np.array_equal(high[:, 0], expected[:, 0])
+    assert np.array_equal(low[:, 0], expected[:, 1])
+    assert np.array_equal(present[:, 0], expected[:, 2])
+    # The order of random pairs agrees (strengths are compared, never their values).
+    a, b = high[0::2, 0], high[1::2, 0]
+    assert np.array_equal(np.sign(a.astype(np.int64) - b), np.sign(expected[0::2, 0] - expected[1::2, 0]))
+
+
+def test_free_and_subset_kernels_agree():
+    """The table path and the subset path give the same strengths for free use."""
+    g = game("pls7")
+    hole, board = random_hands(g, 5000, seed=7)
+    fast = FastEvaluator(g)
+    assert fast.uses_tables
+    slow_high, slow_low, slow_present = fast._run_subsets(hole, board)
+    high, low, present = fast.high_low_present(hole, board)
+    assert np.array_equal(high, slow_high) and np.array_equal(low, slow_low)
+    assert np.array_equal(present, slow_present)
+
+
+def _five_card_counts(ranking: str):
+    g = Game("five", 1, (0, 1), RANKINGS[ranking], 7, board_cards=4)
+    hands = np.array(list(itertools.combinations(range(52), 5)), np.uint8)
+    fast = FastEvaluator(g)
+    high, low = fast.high_low(np.ascontiguousarray(hands[:, None, :1]), np.ascontiguousarray(hands[:, 1:]))
+    categories, counts = np.unique(fast.category(high[:, 0]), return_counts=True)
+    return {Category(c).name: int(n) for c, n in zip(categories, counts)}, hands, high
+
+
+def test_five_card_counts_pls_ranking():
+    """All 2,598,960 five-card hands split into the 12 PLS categories as RULES section 9 says."""
+    counts, _, _ = _five_card_counts("base")
+    assert counts == {
+        "royal_flush": 4, "skip_straight_flush": 24, "straight_flush": 36, "four_of_a_kind": 624,
+        "full_house": 3744, "flush": 5084, "skip_straight": 6120, "straight": 10200,
+        "three_of_a_kind": 54912, "two_pair": 123552, "one_pair": 1098240, "high_card": 1296420,
+    }
+
+
+def test_five_card_counts_standard_ranking():
+    """The standard 9 categories: 40 straight flushes, 5,108 flushes, 1,302,540 high cards."""
+    counts, _, _ = _five_card_counts("standard")
+    assert counts == {
+        "straight_flush": 40, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108,
+        "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552, "one_pair": 1098240,
+        "high_card": 1302540,
+    }
+
+
+@pytest.mark.parametrize("qualifier, expected", [(7, 21504), (8, 57344)])
+def test_five_card_low_counts(qualifier, expected):
+    """21,504 five-card hands make a 7-or-better low and 57,344 an 8-or-better low."""
+    g = Game("five", 1, (0, 1), RANKINGS["base"], qualifier, board_cards=4)
+    hands = np.array(list(itertools.combinations(range(52), 5)), np.uint8)
+    _, low = FastEvaluator(g).high_low(np.ascontiguousarray(hands[:, None, :1]), np.ascontiguousarray(hands[:, 1:]))
+    assert int((low > 0).sum()) == expected
+
+
+def _strength(g, hole, board):
+    fast = FastEvaluator(g)
+    high, low, present = fast.high_low_present(np.array([[hole]], np.uint8), np.array([board], np.uint8))
+    return int(high[0, 0]), int(low[0, 0]), int(present[0, 0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), perm=suit_permutations, g=st.sampled_from(VARIANTS))
+def test_card_order_and_suit_names_never_matter(data, perm, g):
+    """Shuffling the hole cards or board, or renaming suits, never changes a strength."""
+    hole, board = data.draw(deals(g))
+    base = _strength(g, hole, board)
+    shuffled = _strength(g, hole[::-1], board[::-1])
+    relabel = lambda cs: [(c >> 2) * 4 + perm[c & 3] for c in cs]  # noqa: E731 - tiny local helper
+    assert base == shuffled == _strength(g, relabel(hole), relabel(board))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["pls7", "pls", "holdem"])
+def test_fast_equals_reference_million(name, pool):
+    """Slow: 1,000,000 random hands per free-use preset equal the reference."""
+    g = game(name)
+    hole, board = random_hands(g, 1_000_000, seed=11)
+    high, low, present = FastEvaluator(g).high_low_present(hole, board)
+    chunks = [(g, hole[i : i + 20000], board[i : i + 20000]) for i in range(0, len(board), 20000)]
+    expected = np.array([row for rows in pool.map(_reference_rows, chunks) for row in rows])
+    assert np.array_equal(high[:, 0], expected[:, 0])
+    assert np.array_equal(low[:, 0], expected[:, 1])
+    assert np.array_equal(present[:, 0], expected[:, 2])

@@ -1,0 +1,68 @@
+"""Pot settlement in whole chips (RULES section 6)."""
+
+import pytest
+
+from evaluator.errors import SampyongError
+from evaluator.settle import settle, side_pots, split_pot
+
+ALL = [0, 1, 2]
+
+
+def test_scoop():
+    """One player with the best high and the only low wins everything."""
+    assert split_pot(100, highs=[9, 5, 3], lows=[7, 0, 0], eligible=ALL, button=0) == [100, 0, 0]
+
+
+def test_no_low_high_takes_all():
+    """Without a qualifying low the best high takes the whole pot."""
+    assert split_pot(100, highs=[1, 5, 3], lows=[0, 0, 0], eligible=ALL, button=0) == [0, 100, 0]
+
+
+def test_split_high_and_low():
+    """With a low the pot is halved; an odd chip goes to the high half."""
+    assert split_pot(101, highs=[9, 5, 3], lows=[0, 7, 0], eligible=ALL, button=0) == [51, 50, 0]
+
+
+def test_three_way_tied_low():
+    """Three tied lows share the low half; the chips that do not divide go to the high winner."""
+    # high half 50 to seat 3; low half 50 / 3 = 16 each, 2 odd chips to the high winner.
+    assert split_pot(100, highs=[1, 2, 3, 9], lows=[5, 5, 5, 0], eligible=[0, 1, 2, 3], button=0) == [16, 16, 16, 52]
+
+
+def test_quartering():
+    """Two tied lows each get a quarter of the pot."""
+    assert split_pot(100, highs=[9, 1, 1], lows=[0, 5, 5], eligible=ALL, button=0) == [50, 25, 25]
+
+
+def test_tied_high_odd_chip_goes_first_clockwise_from_button():
+    """A tied high's odd chip goes to the tied winner first clockwise from the button."""
+    highs, lows = [9, 9, 9, 1], [0, 0, 0, 0]
+    assert split_pot(100, highs, lows, eligible=[0, 1, 2, 3], button=0) == [33, 34, 33, 0]
+    assert split_pot(100, highs, lows, eligible=[0, 1, 2, 3], button=1) == [33, 33, 34, 0]
+    assert split_pot(100, highs, lows, eligible=[0, 1, 2, 3], button=2) == [34, 33, 33, 0]
+
+
+def test_side_pot_layers_rulebook_example():
+    """Contributions 50, 100, 200, 200 give pots 200 (4 players), 150 (3), 200 (2)."""
+    assert side_pots([50, 100, 200, 200], [False] * 4) == [(200, (0, 1, 2, 3)), (150, (1, 2, 3)), (200, (2, 3))]
+
+
+def test_side_pots_settled_smallest_first():
+    """The short stack with the best hand wins only the main pot; the rest goes down the layers."""
+    won = settle(highs=[9, 8, 7, 1], lows=[0, 0, 0, 0], contributions=[50, 100, 200, 200], button=0)
+    assert won == [200, 150, 200, 0]
+    assert sum(won) == 550
+
+
+def test_folded_player_contributes_but_cannot_win():
+    """A folded player's chips stay in the pot; the player wins nothing."""
+    won = settle(highs=[9, 5, 3], lows=[0, 0, 0], contributions=[30, 100, 100], button=0, folded=[True, False, False])
+    assert won == [0, 230, 0]
+
+
+def test_bad_settlement_input():
+    """Mismatched seats or a button outside the table are clear errors."""
+    with pytest.raises(SampyongError):
+        settle([1, 2], [0], [10, 10], button=0)
+    with pytest.raises(SampyongError, match="button"):
+        settle([1, 2], [0, 0], [10, 10], button=5)
