@@ -1,0 +1,103 @@
+"""``sampyong run/report/games/jobs``: the flags build the right config; bad input exits 2."""
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline import cli
+from pipeline.backends import RayBackend, SerialBackend
+from pipeline.plan import RunConfig
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def captured(monkeypatch, tmp_path):
+    """Replace the heavy runner: record what the CLI asked for, create nothing."""
+    calls = []
+
+    def fake_execute(config, backend, out, *, resume, quiet):
+        calls.append({"config": config, "backend": backend, "out": out, "resume": resume, "quiet": quiet})
+        return out / config.job / config.run_id
+
+    monkeypatch.setattr(cli, "execute", fake_execute)
+    return calls
+
+
+def test_run_flags_build_the_config(captured, tmp_path):
+    """Every flag lands in RunConfig or the backend; the last line printed is the run directory."""
+    result = runner.invoke(
+        cli.app,
+        ["run", "showdown", "--game", "pls7", "--ranking", "skip_over_flush", "--low", "8", "--hole-use", "2-3",
+         "--deals", "200M", "--players", "6", "--seed", "9", "--shard-deals", "1_000_000", "--address", "auto",
+         "--workers", "3", "--out", str(tmp_path), "--no-resume", "--quiet"],
+    )
+    assert result.exit_code == 0, result.output
+    call = captured[0]
+    assert call["config"] == RunConfig(
+        job="showdown", game="pls7", deals=200_000_000, shard_deals=1_000_000, players=6, seed=9,
+        hole_use="2-3", ranking="skip_over_flush", low="8",
+    )
+    assert isinstance(call["backend"], RayBackend) and call["backend"].address == "auto"
+    assert call["backend"].workers == 3
+    assert call["resume"] is False and call["quiet"] is True
+    assert result.stdout.strip().splitlines()[-1] == str(tmp_path / "showdown" / call["config"].run_id)
+
+
+def test_run_defaults(captured, monkeypatch):
+    """Defaults: pls7, 20M deals, 8 players, seed 0, 1M-deal shards, embedded Ray, outputs/."""
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    result = runner.invoke(cli.app, ["run", "showdown"])
+    assert result.exit_code == 0, result.output
+    call = captured[0]
+    assert call["config"] == RunConfig(job="showdown", game="pls7", deals=20_000_000, shard_deals=1_000_000, players=8, seed=0)
+    assert call["backend"].address == "local" and str(call["out"]) == "outputs"
+    assert call["resume"] is True
+
+
+def test_serial_backend_flag(captured):
+    """--backend serial runs in this process."""
+    runner.invoke(cli.app, ["run", "showdown", "--backend", "serial"])
+    assert isinstance(captured[0]["backend"], SerialBackend)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "nosuchjob"], "unknown job"),
+        (["run", "showdown", "--game", "stud"], "unknown game"),
+        (["run", "showdown", "--deals", "0"], "must be positive"),
+        (["run", "showdown", "--deals", "-5"], "bad deal count"),
+        (["run", "showdown", "--deals", "lots"], "bad deal count"),
+        (["run", "showdown", "--shard-deals", "1.5"], "whole number"),
+        (["run", "showdown", "--ranking", "silly"], "unknown ranking"),
+        (["run", "showdown", "--low", "9"], "low qualifier"),
+        (["run", "showdown", "--hole-use", "4-4"], "impossible"),
+        (["run", "showdown", "--game", "plo", "--players", "12"], "players must be 2 to 11"),
+        (["run", "showdown", "--players", "1"], "players must be"),
+        (["run", "showdown", "--workers", "0"], "workers"),
+        (["run", "showdown", "--backend", "gpu"], "unknown backend"),
+        (["report", "/nonexistent/run"], "not a run directory"),
+    ],
+)
+def test_bad_input_one_line_exit_2(captured, args, message):
+    """Bad input: one line on stderr naming the problem, exit 2, nothing run."""
+    result = runner.invoke(cli.app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert captured == []
+
+
+def test_games_and_jobs_list():
+    """games lists presets with their knobs; jobs lists studies."""
+    games = runner.invoke(cli.app, ["games"])
+    assert games.exit_code == 0 and "pls7" in games.stdout and "plo5-8" in games.stdout
+    assert "skip_over_flush" in games.stdout
+    jobs = runner.invoke(cli.app, ["jobs"])
+    assert jobs.exit_code == 0 and "showdown" in jobs.stdout
+
+
+def test_version_and_help():
+    """--version prints the version; -h explains the commands."""
+    assert "sampyong" in runner.invoke(cli.app, ["--version"]).stdout
+    assert "run" in runner.invoke(cli.app, ["-h"]).stdout
