@@ -20,7 +20,7 @@ import numpy as np
 
 from evaluator import kernels
 from evaluator.games import Category, Game
-from evaluator.tables import high_tables, low_table, multiset_index
+from evaluator.tables import PAIRED_CATEGORIES, high_tables, low_table, multiset_index
 
 MAX_FREE_POOL = 9  # beyond 9 cards two suits could both hold five
 
@@ -61,10 +61,6 @@ class FastEvaluator:
         ]
         return _padded(hole_sets), _padded(board_sets), np.array(pairs, dtype=np.int64)
 
-    @cached_property
-    def _pool_combos(self) -> np.ndarray:
-        return np.array(list(itertools.combinations(range(self.pool_size), 5)), dtype=np.int64)
-
     def _check(self, hole: np.ndarray, board: np.ndarray) -> None:
         if hole.ndim != 3 or board.ndim != 2 or hole.shape[0] != board.shape[0]:
             raise ValueError("hole must be [n, players, hole_cards] and board [n, board_cards]")
@@ -102,27 +98,23 @@ class FastEvaluator:
         )
         return high, low
 
-    def present(self, hole: np.ndarray, board: np.ndarray) -> np.ndarray:
-        """``uint16[n, players]``: bit ``c`` set when an allowed 5-card hand is exactly category ``c``."""
+    def high_low_present(self, hole: np.ndarray, board: np.ndarray):
+        """``(high, low, present)``; ``present`` is ``uint16[n, players]`` with bit ``c`` set when
+        an allowed 5-card hand is exactly category ``c``."""
         self._check(hole, board)
         if not self.uses_tables:
-            return self._run_subsets(hole, board)[2]
+            return self._run_subsets(hole, board)
         n, players = hole.shape[:2]
+        high = np.empty((n, players), np.uint32)
+        low = np.empty((n, players), np.uint32)
         present = np.empty((n, players), np.uint16)
         t = self.tables
-        kernels.free_present(
-            hole, board, self.lo_index, self.start[self.pool_size], t.rank_present[self.pool_size],
-            self.start[5], t.rank_present[5], t.flush_present, self._pool_combos, present,
+        kernels.free_high_low_present(
+            hole, board, self.lo_index, self.start[self.pool_size], t.rank_value[self.pool_size],
+            t.rank_present[self.pool_size], t.flush_value, t.flush_present, t.offsuit_present,
+            PAIRED_CATEGORIES, self.low_value, high, low, present,
         )
-        return present
-
-    def high_low_present(self, hole: np.ndarray, board: np.ndarray):
-        """``(high, low, present)`` in one pass where the kernel allows it."""
-        if not self.uses_tables:
-            self._check(hole, board)
-            return self._run_subsets(hole, board)
-        high, low = self.high_low(hole, board)
-        return high, low, self.present(hole, board)
+        return high, low, present
 
     def category(self, high: np.ndarray) -> np.ndarray:
         """The Category value (int8) of each high strength."""

@@ -92,47 +92,58 @@ def free_high_low(hole, board, lo_index, start_row, rank_value, flush_value, low
 
 
 @njit(cache=True)
-def free_present(
-    hole, board, lo_index, start_row, rank_present, start5, rank_present5, flush_present, combos, present
+def free_high_low_present(
+    hole, board, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
+    offsuit_present, paired_bits, low_value, high, low, present,
 ):
-    """Category bits made by some 5 of hole + board (free use).
+    """``free_high_low`` plus the category bits some 5 of hole + board make exactly.
 
-    Without a flush suit no 5-subset is suited, so the rank-multiset table is exact; with one
-    (about 7 % of 8-card pools) every 5-subset in ``combos`` (positions into hole + board) is
-    looked up on its own.
+    Without a flush suit no 5 cards are suited and the multiset's bits are exact. With one,
+    paired categories come from the multiset, flush types from the suit's mask, and the
+    five-distinct-rank categories from each off-suit card with the pool's other ranks.
     """
     n, players, hole_cards = hole.shape
     board_cards = board.shape[1]
-    pool = np.empty(hole_cards + board_cards, dtype=np.int64)
     for i in range(n):
+        b_key = 0
+        b_bits = 0
+        b_counts = 0
+        b_low = 0
+        for j in range(board_cards):
+            c = board[i, j]
+            b_key += CARD_KEY[c]
+            b_bits |= CARD_SUIT_BIT[c]
+            b_counts += CARD_SUIT_COUNT[c]
+            b_low |= CARD_LOW_BIT[c]
         for p in range(players):
-            key = 0
-            counts = 0
+            key = b_key
+            bits = b_bits
+            counts = b_counts
+            lows = b_low
             for j in range(hole_cards):
-                pool[j] = hole[i, p, j]
-            for j in range(board_cards):
-                pool[hole_cards + j] = board[i, j]
-            for j in range(hole_cards + board_cards):
-                key += CARD_KEY[pool[j]]
-                counts += CARD_SUIT_COUNT[pool[j]]
-            if _flush_suit(counts) < 0:
-                present[i, p] = rank_present[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]]
-                continue
-            found = 0
-            for k in range(combos.shape[0]):
-                key5 = 0
-                bits5 = 0
-                counts5 = 0
-                for j in range(5):
-                    c = pool[combos[k, j]]
-                    key5 += CARD_KEY[c]
-                    bits5 |= CARD_SUIT_BIT[c]
-                    counts5 += CARD_SUIT_COUNT[c]
-                if _flush_suit(counts5) >= 0:
-                    folded = bits5 | (bits5 >> 16) | (bits5 >> 32) | (bits5 >> 48)
-                    found |= flush_present[folded & 0x1FFF]
-                else:
-                    found |= rank_present5[start5[key5 >> HI_SHIFT] + lo_index[key5 & LO_MASK]]
+                c = hole[i, p, j]
+                key += CARD_KEY[c]
+                bits |= CARD_SUIT_BIT[c]
+                counts += CARD_SUIT_COUNT[c]
+                lows |= CARD_LOW_BIT[c]
+            index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
+            value = np.int64(rank_value[index])
+            found = np.int64(rank_present[index])
+            suit = _flush_suit(counts)
+            if suit >= 0:
+                suit_mask = (bits >> (16 * suit)) & 0x1FFF
+                flush = np.int64(flush_value[suit_mask])
+                if flush > value:
+                    value = flush
+                all_ranks = (bits | (bits >> 16) | (bits >> 32) | (bits >> 48)) & 0x1FFF
+                found = (found & paired_bits) | flush_present[suit_mask]
+                for j in range(hole_cards + board_cards):
+                    c = hole[i, p, j] if j < hole_cards else board[i, j - hole_cards]
+                    if (c & 3) != suit:
+                        r = c >> 2
+                        found |= offsuit_present[r, all_ranks & ~(1 << r)]
+            high[i, p] = value
+            low[i, p] = low_value[lows]
             present[i, p] = found
 
 

@@ -12,6 +12,12 @@ How a pool of cards finds its table entry (no sorting, one add per card):
   flush-type hand (flush, straight/skip flushes, royal) inside that suit. With at most 9 cards
   only one suit can hold 5, and the pool's strength is the larger of the two values (a flush
   type always beats the same five ranks unsuited, in every ranking).
+* **Present categories** (which categories some 5 of the pool make exactly): the rank
+  multiset's bits are exact when no suit holds five cards. With a flush suit, the paired
+  categories still come from the multiset (a pair is never suited), the flush types from the
+  suit's mask, and the five-distinct-rank ones (high card, straight, skip) from
+  ``offsuit_present[r][mask]``: what an off-suit card of rank ``r`` makes with four ranks of
+  ``mask``.
 * **Low.** An 8-bit mask of the low ranks present (bit 0 = ace, bit 7 = eight) indexes
   ``low_value[q]``: the best low from the five lowest qualifying ranks, or 0.
 
@@ -34,7 +40,7 @@ from evaluator.cards import make_card
 from evaluator.games import Category, Ranking
 from evaluator.reference import classify5, high_strength, low_strength
 
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 LO_RANKS = 7  # ranks 2..8 go in the low base-5 code, 9..A in the high one
 HI_SHIFT = 17  # 5**7 = 78125 < 2**17
 POOL_SIZES = (5, 6, 7, 8, 9)  # pools the rank tables cover; 9 cards keep "one flush suit at most"
@@ -135,6 +141,7 @@ class HighTables:
     rank_present: dict[int, np.ndarray]  # pool size -> uint16 category bits per multiset
     flush_value: np.ndarray  # uint32[8192] by one suit's rank mask, 0 under 5 cards
     flush_present: np.ndarray  # uint16[8192] category bits of the flush-type 5-subsets
+    offsuit_present: np.ndarray  # uint16[13, 8192]: rank r plus four ranks of a mask, unsuited
     category_of_position: np.ndarray  # int8: ranking position -> Category value
 
 
@@ -177,8 +184,37 @@ def _build_high_tables(ranking: Ranking) -> dict[str, np.ndarray]:
             flush_present[mask] |= bit
     arrays["flush_value"] = flush_value
     arrays["flush_present"] = flush_present
+    arrays["offsuit_present"] = _offsuit_present(ranking)
     arrays["category_of_position"] = np.array([int(c) for c in ranking.order], dtype=np.int8)
     return arrays
+
+
+def _offsuit_present(ranking: Ranking) -> np.ndarray:
+    """Bits of the categories made by rank ``r`` and any four distinct ranks of ``mask`` (not all suited)."""
+    table = np.zeros((13, 1 << 13), dtype=np.uint16)
+    masks = np.arange(1 << 13)
+    popcount = np.array([bin(m).count("1") for m in masks])
+    for r in range(13):
+        others = [x for x in range(13) if x != r]
+        for four in itertools.combinations(others, 4):
+            category, _ = classify5(_unsuited_cards((r, *four)), ranking)
+            table[r, sum(1 << x for x in four)] = 1 << category
+        # A larger mask makes whatever any of its one-smaller masks makes.
+        for size in range(5, 13):
+            level = masks[(popcount == size) & ((masks >> r) & 1 == 0)]
+            for bit in range(13):
+                has = level[(level >> bit) & 1 == 1]
+                table[r, has] |= table[r, has ^ (1 << bit)]
+    return table
+
+
+PAIRED_CATEGORIES = sum(
+    1 << c
+    for c in (
+        Category.one_pair, Category.two_pair, Category.three_of_a_kind,
+        Category.full_house, Category.four_of_a_kind,
+    )
+)
 
 
 def _cache_file(ranking: Ranking) -> Path:
@@ -210,6 +246,7 @@ def high_tables(ranking: Ranking) -> HighTables:
         rank_present={n: arrays[f"rank_present_{n}"] for n in POOL_SIZES},
         flush_value=arrays["flush_value"],
         flush_present=arrays["flush_present"],
+        offsuit_present=arrays["offsuit_present"],
         category_of_position=arrays["category_of_position"],
     )
 

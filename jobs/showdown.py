@@ -32,6 +32,7 @@ BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
 SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
 CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
+LOWEST_BIT = np.array([(m & -m).bit_length() - 1 for m in range(1 << N_CATEGORIES)], dtype=np.int64)
 
 
 def validate(config: RunConfig) -> None:
@@ -44,66 +45,87 @@ def prepare(config: RunConfig) -> None:
 
 
 @njit(cache=True)
-def showdown_counts(high, low, category, present, summary, per_category):
+def showdown_counts(high, low, category_of_position, present, summary, per_category):
     """Add one block's counts. ``summary[k, f]`` follows SUMMARY_FIELDS, ``per_category[k, f, c]``
-    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty)."""
+    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty).
+
+    Every k is read off one pass over the players: the best high and low, their tie counts and
+    how many players hold both are updated as each player joins. The per-deal counts X of a
+    category among the first k hands enter through per-player sums, since
+    X_k = sum_{j<k} x_j and X_k^2 = sum_{j<k} (x_j + 2 x_j * #{l < j: x_l}).
+    """
     n, players = high.shape
-    best_count = np.zeros(N_CATEGORIES, dtype=np.int64)
-    present_count = np.zeros(N_CATEGORIES, dtype=np.int64)
+    first = np.zeros((players, 2, N_CATEGORIES), dtype=np.int64)  # sum x_j, sum x_j * earlier
+    second = np.zeros((players, 2, N_CATEGORIES), dtype=np.int64)  # same for "present"
+    best_seen = np.zeros(N_CATEGORIES, dtype=np.int64)
+    present_seen = np.zeros(N_CATEGORIES, dtype=np.int64)
     for i in range(n):
-        best_count[:] = 0
-        present_count[:] = 0
+        best_seen[:] = 0
+        present_seen[:] = 0
         top_high = np.int64(-1)
         high_ties = 0
         top_low = np.int64(0)
         low_ties = 0
+        both = 0  # players among the high winners and the low winners
         winner_category = 0
-        for k in range(1, players + 1):
-            j = k - 1
+        for j in range(players):
             h = np.int64(high[i, j])
             lo = np.int64(low[i, j])
-            best_count[category[i, j]] += 1
-            bits = present[i, j]
-            for c in range(N_CATEGORIES):
-                present_count[c] += (bits >> c) & 1
-            if h > top_high:
+            c = category_of_position[h >> 20]
+            first[j, 0, c] += 1
+            first[j, 1, c] += best_seen[c]
+            best_seen[c] += 1
+            bits = np.int64(present[i, j])
+            while bits:
+                b = LOWEST_BIT[bits]
+                bits &= bits - 1
+                second[j, 0, b] += 1
+                second[j, 1, b] += present_seen[b]
+                present_seen[b] += 1
+            high_reset = h > top_high
+            if high_reset:
                 top_high = h
                 high_ties = 1
-                winner_category = category[i, j]
+                winner_category = c
             elif h == top_high:
                 high_ties += 1
-            if lo > 0:
-                if lo > top_low:
-                    top_low = lo
-                    low_ties = 1
-                elif lo == top_low:
-                    low_ties += 1
+            low_reset = lo > top_low
+            if low_reset:
+                top_low = lo
+                low_ties = 1
+            elif lo > 0 and lo == top_low:
+                low_ties += 1
+            in_high = h == top_high
+            in_low = lo > 0 and lo == top_low
+            if high_reset or low_reset:
+                # One winner set is now just this player: the overlap is whether it is in the other.
+                both = 1 if (in_high and in_low) else 0
+            elif in_high and in_low:
+                both += 1
+            k = j + 1
             if k < 2:
                 continue
-            for c in range(N_CATEGORIES):
-                per_category[k, 0, c] += best_count[c]
-                per_category[k, 1, c] += best_count[c] * best_count[c]
-                per_category[k, 2, c] += present_count[c]
-                per_category[k, 3, c] += present_count[c] * present_count[c]
             per_category[k, 4, winner_category] += 1
             summary[k, 0] += high_ties >= 2
-            summary[k, 1] += top_low > 0
-            summary[k, 2] += top_low > 0 and low_ties >= 2
-            scoop = False
-            quarter = False
-            for q in range(k):
-                in_high = np.int64(high[i, q]) == top_high
-                in_low = top_low > 0 and np.int64(low[i, q]) == top_low
-                if top_low == 0:
-                    # share = in_high / high_ties
-                    scoop |= in_high and high_ties == 1
-                    quarter |= in_high and high_ties == 4
-                else:
-                    # share = in_high / (2 T) + in_low / (2 U); a quarter when 4 (in_high U + in_low T) = 2 T U
-                    scoop |= in_high and in_low and high_ties == 1 and low_ties == 1
-                    quarter |= 4 * (in_high * low_ties + in_low * high_ties) == 2 * high_ties * low_ties
-            summary[k, 3] += scoop
-            summary[k, 4] += quarter
+            if top_low == 0:
+                summary[k, 3] += high_ties == 1
+                summary[k, 4] += high_ties == 4
+            else:
+                summary[k, 1] += 1
+                summary[k, 2] += low_ties >= 2
+                summary[k, 3] += high_ties == 1 and low_ties == 1 and both == 1
+                # Shares: high only 1/(2T), low only 1/(2U), both 1/(2T) + 1/(2U).
+                quarter = (high_ties > both and high_ties == 2) or (low_ties > both and low_ties == 2)
+                quarter |= both > 0 and 2 * (high_ties + low_ties) == high_ties * low_ties
+                summary[k, 4] += quarter
+    # Fold the per-player sums into per-k totals.
+    for k in range(2, players + 1):
+        for j in range(k):
+            for c in range(N_CATEGORIES):
+                per_category[k, 0, c] += first[j, 0, c]
+                per_category[k, 1, c] += first[j, 0, c] + 2 * first[j, 1, c]
+                per_category[k, 2, c] += second[j, 0, c]
+                per_category[k, 3, c] += second[j, 0, c] + 2 * second[j, 1, c]
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
@@ -119,7 +141,7 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         cards = deal_cards(rng, n, players * game.hole_cards + game.board_cards)
         hole, board = split_deal(cards, players, game.hole_cards)
         high, low, present = evaluator.high_low_present(hole, board)
-        showdown_counts(high, low, evaluator.category(high), present, summary, per_category)
+        showdown_counts(high, low, evaluator.tables.category_of_position, present, summary, per_category)
         remaining -= n
     return _shard_tables(game.name, game.ranking.order, shard.deals, summary, per_category)
 
