@@ -38,6 +38,30 @@ FLUSH_BITS = 0x8888
 
 
 @njit(inline="always")
+def _suit_bit(c):
+    """Bit ``16 * suit + rank``: four 13-bit rank masks, one per suit, in one word."""
+    return np.int64(1) << ((c & 3) * 16 + (c >> 2))
+
+
+@njit(inline="always")
+def _suit_count(c):
+    """4-bit counter of the card's suit."""
+    return np.int64(1) << ((c & 3) * 4)
+
+
+@njit(inline="always")
+def _rank_mask(bits):
+    """13-bit mask of the ranks present in a suit-bit word."""
+    return (bits | (bits >> 16) | (bits >> 32) | (bits >> 48)) & 0x1FFF
+
+
+@njit(inline="always")
+def _low_mask(ranks):
+    """Low-rank mask from a rank mask: bit 0 the ace, bits 1..7 the ranks 2..8."""
+    return ((ranks & 0x7F) << 1) | (ranks >> 12)
+
+
+@njit(inline="always")
 def _flush_suit(suit_counts):
     """The suit holding five or more cards, or -1."""
     probe = (suit_counts + FLUSH_PROBE) & FLUSH_BITS
@@ -69,26 +93,22 @@ def free_high_low(hole, board, lo_index, start_row, rank_value, flush_value, low
         b_key = 0
         b_bits = 0
         b_counts = 0
-        b_low = 0
         for j in range(board_cards):
-            c = board[i, j]
+            c = np.int64(board[i, j])
             b_key += CARD_KEY[c]
-            b_bits |= CARD_SUIT_BIT[c]
-            b_counts += CARD_SUIT_COUNT[c]
-            b_low |= CARD_LOW_BIT[c]
+            b_bits |= _suit_bit(c)
+            b_counts += _suit_count(c)
         for p in range(players):
             key = b_key
             bits = b_bits
             counts = b_counts
-            lows = b_low
             for j in range(hole_cards):
-                c = hole[i, p, j]
+                c = np.int64(hole[i, p, j])
                 key += CARD_KEY[c]
-                bits |= CARD_SUIT_BIT[c]
-                counts += CARD_SUIT_COUNT[c]
-                lows |= CARD_LOW_BIT[c]
+                bits |= _suit_bit(c)
+                counts += _suit_count(c)
             high[i, p] = _pool_high(key, bits, counts, start_row, lo_index, rank_value, flush_value)
-            low[i, p] = low_value[lows]
+            low[i, p] = low_value[_low_mask(_rank_mask(bits))]
 
 
 @njit(cache=True)
@@ -108,24 +128,20 @@ def free_high_low_present(
         b_key = 0
         b_bits = 0
         b_counts = 0
-        b_low = 0
         for j in range(board_cards):
-            c = board[i, j]
+            c = np.int64(board[i, j])
             b_key += CARD_KEY[c]
-            b_bits |= CARD_SUIT_BIT[c]
-            b_counts += CARD_SUIT_COUNT[c]
-            b_low |= CARD_LOW_BIT[c]
+            b_bits |= _suit_bit(c)
+            b_counts += _suit_count(c)
         for p in range(players):
             key = b_key
             bits = b_bits
             counts = b_counts
-            lows = b_low
             for j in range(hole_cards):
-                c = hole[i, p, j]
+                c = np.int64(hole[i, p, j])
                 key += CARD_KEY[c]
-                bits |= CARD_SUIT_BIT[c]
-                counts += CARD_SUIT_COUNT[c]
-                lows |= CARD_LOW_BIT[c]
+                bits |= _suit_bit(c)
+                counts += _suit_count(c)
             index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
             value = np.int64(rank_value[index])
             found = np.int64(rank_present[index])
@@ -135,7 +151,7 @@ def free_high_low_present(
                 flush = np.int64(flush_value[suit_mask])
                 if flush > value:
                     value = flush
-                all_ranks = (bits | (bits >> 16) | (bits >> 32) | (bits >> 48)) & 0x1FFF
+                all_ranks = _rank_mask(bits)
                 found = (found & paired_bits) | flush_present[suit_mask]
                 for j in range(hole_cards + board_cards):
                     c = hole[i, p, j] if j < hole_cards else board[i, j - hole_cards]
@@ -143,7 +159,7 @@ def free_high_low_present(
                         r = c >> 2
                         found |= offsuit_present[r, all_ranks & ~(1 << r)]
             high[i, p] = value
-            low[i, p] = low_value[lows]
+            low[i, p] = low_value[_low_mask(_rank_mask(bits))]
             present[i, p] = found
 
 
