@@ -55,9 +55,12 @@ def main() -> None:
         ref_hole, ref_board = hole[:n_ref, 0].tolist(), board[:n_ref].tolist()
         t_ref = best_of(lambda: [reference.showdown(game, h, b) for h, b in zip(ref_hole, ref_board)], repeats=1)
         fast_rate, ref_rate = args.hands / t_fast, n_ref / t_ref
-        kernel = "tables" if fast.uses_tables else "subsets"
+        kernel = fast.path
         print(f"{name:8} {kernel + ' hi+lo':>14} {fast_rate / 1e6:10.1f} {ref_rate:12,.0f} {fast_rate / ref_rate:9,.0f}x")
         print(f"{'':8} {'+present':>14} {args.hands / t_present / 1e6:10.1f}")
+        if fast.path == "split":
+            t_subsets = best_of(lambda: fast._run_subsets(hole, board))
+            print(f"{'':8} {'subsets (old)':>14} {args.hands / t_subsets / 1e6:10.1f}   split/subsets {t_subsets / t_present:4.1f}x")
     warm = subprocess.run(
         [sys.executable, "-X", "importtime", "-c",
          "import time; t=time.perf_counter(); from evaluator.fast import fast_evaluator; from evaluator.games import game; "

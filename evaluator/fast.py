@@ -20,7 +20,15 @@ import numpy as np
 
 from evaluator import kernels
 from evaluator.games import Category, Game
-from evaluator.tables import PAIRED_CATEGORIES, high_tables, low_table, multiset_index
+from evaluator.tables import (
+    LOWEST_BITS,
+    MAX_SPLIT_HOLE,
+    PAIRED_CATEGORIES,
+    high_tables,
+    low_table,
+    multiset_index,
+    split_tables,
+)
 
 MAX_FREE_POOL = 9  # beyond 9 cards two suits could both hold five
 
@@ -47,6 +55,13 @@ class FastEvaluator:
         self.low_value = low_table(game.low) if game.low is not None else np.zeros(256, np.uint32)
         self.pool_size = game.hole_cards + game.board_cards
         self.uses_tables = game.free_use and self.pool_size <= MAX_FREE_POOL
+        self.uses_split = not self.uses_tables and max(game.hand_splits) <= MAX_SPLIT_HOLE and game.board_cards == 5
+        self.low_mask = (1 << game.low) - 1 if game.low is not None else 0
+
+    @property
+    def path(self) -> str:
+        """Which kernel serves this game: ``tables`` (free use), ``split`` or ``subsets``."""
+        return "tables" if self.uses_tables else "split" if self.uses_split else "subsets"
 
     @cached_property
     def _subset_plan(self):
@@ -60,6 +75,40 @@ class FastEvaluator:
             if len(hs) + len(bs) == 5
         ]
         return _padded(hole_sets), _padded(board_sets), np.array(pairs, dtype=np.int64)
+
+    @cached_property
+    def _split_plan(self):
+        g = self.game
+        hole_sets = _subsets(g.hole_cards, g.hand_splits)
+        board_sets = _subsets(g.board_cards, tuple(sorted({5 - h for h in g.hand_splits})))
+        offsets = np.zeros(MAX_SPLIT_HOLE + 1, dtype=np.int64)
+        parts = []
+        total = 0
+        for used in g.hand_splits:
+            value, present = split_tables(g.ranking, used)
+            offsets[used] = total
+            total += len(value)
+            parts.append((value, present))
+        return (
+            _padded(hole_sets), np.array([len(s) for s in hole_sets], np.int64),
+            _padded(board_sets), np.array([len(s) for s in board_sets], np.int64),
+            np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets,
+        )
+
+    def _run_split(self, hole, board, want_present: bool):
+        n, players = hole.shape[:2]
+        high = np.empty((n, players), np.uint32)
+        low = np.empty((n, players), np.uint32)
+        present = np.zeros((n, players), np.uint16)
+        hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets = self._split_plan
+        t = self.tables
+        kernels.split_high_low_present(
+            hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
+            self.lo_index, self.start, value, present_bits, offsets, len(t.rank_value[5]),
+            t.rank_present[5], t.flush_value, t.flush_present, self.low_value, self.low_mask, LOWEST_BITS,
+            want_present, high, low, present,
+        )
+        return high, low, present
 
     def _check(self, hole: np.ndarray, board: np.ndarray) -> None:
         if hole.ndim != 3 or board.ndim != 2 or hole.shape[0] != board.shape[0]:
@@ -85,6 +134,9 @@ class FastEvaluator:
     def high_low(self, hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(high, low)`` strengths, each ``uint32[n, players]``; a low of 0 is no low."""
         self._check(hole, board)
+        if self.uses_split:
+            high, low, _ = self._run_split(hole, board, want_present=False)
+            return high, low
         if not self.uses_tables:
             high, low, _ = self._run_subsets(hole, board)
             return high, low
@@ -102,6 +154,8 @@ class FastEvaluator:
         """``(high, low, present)``; ``present`` is ``uint16[n, players]`` with bit ``c`` set when
         an allowed 5-card hand is exactly category ``c``."""
         self._check(hole, board)
+        if self.uses_split:
+            return self._run_split(hole, board, want_present=True)
         if not self.uses_tables:
             return self._run_subsets(hole, board)
         n, players = hole.shape[:2]

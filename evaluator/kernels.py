@@ -245,3 +245,133 @@ def subset_high_low(
             high[i, p] = best_high
             low[i, p] = best_low
             present[i, p] = found
+
+
+@njit(inline="always")
+def _popcount8(mask):
+    return POPCOUNT8[mask & 0xFF]
+
+
+@njit(cache=True)
+def split_high_low_present(
+    hole, board, hole_sets, hole_set_size, board_sets, board_set_size,
+    lo_index, start, split_value, split_present, split_offset, n_boards,
+    rank_present5, flush_value, flush_present, low_value, low_mask, lowest_bits, want_present,
+    high, low, present,
+):
+    """Restricted hole use (each hand uses exactly h hole cards for some allowed h <= 3).
+
+    Per hole subset of h cards: one split-table lookup by (hole ranks, board ranks) for the
+    non-flush best; the flush types only when the subset is suited and the board holds
+    5 - h cards of its suit (then every board part is looked up, which also makes the
+    present bits exact); the low from rank masks: the subset's h distinct low ranks plus the
+    lowest 5 - h other low ranks of the board.
+    """
+    n, players, _ = hole.shape
+    n_board_sets = board_sets.shape[0]
+    t_key = np.zeros(n_board_sets, dtype=np.int64)
+    t_bits = np.zeros(n_board_sets, dtype=np.int64)
+    t_suit = np.zeros(n_board_sets, dtype=np.int64)
+    has_low = low_mask != 0
+    for i in range(n):
+        b_key = 0
+        b_bits = 0
+        b_counts = 0
+        for j in range(board.shape[1]):
+            c = np.int64(board[i, j])
+            b_key += CARD_KEY[c]
+            b_bits |= _suit_bit(c)
+            b_counts += _suit_count(c)
+        board_index = start[5, b_key >> HI_SHIFT] + lo_index[b_key & LO_MASK]
+        board_low = _low_mask(_rank_mask(b_bits)) & low_mask
+        board_max_suit = 0
+        for suit in range(4):
+            board_max_suit = max(board_max_suit, (b_counts >> (4 * suit)) & 0xF)
+        parts_ready = False
+        for p in range(players):
+            best_high = np.int64(0)
+            best_low = np.int64(0)
+            found = np.int64(0)
+            for s in range(hole_sets.shape[0]):
+                used = hole_set_size[s]
+                h_key = 0
+                h_bits = 0
+                h_counts = 0
+                for j in range(used):
+                    c = np.int64(hole[i, p, hole_sets[s, j]])
+                    h_key += CARD_KEY[c]
+                    h_bits |= _suit_bit(c)
+                    h_counts += _suit_count(c)
+                hole_index = start[used, h_key >> HI_SHIFT] + lo_index[h_key & LO_MASK]
+                index = split_offset[used] + hole_index * n_boards + board_index
+                value = np.int64(split_value[index])
+                need = 5 - used
+                # A flush type needs the subset suited (one 4-bit count equal to its size; an
+                # empty subset fits any suit) and need cards of that suit on the board.
+                flush_possible = False
+                h_suit = -1
+                if board_max_suit >= need:
+                    if used == 0:
+                        flush_possible = True
+                        h_suit = 4
+                    else:
+                        probe = (h_counts + (8 - used) * 0x1111) & FLUSH_BITS
+                        if probe != 0:
+                            h_suit = 0
+                            while not (probe >> (4 * h_suit + 3)) & 1:
+                                h_suit += 1
+                            flush_possible = ((b_counts >> (4 * h_suit)) & 0xF) >= need
+                if flush_possible and not parts_ready:
+                    _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit)
+                    parts_ready = True
+                if flush_possible:
+                    for t in range(n_board_sets):
+                        if board_set_size[t] != need:
+                            continue
+                        combined = h_bits | t_bits[t]
+                        suited = t_suit[t] >= 0 and (h_suit == 4 or t_suit[t] == h_suit)
+                        if suited:
+                            mask = _rank_mask(combined)
+                            flush = np.int64(flush_value[mask])
+                            if flush > value:
+                                value = flush
+                            if want_present:
+                                found |= flush_present[mask]
+                        elif want_present:
+                            key = h_key + t_key[t]
+                            found |= rank_present5[start[5, key >> HI_SHIFT] + lo_index[key & LO_MASK]]
+                elif want_present:
+                    found |= split_present[index]
+                if value > best_high:
+                    best_high = value
+                if has_low:
+                    hole_low = _low_mask(_rank_mask(h_bits)) & low_mask
+                    if _popcount8(hole_low) == used:
+                        chosen = lowest_bits[need, board_low & ~hole_low]
+                        if chosen >= 0:
+                            strength = np.int64(low_value[hole_low | chosen])
+                            if strength > best_low:
+                                best_low = strength
+            high[i, p] = best_high
+            low[i, p] = best_low
+            present[i, p] = found
+
+
+@njit(inline="always")
+def _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit):
+    """Key, suit bits and common suit (or -1) of every board subset of deal ``i``."""
+    for s in range(board_sets.shape[0]):
+        key = 0
+        bits = 0
+        counts = 0
+        for j in range(board_set_size[s]):
+            c = np.int64(board[i, board_sets[s, j]])
+            key += CARD_KEY[c]
+            bits |= _suit_bit(c)
+            counts += _suit_count(c)
+        t_key[s] = key
+        t_bits[s] = bits
+        t_suit[s] = -1
+        for suit in range(4):
+            if (counts >> (4 * suit)) & 0xF == board_set_size[s]:
+                t_suit[s] = suit

@@ -118,7 +118,7 @@ def rank_multisets(n: int) -> np.ndarray:
         for lo_code in lo_codes_by_size.get(n - len(hi_ranks), []):
             lo_ranks = [r for r, k in enumerate(_digits(lo_code, LO_RANKS)) for _ in range(k)]
             rows.append(lo_ranks + hi_ranks)
-    return np.array(rows, dtype=np.int64).reshape(-1, n)
+    return np.array(rows, dtype=np.int64).reshape(len(rows), n)
 
 
 def _unsuited_cards(ranks) -> list[int]:
@@ -264,3 +264,62 @@ def low_table(qualifier: int) -> np.ndarray:
 
 def category_bits_to_list(bits: int) -> list[Category]:
     return [c for c in Category if bits >> c & 1]
+
+
+# --- Split tables for restricted hole use ----------------------------------------------------
+#
+# With "exactly h hole cards", a player's best non-flush hand depends only on the rank
+# multiset of the h hole cards and the rank multiset of the whole board: SPLIT[h][a, b] is
+# the best over every (5 - h)-card part of board multiset b joined to hole multiset a. One
+# lookup per hole subset replaces C(5, 5 - h) five-card lookups. Suited hole subsets meet
+# suited board cards in the kernel itself (rare), like the low, which is rank-mask arithmetic.
+
+MAX_SPLIT_HOLE = 3
+
+
+def _build_split(ranking: Ranking, used: int) -> dict[str, np.ndarray]:
+    five = rank_multisets(5)
+    hole = rank_multisets(used)
+    base = high_tables(ranking)
+    codes5 = (5**five).sum(axis=1)
+    order5 = np.argsort(codes5)
+    sorted5 = codes5[order5]
+    hole_codes = (5**hole).sum(axis=1)[:, None]
+    value = np.zeros((len(hole), len(five)), dtype=np.uint32)
+    present = np.zeros((len(hole), len(five)), dtype=np.uint16)
+    for part in itertools.combinations(range(5), 5 - used):
+        codes = hole_codes + (5 ** five[:, list(part)]).sum(axis=1)[None, :]
+        where = np.minimum(np.searchsorted(sorted5, codes), len(sorted5) - 1)
+        valid = sorted5[where] == codes  # five of one rank would carry and match nothing
+        index = order5[where]
+        value = np.maximum(value, np.where(valid, base.rank_value[5][index], 0))
+        present |= np.where(valid, base.rank_present[5][index], 0).astype(np.uint16)
+    return {"value": value.ravel(), "present": present.ravel()}
+
+
+@lru_cache(maxsize=None)
+def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(value, present)`` flattened ``[hole multiset, board multiset]`` for ``used`` hole cards."""
+    path = _cache_file(ranking).with_name(_cache_file(ranking).stem + f"-split{used}.npz")
+    arrays = None
+    if path.exists():
+        try:
+            with np.load(path) as data:
+                arrays = {key: data[key] for key in data.files}
+        except (OSError, ValueError):
+            arrays = None
+    if arrays is None:
+        arrays = _build_split(ranking, used)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    return arrays["value"], arrays["present"]
+
+
+# The k lowest set bits of an 8-bit mask (k = 0..5), for picking a low's board cards.
+LOWEST_BITS = np.zeros((6, 256), dtype=np.int64)
+for _k in range(6):
+    for _mask in range(256):
+        _bits = [b for b in range(8) if _mask >> b & 1][:_k]
+        LOWEST_BITS[_k, _mask] = sum(1 << b for b in _bits) if len(_bits) == _k else -1

@@ -58,16 +58,25 @@ def test_fast_equals_reference(g, pool):
     assert np.array_equal(np.sign(a.astype(np.int64) - b), np.sign(expected[0::2, 0] - expected[1::2, 0]))
 
 
-def test_free_and_subset_kernels_agree():
-    """The table path and the subset path give the same strengths for free use."""
-    g = game("pls7")
-    hole, board = random_hands(g, 5000, seed=7)
+@pytest.mark.parametrize(
+    "g, path",
+    [(game("pls7"), "tables"), (game("plo8"), "split"), (game("pls7-2"), "split"),
+     (game("pls7").variant(hole_use="0-2"), "split"), (game("plo5-8"), "split")],
+    ids=lambda x: getattr(x, "name", x),
+)
+def test_fast_paths_agree_with_the_subset_kernel(g, path):
+    """The table and split paths equal the plain subset kernel on 20,000 hands of 3 players."""
+    rng = np.random.default_rng(7)
+    cards = np.argsort(rng.random((20_000, 52)), axis=1)[:, : 3 * g.hole_cards + 5].astype(np.uint8)
+    hole = np.ascontiguousarray(cards[:, : 3 * g.hole_cards].reshape(-1, 3, g.hole_cards))
+    board = np.ascontiguousarray(cards[:, 3 * g.hole_cards :])
     fast = FastEvaluator(g)
-    assert fast.uses_tables
-    slow_high, slow_low, slow_present = fast._run_subsets(hole, board)
-    high, low, present = fast.high_low_present(hole, board)
-    assert np.array_equal(high, slow_high) and np.array_equal(low, slow_low)
-    assert np.array_equal(present, slow_present)
+    assert fast.path == path
+    expected = fast._run_subsets(hole, board)
+    for got, want in zip(fast.high_low_present(hole, board), expected):
+        assert np.array_equal(got, want)
+    for got, want in zip(fast.high_low(hole, board), expected[:2]):
+        assert np.array_equal(got, want)
 
 
 def _five_card_counts(ranking: str):
