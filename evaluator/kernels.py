@@ -375,3 +375,79 @@ def _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit):
         for suit in range(4):
             if (counts >> (4 * suit)) & 0xF == board_set_size[s]:
                 t_suit[s] = suit
+
+
+@njit(inline="always")
+def _pool_present(index, bits, counts, rank_present, flush_present, offsuit_present, paired_bits):
+    """Category bits some 5 of a free-use pool make exactly, from its suit-bit word alone."""
+    found = np.int64(rank_present[index])
+    suit = _flush_suit(counts)
+    if suit >= 0:
+        all_ranks = _rank_mask(bits)
+        found = (found & paired_bits) | flush_present[(bits >> (16 * suit)) & 0x1FFF]
+        for other in range(4):
+            if other != suit:
+                lane = (bits >> (16 * other)) & 0x1FFF
+                while lane:
+                    r = 0
+                    while not (lane >> r) & 1:
+                        r += 1
+                    lane &= lane - 1
+                    found |= offsuit_present[r, all_ranks & ~(1 << r)]
+    return found
+
+
+@njit(cache=True)
+def enumerate_pools(
+    deck, first, size, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
+    offsuit_present, paired_bits, category_of_position, best, present, low_pools,
+):
+    """Every ``size``-card pool of ``deck`` whose first card is ``deck[first]``, counted.
+
+    ``best[c]``/``present[c]``: pools whose best hand is / that can make category ``c``;
+    ``low_pools[q]``: pools holding five distinct low ranks up to ``q`` (ace low).
+    Partial sums are kept per depth, so each pool costs one card's update plus its lookups.
+    """
+    d_max = deck.shape[0]
+    pos = np.zeros(size, dtype=np.int64)
+    keys = np.zeros(size + 1, dtype=np.int64)
+    bits = np.zeros(size + 1, dtype=np.int64)
+    counts = np.zeros(size + 1, dtype=np.int64)
+    c = np.int64(deck[first])
+    pos[0] = first
+    keys[1] = CARD_KEY[c]
+    bits[1] = _suit_bit(c)
+    counts[1] = _suit_count(c)
+    if size == 1:
+        return
+    depth = 1
+    pos[1] = first
+    while depth >= 1:
+        pos[depth] += 1
+        if pos[depth] > d_max - (size - depth):
+            depth -= 1
+            continue
+        c = np.int64(deck[pos[depth]])
+        keys[depth + 1] = keys[depth] + CARD_KEY[c]
+        bits[depth + 1] = bits[depth] | _suit_bit(c)
+        counts[depth + 1] = counts[depth] + _suit_count(c)
+        if depth < size - 1:
+            depth += 1
+            pos[depth] = pos[depth - 1]
+            continue
+        key = keys[size]
+        b = bits[size]
+        index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
+        value = _pool_high(key, b, counts[size], start_row, lo_index, rank_value, flush_value)
+        best[category_of_position[value >> 20]] += 1
+        found = _pool_present(index, b, counts[size], rank_present, flush_present, offsuit_present, paired_bits)
+        while found:
+            k = 0
+            while not (found >> k) & 1:
+                k += 1
+            found &= found - 1
+            present[k] += 1
+        lows = _low_mask(_rank_mask(b))
+        for q in range(6, 9):
+            if POPCOUNT8[lows & ((1 << q) - 1)] >= 5:
+                low_pools[q] += 1

@@ -2,6 +2,8 @@
 
 * ``DESCRIPTION`` — one line for ``sampyong jobs``;
 * ``validate(config)`` — raise ``SampyongError`` for a config the job cannot run;
+* ``configure(config) -> config`` — fix fields that do not apply (an exact job has no seed);
+* ``plan(config) -> [ShardSpec]`` — the shards (Monte Carlo jobs: ``pipeline.plan.plan_shards``);
 * ``prepare(config)`` — warm caches in the driver (tables, compiled kernels);
 * ``run_shard(config, shard) -> {table: pyarrow.Table}`` — counts only, a pure function;
 * ``summarize(counts, config) -> {table: polars.DataFrame}`` — rates and standard errors;
@@ -17,6 +19,7 @@ from evaluator.errors import SampyongError
 
 JOBS = {
     "showdown": "jobs.showdown",
+    "distribution": "jobs.distribution",
 }
 
 

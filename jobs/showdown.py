@@ -25,7 +25,7 @@ from numba import njit
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from pipeline.plan import RunConfig, ShardSpec
+from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P players from one deal"
 BLOCK_DEALS = 1 << 15
@@ -38,6 +38,14 @@ LOWEST_BIT = np.array([(m & -m).bit_length() - 1 for m in range(1 << N_CATEGORIE
 def validate(config: RunConfig) -> None:
     game = config.game_rules
     game.check_players(config.players)
+
+
+def configure(config: RunConfig) -> RunConfig:
+    return config
+
+
+def plan(config: RunConfig) -> list[ShardSpec]:
+    return plan_shards(config)
 
 
 def prepare(config: RunConfig) -> None:

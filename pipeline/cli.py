@@ -138,6 +138,7 @@ def run(
         low=low,
     )
     module.validate(config)
+    config = module.configure(config)
     if workers is not None and workers < 1:
         raise SampyongError(f"workers must be at least 1, not {workers}")
     run_dir = execute(config, make_backend(backend, address, workers), out, resume=resume, quiet=quiet)

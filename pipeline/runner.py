@@ -8,7 +8,7 @@ from pathlib import Path
 from jobs import job_module
 from pipeline.aggregate import build_outputs
 from pipeline.backends import Backend
-from pipeline.plan import RunConfig, plan_shards
+from pipeline.plan import RunConfig
 from pipeline.progress import Progress
 from pipeline.store import RunStore
 
@@ -24,6 +24,7 @@ def execute(
     """Compute every missing shard of ``config`` under ``out`` and write the tables; return the run dir."""
     job = job_module(config.job)
     job.validate(config)
+    config = job.configure(config)
     job.prepare(config)  # warm tables and compiled kernels once, before workers need them
     store = RunStore.create(out, config)
 
@@ -34,13 +35,13 @@ def execute(
     manifest = store.finished_shards(log=log) if resume else {}
     if not resume:
         store._write_manifest({})
-    shards = plan_shards(config)
+    shards = job.plan(config)
     todo = [s for s in shards if s.index not in manifest]
     done_deals = sum(s.deals for s in shards if s.index in manifest)
     if manifest:
         log(f"resuming: {len(manifest)} of {len(shards)} shards already done")
 
-    with Progress(total=config.deals, done=done_deals, quiet=quiet, label=config.job) as progress:
+    with Progress(total=sum(s.deals for s in shards), done=done_deals, quiet=quiet, label=config.job) as progress:
 
         def on_result(shard, tables) -> None:
             store.write_shard(shard.index, tables, manifest)
