@@ -19,13 +19,14 @@ _MARGIN = 64  # spare 32-bit draws a deal may need for rejections (each has odds
 def _deal_block(stream, deck, out, first):
     """Fill ``out[first:]`` with deals while the stream lasts; return the next unfilled row."""
     n, k = out.shape
+    deck_size = deck.shape[0]
     pos = 0
     size = stream.shape[0]
     for row in range(first, n):
         if size - pos < k + _MARGIN:
             return row
         for i in range(k):
-            bound = np.int64(52 - i)
+            bound = np.int64(deck_size - i)
             m = np.int64(stream[pos]) * bound
             pos += 1
             low = m & _LOW32
@@ -43,10 +44,10 @@ def _deal_block(stream, deck, out, first):
     return n
 
 
-def deal_cards(rng: np.random.Generator, deals: int, cards: int) -> np.ndarray:
-    """``uint8[deals, cards]``: each row ``cards`` distinct cards in random order."""
+def deal_cards(rng: np.random.Generator, deals: int, cards: int, deck=None) -> np.ndarray:
+    """``uint8[deals, cards]``: each row ``cards`` distinct cards of ``deck`` (default all 52) in random order."""
     out = np.empty((deals, cards), dtype=np.uint8)
-    deck = np.arange(52, dtype=np.uint8)
+    deck = np.arange(52, dtype=np.uint8) if deck is None else np.array(deck, dtype=np.uint8)
     row = 0
     while row < deals:
         words = ((deals - row) * cards + 1) // 2 + _MARGIN

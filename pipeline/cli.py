@@ -221,6 +221,35 @@ def eval_(
         _print_verdict(result)
 
 
+@app.command("equity")
+@user_errors
+def equity_(
+    hands: Annotated[list[str], typer.Argument(help='Hands like "As Ks Qh", or random.')],
+    board: Annotated[str, typer.Option(help="Known board cards (0, 3, 4 or 5).")] = "",
+    dead: Annotated[str, typer.Option(help="Cards known to be out of play.")] = "",
+    game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
+    samples: Annotated[str, typer.Option(help="Monte Carlo deals when exact enumeration does not fit.")] = "1M",
+    seed: Annotated[int, typer.Option(help="Seed for Monte Carlo.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """All-in equity of hands against each other: exact when it fits (<= 1e8 evaluations), else sampled."""
+    from evaluator.equity import equity
+    from pipeline.counts import parse_count
+
+    result = equity(game, hands, board=board, dead=dead, samples=parse_count(samples, "sample count"), seed=seed)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    kind = f"exact over {result['samples']:,} boards" if result["exact"] else f"Monte Carlo, {result['samples']:,} deals, +/- 1 SE"
+    typer.echo(f"{result['game']}  board {result['board'] or '(none)'}  ({kind})")
+    for h in result["hands"]:
+        se = "" if result["exact"] else f" +/- {100 * h['equity_se']:.2f}"
+        typer.echo(
+            f"  {h['hand']:14} equity {100 * h['equity']:7.3f}%{se}   win {100 * h['win']:6.2f}%  "
+            f"tie {100 * h['tie']:6.2f}%   high {100 * h['high']:6.2f}%  low {100 * h['low']:6.2f}%"
+        )
+
+
 def _open_input(path: str):
     try:
         return open(path, encoding="utf-8")
