@@ -1,6 +1,6 @@
 """Studies. A job module provides:
 
-* ``DESCRIPTION`` — one line for ``sampyong jobs``;
+* ``DESCRIPTION`` — one line for ``sampyong jobs``; ``DEFAULT_PLAYERS`` — hands per deal;
 * ``validate(config)`` — raise ``SampyongError`` for a config the job cannot run;
 * ``configure(config) -> config`` — fix fields that do not apply (an exact job has no seed);
 * ``plan(config) -> [ShardSpec]`` — the shards (Monte Carlo jobs: ``pipeline.plan.plan_shards``);
@@ -20,6 +20,7 @@ from evaluator.errors import SampyongError
 JOBS = {
     "showdown": "jobs.showdown",
     "distribution": "jobs.distribution",
+    "grid": "jobs.grid",
 }
 
 

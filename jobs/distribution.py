@@ -27,6 +27,7 @@ from evaluator.games import Category
 from evaluator.tables import PAIRED_CATEGORIES
 from pipeline.plan import RunConfig, ShardSpec
 
+DEFAULT_PLAYERS = 1
 DESCRIPTION = "exact category and low distribution over every pool of a free-use game"
 DECK = np.arange(52, dtype=np.uint8)
 QUALIFIERS = (6, 7, 8)

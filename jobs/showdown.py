@@ -27,6 +27,7 @@ from evaluator.fast import fast_evaluator
 from evaluator.games import Category
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
+DEFAULT_PLAYERS = 8
 DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P players from one deal"
 BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)

@@ -109,7 +109,9 @@ def run(
     ranking: Annotated[Optional[str], typer.Option(help="Category order: base, trips_over_straight, skip_over_flush, both, standard.")] = None,
     low: Annotated[Optional[str], typer.Option(help="Low qualifier 6, 7, 8, or none.")] = None,
     deals: Annotated[str, typer.Option(help="Deals to simulate: 1e6, 200M, 1_000_000.")] = "20M",
-    players: Annotated[int, typer.Option(help="Hands dealt per deal; tables cover 2..PLAYERS.")] = 8,
+    players: Annotated[
+        Optional[int], typer.Option(help="Hands per deal (showdown: 8, tables cover 2..PLAYERS; grid: 2).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives bit-identical tables.")] = 0,
     shard_deals: Annotated[str, typer.Option(help="Deals per shard (the unit of work and of resume).")] = "1M",
     address: Annotated[str, typer.Option(help="Ray: local (embedded), auto, or HOST:PORT of a cluster.")] = "local",
@@ -131,7 +133,7 @@ def run(
         game=game.strip().lower(),
         deals=parse_count(deals, "deal count"),
         shard_deals=parse_count(shard_deals, "shard size"),
-        players=players,
+        players=module.DEFAULT_PLAYERS if players is None else players,
         seed=seed,
         hole_use=hole_use,
         ranking=ranking,

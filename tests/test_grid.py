@@ -1,0 +1,115 @@
+"""The exact starting-hand grid: sweep against brute force, known hold'em values, zero-sum."""
+
+import dataclasses
+
+import numpy as np
+import polars as pl
+import pytest
+
+from evaluator.equity import equity
+from evaluator.fast import fast_evaluator
+from evaluator.games import game
+from jobs import grid
+from pipeline.backends import SerialBackend
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.runner import execute
+
+
+def _brute_force(g, board, hands, sample):
+    """Per sampled hand: (disjoint opponents below, equal) on the high hand, and 4x the hi-lo share."""
+    fast = fast_evaluator(g)
+    high, low = (x[0].astype(np.int64) for x in fast.high_low(hands[None], board[None]))
+    rows = []
+    for h in sample:
+        disjoint = ~np.isin(hands, hands[h]).any(axis=1)
+        hi, lo = high[disjoint], low[disjoint]
+        hi_share = np.where(high[h] > hi, 1.0, np.where(high[h] == hi, 0.5, 0.0))
+        lo_share = np.where(low[h] > lo, 1.0, np.where(low[h] == lo, 0.5, 0.0))
+        some_low = (low[h] > 0) | (lo > 0)
+        share = np.where(some_low, 0.5 * hi_share + 0.5 * lo_share, hi_share)
+        rows.append(((high[h] > hi).sum(), (high[h] == hi).sum(), 4 * share.sum()))
+    return rows
+
+
+@pytest.mark.parametrize("name", ["holdem", "pls7"])
+def test_sweep_equals_brute_force(name):
+    """On random boards, inclusion-exclusion counts equal a direct count over every opponent."""
+    g = game(name)
+    rng = np.random.default_rng(4)
+    positions = np.array(list(grid._combos(47, g.hole_cards)), dtype=np.int64)
+    for _ in range(3):
+        board = np.sort(rng.choice(52, 5, replace=False)).astype(np.uint8)
+        hands = np.setdiff1d(np.arange(52, dtype=np.uint8), board)[positions]
+        fast = fast_evaluator(g)
+        high, low = (x[0].astype(np.int64) for x in fast.high_low(hands[None], board[None]))
+        by_high = np.zeros((4, len(hands)), np.int64)
+        by_low = np.zeros((4, len(hands)), np.int64)
+        grid._sweep(np.argsort(high), high, hands, low > 0, by_high)
+        grid._sweep(np.argsort(low), low, hands, low > 0, by_low)
+        sample = rng.choice(len(hands), 60, replace=False)
+        for h, (less, equal, hilo4) in zip(sample, _brute_force(g, board, hands, sample)):
+            assert (by_high[0, h], by_high[1, h]) == (less, equal)
+            if low[h] > 0:
+                mine = 2 * by_high[0, h] + by_high[1, h] + 2 * by_low[0, h] + by_low[1, h]
+            else:
+                mine = 4 * by_high[0, h] + 2 * by_high[1, h] - 2 * by_high[2, h] - by_high[3, h]
+            assert mine == hilo4
+
+
+@pytest.fixture(scope="module")
+def holdem_grid(tmp_path_factory):
+    config = RunConfig(job="grid", game="holdem", deals=1, shard_deals=1, players=2, seed=0)
+    run_dir = execute(grid.configure(config), SerialBackend(), tmp_path_factory.mktemp("grid"), quiet=True)
+    return pl.read_csv(run_dir / "tables" / "grid.csv"), run_dir
+
+
+def test_holdem_known_values(holdem_grid):
+    """Hold'em: AA 85.2037 %, 72o 34.5836 %, 32o 32.3032 % (exact, 4 decimals); 169 classes, 1,326 combos."""
+    table, run_dir = holdem_grid
+    values = dict(zip(table["class"], table["equity_high"]))
+    assert round(100 * values["AA"], 4) == 85.2037
+    assert round(100 * values["72o"], 4) == 34.5836
+    assert round(100 * values["32o"], 4) == 32.3032
+    assert table.height == 169 and table["combos"].sum() == 1326
+    assert table.columns == ["class", "example", "combos", "win", "tie", "lose", "equity_high"]
+    assert (run_dir / "figures" / "grid_heatmap.png").is_file()
+
+
+def test_zero_sum(holdem_grid):
+    """Every deal is one hand's win and the other's loss: total wins equal total losses exactly."""
+    table, _ = holdem_grid
+    weighted = (table["win"] * 1).sum(), (table["lose"] * 1).sum()
+    assert weighted[0] == weighted[1]
+    equity_mean = (table["equity_high"] * table["combos"]).sum() / table["combos"].sum()
+    assert equity_mean == pytest.approx(0.5, abs=1e-12)
+
+
+def test_monte_carlo_agrees_with_exact(holdem_grid):
+    """A short Monte Carlo of a class against a random hand lies within 4 SE of the grid."""
+    table, _ = holdem_grid
+    values = dict(zip(table["class"], table["equity_high"]))
+    for hand, name in (("As Ah", "AA"), ("7h 2s", "72o"), ("Kd Qd", "KQs")):
+        sampled = equity("holdem", [hand, "random"], samples=200_000, seed=1)["hands"][0]
+        assert abs(sampled["equity"] - values[name]) <= 4 * sampled["equity_se"]
+
+
+def test_hilo_shard_is_zero_sum():
+    """On a slice of PLS7 boards, hi-lo shares of both seats add to the whole pot exactly."""
+    config = grid.configure(RunConfig(job="grid", game="pls7", deals=1, shard_deals=1, players=2, seed=0))
+    original = grid.BOARD_SHARDS
+    try:
+        grid.BOARD_SHARDS = 134459 // 8  # about 8 boards a shard
+        table = grid.run_shard(config, ShardSpec(index=500, deals=1, root_seed=0))["grid"].to_pydict()
+    finally:
+        grid.BOARD_SHARDS = original
+    total = sum(table["win"]) + sum(table["tie"]) + sum(table["lose"])
+    assert total > 0 and sum(table["win"]) == sum(table["lose"])
+    assert sum(table["hilo4"]) * 2 == 4 * total  # shares average one half
+
+
+def test_more_players_refused():
+    """--players 3 is not implemented: a clear error."""
+    from evaluator.errors import SampyongError
+
+    with pytest.raises(SampyongError, match="heads-up"):
+        grid.validate(dataclasses.replace(RunConfig(job="grid", game="pls7", deals=1, shard_deals=1, players=3, seed=0)))
