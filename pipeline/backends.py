@@ -64,7 +64,7 @@ class RayBackend:
                 )
             else:
                 ray.init(address=self.address, log_to_driver=False, configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as error:
+        except (ConnectionError, RuntimeError, ValueError, OSError) as error:
             raise SampyongError(f"cannot start or reach Ray at {self.address!r}: {error}") from None
         return ray, True
 

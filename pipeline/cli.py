@@ -143,7 +143,11 @@ def run(
     config = module.configure(config)
     if workers is not None and workers < 1:
         raise SampyongError(f"workers must be at least 1, not {workers}")
-    run_dir = execute(config, make_backend(backend, address, workers), out, resume=resume, quiet=quiet)
+    try:
+        run_dir = execute(config, make_backend(backend, address, workers), out, resume=resume, quiet=quiet)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
+        raise typer.Exit(130) from None
     typer.echo(str(run_dir))
 
 
@@ -160,6 +164,26 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JO
         raise SampyongError(f"{run_dir} has no finished shards")
     build_outputs(store, manifest)
     typer.echo(str(store.run_dir))
+
+
+@app.command()
+@user_errors
+def check(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB/RUN_ID).")]) -> None:
+    """Verify a run directory: manifest against files, checksums, schema version, run_id, completeness.
+
+    Exit code 0 only when the run is complete and sound; 1 lists what is missing or wrong.
+    """
+    from jobs import job_module
+    from pipeline.store import RunStore
+
+    store = RunStore.open(run_dir)
+    planned = [s.index for s in job_module(store.config.job).plan(store.config)]
+    problems = store.audit(planned)
+    for problem in problems:
+        typer.echo(problem)
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"ok: {len(planned)} shards complete and sound in {store.run_dir}")
 
 
 # --- the referee ---------------------------------------------------------------------------
@@ -260,7 +284,28 @@ def _open_input(path: str):
 
 
 def main() -> None:
-    app()
+    """Console entry point: usage errors too become one line and exit code 2."""
+    # Typer vendors click: its usage errors (unknown option, bad value, missing argument)
+    # derive from TyperException and carry click's format_message().
+    from typer.exceptions import TyperException
+
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except TyperException as error:
+        message = error.format_message() if hasattr(error, "format_message") else str(error)
+        if not message:  # no arguments at all: the help was printed
+            sys.exit(2)
+        typer.echo(f"error: {message} (see 'sampyong {_command_name()}-h')", err=True)
+        sys.exit(getattr(error, "exit_code", 2))
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _command_name() -> str:
+    words = [w for w in sys.argv[1:2] if not w.startswith("-")]
+    return f"{words[0]} " if words else ""
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from evaluator.errors import SampyongError
 from jobs import job_module
 from pipeline.aggregate import build_outputs
 from pipeline.backends import Backend
@@ -44,9 +45,15 @@ def execute(
     with Progress(total=sum(s.deals for s in shards), done=done_deals, quiet=quiet, label=config.job) as progress:
 
         def on_result(shard, tables) -> None:
-            store.write_shard(shard.index, tables, manifest)
+            try:
+                store.write_shard(shard.index, tables, manifest)
+            except OSError as error:
+                raise SampyongError(f"cannot write shard {shard.index} in {store.run_dir}: {error.strerror or error}") from None
             progress.advance(shard.deals)
 
         backend.run(job.run_shard, config, todo, on_result)
-    build_outputs(store, manifest)
+    try:
+        build_outputs(store, manifest)
+    except OSError as error:
+        raise SampyongError(f"cannot write the tables of {store.run_dir}: {error.strerror or error}") from None
     return store.run_dir

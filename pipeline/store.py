@@ -159,6 +159,38 @@ class RunStore:
             self._write_manifest(sound)
         return sound
 
+    def audit(self, planned: list[int]) -> list[str]:
+        """Everything wrong with the run directory; an empty list means complete and sound."""
+        problems = []
+        try:
+            data = json.loads(self.manifest_path.read_text())
+        except (OSError, ValueError):
+            return ["manifest.json is missing or unreadable"]
+        if data.get("run_id") != self.run_id:
+            problems.append(f"manifest.json names run {data.get('run_id')!r}, run.json is {self.run_id!r}")
+        if data.get("schema_version") != SCHEMA_VERSION:
+            problems.append(f"schema version {data.get('schema_version')!r}, this sampyong writes {SCHEMA_VERSION}")
+        manifest = self.read_manifest()
+        listed = set()
+        for index in sorted(manifest):
+            problem = self.shard_problem(index, manifest[index])
+            if problem:
+                problems.append(problem)
+            listed |= {info["path"] for info in manifest[index]["files"].values()}
+        missing = sorted(set(planned) - set(manifest))
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+            problems.append(f"{len(missing)} of {len(planned)} shards not finished: {shown}")
+        extra = sorted(set(manifest) - set(planned))
+        if extra:
+            problems.append(f"manifest lists shards the plan does not have: {extra[:10]}")
+        shard_root = self.run_dir / "shards"
+        if shard_root.exists():
+            for path in sorted(shard_root.rglob("*")):
+                if path.is_file() and str(path.relative_to(self.run_dir)) not in listed:
+                    problems.append(f"stray file {path.relative_to(self.run_dir)} (not in the manifest)")
+        return problems
+
     def table_files(self, manifest: dict[int, dict]) -> dict[str, list[Path]]:
         files: dict[str, list[Path]] = {}
         for index in sorted(manifest):

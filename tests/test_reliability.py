@@ -1,0 +1,159 @@
+"""Hostile input at every entry point, crashes mid-run, and Ray hygiene (the real console script)."""
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPYONG = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONPATH": str(ROOT)}
+
+BAD_INPUTS = [
+    (["run", "showdown", "--deals", "0"], "must be positive"),
+    (["run", "showdown", "--deals", "-5"], "bad deal count"),
+    (["run", "showdown", "--deals", "many"], "bad deal count"),
+    (["run", "showdown", "--shard-deals", "0"], "must be positive"),
+    (["run", "showdown", "--game", "stud"], "unknown game"),
+    (["run", "nosuchjob"], "unknown job"),
+    (["run", "showdown", "--ranking", "upside_down"], "unknown ranking"),
+    (["run", "showdown", "--low", "9"], "low qualifier"),
+    (["run", "showdown", "--low", "5"], "low qualifier"),
+    (["run", "showdown", "--hole-use", "4-4"], "impossible"),
+    (["run", "showdown", "--game", "holdem", "--hole-use", "3-3"], "impossible"),
+    (["run", "showdown", "--game", "plo", "--players", "12"], "players must be 2 to 11"),
+    (["run", "showdown", "--players", "x"], "Invalid value for '--players'"),
+    (["run", "showdown", "--workers", "0"], "workers"),
+    (["run", "showdown", "--bogus"], "No such option"),
+    (["run"], "Missing argument"),
+    (["run", "distribution", "--game", "plo8"], "free-use"),
+    (["run", "grid", "--players", "3"], "heads-up"),
+    (["report", "."], "not a run directory"),
+    (["check", "/nonexistent"], "not a run directory"),
+    (["eval", "--board", "Ad 7s 4h 8s Qx", "As 2c Kh"], "bad card 'Qx'"),
+    (["eval", "--board", "Ad 7s 4h 8s Qc", "As 2c Ad"], "Ad is listed twice"),
+    (["eval", "--board", "Ad 7s 4h 8s", "As 2c Kh"], "needs 5 cards"),
+    (["eval", "--board", "Ad 7s 4h 8s Qc", "As 2c"], "needs 3 hole cards"),
+    (["eval", "--game", "plo", "--board", "2c 3c 4c 5c 6c", *["As Ks Qs Js"] * 1, "Ah Kh Qh Jh", "Ad Kd Qd Jd", "Ac Kc Qc Jc", "7s 7h 7d 7c", "8s 8h 8d 8c", "9s 9h 9d 9c", "Ts Th Td Tc", "2s 2h 2d 3s", "3h 3d 4s 4h", "4d 5s 5h 5d", "6s 6h 6d Tx"], "bad card"),
+    (["eval", "--board", "Ad 7s 4h 8s Qc", "As 2c Kh", "--pot", "-1"], "negative"),
+    (["eval"], "one or more hands"),
+    (["equity", "As Ah", "As Kd", "--game", "holdem"], "listed twice"),
+    (["equity", "As Ah", "--game", "holdem"], "at least two hands"),
+    (["equity", "As Ah", "Kd Kc", "--game", "holdem", "--samples", "lots"], "bad sample count"),
+    (["games", "--bogus"], "No such option"),
+    (["jobs", "extra"], "unexpected extra argument"),
+]
+
+
+def sampyong(args, cwd, **kwargs):
+    return subprocess.run([*SAMPYONG, *args], cwd=cwd, env=ENV, capture_output=True, text=True, **kwargs)
+
+
+@pytest.mark.parametrize("args, message", BAD_INPUTS, ids=[" ".join(a)[:60] for a, _ in BAD_INPUTS])
+def test_bad_input_is_one_line_exit_2_nothing_written(args, message, tmp_path):
+    """Each bad input: one line on stderr naming the problem, exit code 2, no traceback, no files."""
+    result = sampyong(args, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_output_directory(tmp_path):
+    """An output folder that cannot be created is one clear error, exit 2."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = sampyong(["run", "showdown", "--deals", "1000", "--backend", "serial", "--out", str(blocker / "out")], cwd=tmp_path)
+    assert result.returncode == 2 and "cannot write the run directory" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+RUN = ["run", "showdown", "--deals", "600k", "--shard-deals", "30k", "--players", "4", "--backend", "serial", "--quiet"]
+
+
+def _tables(run_dir: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((run_dir / "tables").glob("*.csv"))}
+
+
+@pytest.fixture(scope="module")
+def undisturbed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("clean")
+    result = sampyong([*RUN, "--out", str(out)], cwd=out, check=True)
+    return Path(result.stdout.strip().splitlines()[-1])
+
+
+def _kill_and_resume(out: Path, delay: float) -> tuple[Path, int]:
+    """Start the run, kill -9 the driver after ``delay`` s, rerun; return the run dir and shards done before."""
+    process = subprocess.Popen([*SAMPYONG, *RUN, "--out", str(out)], cwd=out, env=ENV,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    manifests = list(out.glob("showdown/*/manifest.json"))
+    before = len(json.loads(manifests[0].read_text())["shards"]) if manifests else 0
+    result = sampyong([*RUN, "--out", str(out)], cwd=out, check=True)
+    return Path(result.stdout.strip().splitlines()[-1]), before
+
+
+def _assert_exactly_once(run_dir: Path) -> None:
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert sorted(int(k) for k in manifest["shards"]) == list(range(20))  # 600k / 30k
+    files = sorted(p.name for p in (run_dir / "shards" / "summary").iterdir())
+    assert files == [f"shard-{i:06d}.parquet" for i in range(20)]  # no temporary or stray files
+
+
+def test_driver_killed_mid_run_resumes_identically(undisturbed, tmp_path):
+    """kill -9 of the driver, then the same command: it resumes and the tables are bit-identical."""
+    run_dir, _ = _kill_and_resume(tmp_path, delay=4.0)
+    _assert_exactly_once(run_dir)
+    assert _tables(run_dir) == _tables(undisturbed)
+
+
+@pytest.mark.slow
+def test_ten_random_driver_kills(undisturbed, tmp_path):
+    """Ten kills at random times: no shard lost or counted twice, tables bit-identical each time."""
+    rng = random.Random(7)
+    for attempt in range(10):
+        out = tmp_path / str(attempt)
+        out.mkdir()
+        run_dir, _ = _kill_and_resume(out, delay=rng.uniform(1.0, 8.0))
+        _assert_exactly_once(run_dir)
+        assert _tables(run_dir) == _tables(undisturbed)
+        shutil.rmtree(out)
+
+
+def _ray_processes(marker: str) -> list[str]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if marker in cmdline:
+                found.append(cmdline[:120])
+    return found
+
+
+def test_local_ray_leaves_no_processes(tmp_path):
+    """After a run on the embedded Ray, no process of that Ray session is left."""
+    # A short folder: Ray's socket paths must stay under 108 bytes.
+    ray_tmp = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))
+    env = {**ENV, "RAY_TMPDIR": str(ray_tmp)}
+    env.pop("RAY_ADDRESS", None)
+    subprocess.run([*SAMPYONG, "run", "showdown", "--deals", "20000", "--shard-deals", "10000", "--out", str(tmp_path), "--quiet"],
+                   cwd=tmp_path, env=env, check=True, capture_output=True, timeout=300)
+    deadline = time.time() + 20
+    while _ray_processes(str(ray_tmp)) and time.time() < deadline:
+        time.sleep(0.5)
+    assert _ray_processes(str(ray_tmp)) == []
+    shutil.rmtree(ray_tmp, ignore_errors=True)
