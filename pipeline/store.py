@@ -36,10 +36,18 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
+def _atomic_write(path: Path, write) -> None:
+    """``write(tmp)`` then rename over ``path``; a failed write leaves no temporary file behind."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    _atomic_write(path, lambda tmp: tmp.write_text(text))
 
 
 class RunStore:
@@ -115,9 +123,7 @@ class RunStore:
                 META_SCHEMA: str(SCHEMA_VERSION).encode(),
             }
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            pq.write_table(table, tmp)
-            os.replace(tmp, path)
+            _atomic_write(path, lambda tmp, table=table: pq.write_table(table, tmp))
             files[name] = {
                 "path": str(path.relative_to(self.run_dir)),
                 "rows": table.num_rows,

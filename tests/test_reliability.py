@@ -219,3 +219,55 @@ finally:
     run_dir = Path(result.stdout.strip().splitlines()[-1])
     _assert_exactly_once(run_dir)
     assert _tables(run_dir) == _tables(undisturbed)
+
+
+def test_check_reports_sound_and_damaged_runs(undisturbed, tmp_path):
+    """`sampyong check` exits 0 on a complete run and 1 naming each problem otherwise."""
+    ok = sampyong(["check", str(undisturbed)], cwd=tmp_path)
+    assert ok.returncode == 0 and ok.stdout.startswith("ok: 20 shards")
+    copy = tmp_path / "run"
+    shutil.copytree(undisturbed, copy)
+    (copy / "shards" / "summary" / "shard-000003.parquet").write_bytes(b"garbage")
+    (copy / "shards" / "summary" / "stray.parquet").write_bytes(b"stray")
+    (copy / "shards" / "categories" / "shard-000007.parquet").unlink()
+    bad = sampyong(["check", str(copy)], cwd=tmp_path)
+    assert bad.returncode == 1
+    assert "shard 3: shards/summary/shard-000003.parquet does not match its checksum" in bad.stdout
+    assert "shard 7: shards/categories/shard-000007.parquet is missing" in bad.stdout
+    assert "stray file shards/summary/stray.parquet" in bad.stdout
+    manifest = json.loads((copy / "manifest.json").read_text())
+    del manifest["shards"]["5"]
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert "1 of 20 shards not finished: 5" in sampyong(["check", str(copy)], cwd=tmp_path).stdout
+
+
+def test_ctrl_c_keeps_finished_shards_and_resumes(undisturbed, tmp_path):
+    """Ctrl-C stops the run with exit 130 and a note; the same command then completes identically."""
+    process = subprocess.Popen([*SAMPYONG, *RUN, "--out", str(tmp_path)], cwd=tmp_path, env=ENV,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130 and "rerun the same command to resume" in stderr
+    assert "Traceback" not in stderr
+    result = sampyong([*RUN, "--out", str(tmp_path)], cwd=tmp_path, check=True)
+    run_dir = Path(result.stdout.strip().splitlines()[-1])
+    _assert_exactly_once(run_dir)
+    assert _tables(run_dir) == _tables(undisturbed)
+
+
+def test_full_disk_is_one_clear_error(tmp_path):
+    """A disk that fills mid-run: one clear error, and `check` does not call the run complete."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", str(disk)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        result = sampyong([*RUN, "--out", str(disk)], cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert "No space left on device" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        run_dir = next(disk.glob("showdown/*"))
+        assert sampyong(["check", str(run_dir)], cwd=tmp_path).returncode == 1
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
