@@ -6,13 +6,12 @@ order shards finished in, so tables are bit-identical for any backend or worker 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import polars as pl
 
 from jobs import job_module
-from pipeline.store import RunStore
+from pipeline.store import RunStore, atomic_write
 
 _COUNT_TYPES = (pl.UInt64, pl.UInt32, pl.Int64)
 
@@ -46,15 +45,9 @@ def _markdown(frame: pl.DataFrame) -> str:
 def write_table(directory: Path, name: str, frame: pl.DataFrame) -> None:
     """``name.parquet`` (the data), ``name.csv`` and ``name.md`` (for people), each atomically."""
     directory.mkdir(parents=True, exist_ok=True)
-    for suffix, writer in (
-        ("parquet", lambda p: frame.write_parquet(p)),
-        ("csv", lambda p: frame.write_csv(p)),
-        ("md", lambda p: Path(p).write_text(_markdown(frame))),
-    ):
-        final = directory / f"{name}.{suffix}"
-        tmp = directory / f".{name}.{suffix}.{os.getpid()}.tmp"
-        writer(tmp)
-        os.replace(tmp, final)
+    atomic_write(directory / f"{name}.parquet", frame.write_parquet)
+    atomic_write(directory / f"{name}.csv", frame.write_csv)
+    atomic_write(directory / f"{name}.md", lambda tmp: tmp.write_text(_markdown(frame)))
 
 
 def build_outputs(store: RunStore, manifest: dict[int, dict]) -> dict[str, pl.DataFrame]:
@@ -66,7 +59,5 @@ def build_outputs(store: RunStore, manifest: dict[int, dict]) -> dict[str, pl.Da
         write_table(store.run_dir / "tables", name, frame)
     figures = job.figures(tables, store.run_dir / "figures", store.config)
     report = job.report(tables, store.config, figures)
-    tmp = store.run_dir / f".report.md.{os.getpid()}.tmp"
-    tmp.write_text(report)
-    os.replace(tmp, store.run_dir / "report.md")
+    atomic_write(store.run_dir / "report.md", lambda tmp: tmp.write_text(report))
     return tables

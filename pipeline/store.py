@@ -36,7 +36,7 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
     """``write(tmp)`` then rename over ``path``; a failed write leaves no temporary file behind."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -47,7 +47,7 @@ def _atomic_write(path: Path, write) -> None:
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
-    _atomic_write(path, lambda tmp: tmp.write_text(text))
+    atomic_write(path, lambda tmp: tmp.write_text(text))
 
 
 class RunStore:
@@ -123,7 +123,7 @@ class RunStore:
                 META_SCHEMA: str(SCHEMA_VERSION).encode(),
             }
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-            _atomic_write(path, lambda tmp, table=table: pq.write_table(table, tmp))
+            atomic_write(path, lambda tmp, table=table: pq.write_table(table, tmp))
             files[name] = {
                 "path": str(path.relative_to(self.run_dir)),
                 "rows": table.num_rows,
