@@ -21,6 +21,7 @@ JOBS = {
     "showdown": "jobs.showdown",
     "distribution": "jobs.distribution",
     "grid": "jobs.grid",
+    "variants": "jobs.variants",
 }
 
 

@@ -33,6 +33,7 @@ BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
 SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
 CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
+NO_OUTCOMES = np.zeros((1, 1, 6), dtype=np.int8)
 LOWEST_BIT = np.array([(m & -m).bit_length() - 1 for m in range(1 << N_CATEGORIES)], dtype=np.int64)
 
 
@@ -54,9 +55,11 @@ def prepare(config: RunConfig) -> None:
 
 
 @njit(cache=True)
-def showdown_counts(high, low, category_of_position, present, summary, per_category):
+def showdown_counts(high, low, category_of_position, present, summary, per_category, outcomes, record):
     """Add one block's counts. ``summary[k, f]`` follows SUMMARY_FIELDS, ``per_category[k, f, c]``
-    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty).
+    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty). With ``record``, each
+    deal's flags (SUMMARY_FIELDS) and winning category also go to ``outcomes[i, k, :]`` (the
+    variants job pairs them across rule variants).
 
     Every k is read off one pass over the players: the best high and low, their tie counts and
     how many players hold both are updated as each player joins. The per-deal counts X of a
@@ -115,18 +118,29 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
             if k < 2:
                 continue
             per_category[k, 4, winner_category] += 1
-            summary[k, 0] += high_ties >= 2
-            if top_low == 0:
-                summary[k, 3] += high_ties == 1
-                summary[k, 4] += high_ties == 4
+            chop = high_ties >= 2
+            some_low = top_low > 0
+            low_tie = some_low and low_ties >= 2
+            if not some_low:
+                scoop = high_ties == 1
+                quarter = high_ties == 4
             else:
-                summary[k, 1] += 1
-                summary[k, 2] += low_ties >= 2
-                summary[k, 3] += high_ties == 1 and low_ties == 1 and both == 1
+                scoop = high_ties == 1 and low_ties == 1 and both == 1
                 # Shares: high only 1/(2T), low only 1/(2U), both 1/(2T) + 1/(2U).
                 quarter = (high_ties > both and high_ties == 2) or (low_ties > both and low_ties == 2)
                 quarter |= both > 0 and 2 * (high_ties + low_ties) == high_ties * low_ties
-                summary[k, 4] += quarter
+            summary[k, 0] += chop
+            summary[k, 1] += some_low
+            summary[k, 2] += low_tie
+            summary[k, 3] += scoop
+            summary[k, 4] += quarter
+            if record:
+                outcomes[i, k, 0] = chop
+                outcomes[i, k, 1] = some_low
+                outcomes[i, k, 2] = low_tie
+                outcomes[i, k, 3] = scoop
+                outcomes[i, k, 4] = quarter
+                outcomes[i, k, 5] = winner_category
     # Fold the per-player sums into per-k totals.
     for k in range(2, players + 1):
         for j in range(k):
@@ -150,7 +164,7 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         cards = deal_cards(rng, n, players * game.hole_cards + game.board_cards)
         hole, board = split_deal(cards, players, game.hole_cards)
         high, low, present = evaluator.high_low_present(hole, board)
-        showdown_counts(high, low, evaluator.tables.category_of_position, present, summary, per_category)
+        showdown_counts(high, low, evaluator.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, False)
         remaining -= n
     return _shard_tables(game.name, game.ranking.order, shard.deals, summary, per_category)
 

@@ -114,6 +114,9 @@ def run(
     ] = None,
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives bit-identical tables.")] = 0,
     shard_deals: Annotated[str, typer.Option(help="Deals per shard (the unit of work and of resume).")] = "1M",
+    variants: Annotated[
+        Optional[str], typer.Option(help='variants job: "hole_use=2-3;ranking=both,low=8" (default: the rule book\'s).')
+    ] = None,
     address: Annotated[str, typer.Option(help="Ray: local (embedded), auto, or HOST:PORT of a cluster.")] = "local",
     workers: Annotated[Optional[int], typer.Option(help="Parallel tasks (default: all CPUs Ray sees).")] = None,
     backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
@@ -138,7 +141,10 @@ def run(
         hole_use=hole_use,
         ranking=ranking,
         low=low,
+        options=(("variants", variants),) if variants else (),
     )
+    if variants and job != "variants":
+        raise SampyongError("--variants belongs to the variants job")
     module.validate(config)
     config = module.configure(config)
     if workers is not None and workers < 1:

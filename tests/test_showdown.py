@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from evaluator import reference
 from evaluator.deal import deal_cards, split_deal
 from evaluator.games import game
-from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS, showdown_counts
+from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, NO_OUTCOMES, SUMMARY_FIELDS, showdown_counts
 from pipeline import cli
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
@@ -48,7 +48,7 @@ def test_kernel_counts_equal_plain_python(name):
     high, low, present = fast.high_low_present(hole, board)
     summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
     per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
-    showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category)
+    showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, False)
     assert np.array_equal(summary, _plain_counts(g, hole, board, players))
     assert (per_category[2:, 4].sum(axis=1) == 1500).all()  # one winning category per deal
 

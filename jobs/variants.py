@@ -1,0 +1,252 @@
+"""Rule-variant sweep on common random numbers: every variant is scored on the same deals.
+
+One deal of P hands and a board is read under each variant; every variant gets the showdown
+job's statistics for k = 2..P, and its difference from the base game (the ``--game`` preset
+with its knobs) with a *paired* standard error: the per-deal difference of the two
+indicators, so the noise the variants share cancels.
+
+Default variants (one knob at a time from PLS7, the rule book's comparisons): hole use free /
+at least one / PLS-2 (2-3) / exactly two; rankings base / trips_over_straight /
+skip_over_flush / both; low 7 / 6 / 8 / none. ``--variants`` replaces the list:
+``"hole_use=2-3;ranking=both,low=8"`` (``;`` between variants, ``,`` between knobs).
+
+Tables: ``variants`` (``variant, hole_use, ranking, low, players, deals`` and the showdown
+rates with ``_se``), ``variant_categories`` (win/best/present shares per category), and
+``deltas`` (``variant, players, deals``, then ``<rate>`` and ``<rate>_se`` as differences from
+the base; ``low_tie`` is left out there because it is a ratio over a different set of deals
+in each variant).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+from numba import njit
+
+from evaluator.deal import deal_cards, split_deal
+from evaluator.errors import SampyongError
+from evaluator.fast import fast_evaluator
+from evaluator.games import Game, RANKINGS
+from jobs import showdown
+from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
+from pipeline.plan import RunConfig, ShardSpec, plan_shards
+
+DEFAULT_PLAYERS = 8
+DESCRIPTION = "rule variants (hole use, ranking, low) on the same deals, with paired differences"
+DEFAULT_VARIANTS = (
+    "base;hole_use=1-3;hole_use=2-3;hole_use=2-2;ranking=trips_over_straight;ranking=skip_over_flush;"
+    "ranking=both;low=6;low=8;low=none"
+)
+DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS
+DELTA_INDEX = (0, 1, 3, 4)
+
+
+def variant_games(config: RunConfig) -> list[Game]:
+    """The base game first, then each variant (knobs applied to the base)."""
+    base = config.game_rules
+    games = []
+    for text in (config.option("variants") or DEFAULT_VARIANTS).split(";"):
+        text = text.strip()
+        if not text or text == "base":
+            games.append(base)
+            continue
+        knobs = {}
+        for part in text.split(","):
+            key, _, value = part.partition("=")
+            key = key.strip().replace("-", "_")
+            if key not in ("hole_use", "ranking", "low") or not value:
+                raise SampyongError(f"bad variant {text!r}: write knob=value with knobs hole_use, ranking, low")
+            knobs[key] = value.strip()
+        games.append(base.variant(**knobs))
+    if games[0] != base:
+        games.insert(0, base)
+    unique = list(dict.fromkeys(games))
+    return unique
+
+
+def validate(config: RunConfig) -> None:
+    games = variant_games(config)
+    for g in games:
+        g.check_players(config.players)
+    if len({g.hole_cards for g in games}) != 1:
+        raise SampyongError("variants must deal the same number of hole cards")
+
+
+def configure(config: RunConfig) -> RunConfig:
+    return config
+
+
+def plan(config: RunConfig) -> list[ShardSpec]:
+    return plan_shards(config)
+
+
+def prepare(config: RunConfig) -> None:
+    run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
+
+
+@njit(cache=True)
+def paired_counts(base, other, joint, joint_win):
+    """Per k: sums of base * other flags (DELTA_INDEX order) and of matching winning categories."""
+    n, ks, _ = base.shape
+    for i in range(n):
+        for k in range(2, ks):
+            for f in range(4):
+                field = (0, 1, 3, 4)[f]
+                joint[k, f] += base[i, k, field] * other[i, k, field]
+            if base[i, k, 5] == other[i, k, 5]:
+                joint_win[k, base[i, k, 5]] += 1
+
+
+def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    games = variant_games(config)
+    players = config.players
+    hole_cards = games[0].hole_cards
+    rng = shard.generator()
+    summary = np.zeros((len(games), players + 1, len(SUMMARY_FIELDS)), np.int64)
+    per_category = np.zeros((len(games), players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
+    joint = np.zeros((len(games), players + 1, len(DELTA_FIELDS)), np.int64)
+    joint_win = np.zeros((len(games), players + 1, N_CATEGORIES), np.int64)
+    remaining = shard.deals
+    while remaining:
+        n = min(remaining, showdown.BLOCK_DEALS)
+        cards = deal_cards(rng, n, players * hole_cards + 5)
+        hole, board = split_deal(cards, players, hole_cards)
+        outcomes = np.zeros((len(games), n, players + 1, 6), np.int8)
+        for v, game in enumerate(games):
+            fast = fast_evaluator(game)
+            high, low, present = fast.high_low_present(hole, board)
+            showdown.showdown_counts(
+                high, low, fast.tables.category_of_position, present, summary[v], per_category[v], outcomes[v], True
+            )
+            paired_counts(outcomes[0], outcomes[v], joint[v], joint_win[v])
+        remaining -= n
+    rows = [(v, k) for v in range(len(games)) for k in range(2, players + 1)]
+    keys = {
+        "variant": pa.array([games[v].name for v, _ in rows], pa.string()),
+        "players": pa.array([k for _, k in rows], pa.int32()),
+    }
+    summary_table = pa.table(
+        {
+            **keys,
+            "order": pa.array([v for v, _ in rows], pa.int32()),
+            "deals": pa.array([shard.deals] * len(rows), pa.uint64()),
+            **{f: pa.array([summary[v, k, i] for v, k in rows], pa.uint64()) for i, f in enumerate(SUMMARY_FIELDS)},
+            **{f"{f}_joint": pa.array([joint[v, k, i] for v, k in rows], pa.uint64()) for i, f in enumerate(DELTA_FIELDS)},
+        }
+    )
+    crows = [(v, k, c) for v, k in rows for c in games[v].ranking.order]
+    category_table = pa.table(
+        {
+            "variant": pa.array([games[v].name for v, _, _ in crows], pa.string()),
+            "players": pa.array([k for _, k, _ in crows], pa.int32()),
+            "category": pa.array([c.name for _, _, c in crows], pa.string()),
+            **{f: pa.array([per_category[v, k, i, int(c)] for v, k, c in crows], pa.uint64()) for i, f in enumerate(CATEGORY_FIELDS)},
+            "win_joint": pa.array([joint_win[v, k, int(c)] for v, k, c in crows], pa.uint64()),
+        }
+    )
+    return {"summary": summary_table, "categories": category_table}
+
+
+def _paired(field: str, base: str) -> list[pl.Expr]:
+    """Mean of the per-deal difference of two 0/1 indicators and its standard error.
+
+    (X - Y)^2 = X + Y - 2XY for indicators, so the variance needs only the joint count.
+    """
+    d = pl.col("deals").cast(pl.Float64)
+    x, y, xy = (pl.col(field).cast(pl.Float64), pl.col(base).cast(pl.Float64), pl.col(f"{field}_joint").cast(pl.Float64))
+    mean = (x - y) / d
+    second = (x + y - 2 * xy) / d
+    variance = (second - mean * mean) * d / (d - 1)
+    return [mean.alias(field), (variance.clip(lower_bound=0) / d).sqrt().alias(f"{field}_se")]
+
+
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
+    games = {g.name: g for g in variant_games(config)}
+    base_name = config.game_rules.name
+    s = counts["summary"].sort(["order", "players"])
+    knobs = pl.DataFrame(
+        {
+            "variant": list(games),
+            "hole_use": [f"{g.hole_use[0]}-{g.hole_use[1]}" for g in games.values()],
+            "ranking": [g.ranking.name for g in games.values()],
+            "low": ["none" if g.low is None else str(g.low) for g in games.values()],
+        }
+    )
+    rates = showdown.summarize({"summary": s.rename({"variant": "game"}), "categories": _categories(counts, s)}, config)
+    variants = (
+        rates["summary"].rename({"game": "variant"}).join(knobs, on="variant", maintain_order="left")
+        .select("variant", "hole_use", "ranking", "low", pl.exclude("variant", "hole_use", "ranking", "low"))
+    )
+    base = s.filter(pl.col("variant") == base_name).select("players", *[pl.col(f).alias(f"{f}_base") for f in DELTA_FIELDS])
+    deltas = s.join(base, on="players").select(
+        "variant", "players", "deals", *[e for f in DELTA_FIELDS for e in _paired(f, f"{f}_base")]
+    )
+    cats = counts["categories"]
+    base_wins = cats.filter(pl.col("variant") == base_name).select("players", "category", pl.col("win").alias("win_base"))
+    win_deltas = (
+        cats.join(base_wins, on=["players", "category"], how="left")
+        .with_columns(pl.col("win_base").fill_null(0))
+        .join(s.select("variant", "players", "deals"), on=["variant", "players"])
+        .select("variant", "players", "category", *_paired("win", "win_base"))
+    )
+    return {
+        "variants": variants,
+        "variant_categories": rates["categories"].rename({"game": "variant"}),
+        "deltas": deltas,
+        "win_deltas": win_deltas,
+    }
+
+
+def _categories(counts, summary) -> pl.DataFrame:
+    rank = {c.name: i for i, c in enumerate(RANKINGS["base"].order)}
+    return counts["categories"].rename({"variant": "game"}).with_columns(
+        pl.col("category").replace_strict(rank, return_dtype=pl.Int32).alias("rank")
+    )
+
+
+def figures(tables, directory, config: RunConfig) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directory.mkdir(parents=True, exist_ok=True)
+    deltas = tables["deltas"].filter(pl.col("variant") != config.game_rules.name)
+    fig, axes = plt.subplots(1, len(DELTA_FIELDS), figsize=(4 * len(DELTA_FIELDS), 4.5), sharey=True)
+    for ax, field in zip(axes, DELTA_FIELDS):
+        for name in deltas["variant"].unique(maintain_order=True):
+            rows = deltas.filter(pl.col("variant") == name)
+            ax.errorbar(rows["players"], rows[field], yerr=2 * rows[f"{field}_se"], marker="o", capsize=2, label=name)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_title(f"{field}: variant - base (±2 SE)", fontsize=9)
+        ax.set_xlabel("players")
+    axes[0].legend(fontsize=6)
+    fig.tight_layout()
+    path = directory / "variant_deltas.png"
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return [path.name]
+
+
+def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
+    from pipeline.aggregate import _markdown
+
+    deals = tables["variants"]["deals"][0]
+    lines = [
+        f"# Rule variants of {config.game_rules.name}",
+        "",
+        f"{deals:,} deals (Monte Carlo, seed {config.seed}), every variant on the same deals; "
+        "differences from the base carry paired standard errors.",
+        "",
+        *[f"![{name}](figures/{name})" for name in figure_files],
+        "",
+        "## Differences from the base",
+        "",
+        _markdown(tables["deltas"]),
+        "## Every variant",
+        "",
+        _markdown(tables["variants"]),
+    ]
+    return "\n".join(lines) + "\n"
+
