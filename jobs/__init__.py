@@ -22,6 +22,7 @@ JOBS = {
     "distribution": "jobs.distribution",
     "grid": "jobs.grid",
     "variants": "jobs.variants",
+    "textures": "jobs.textures",
 }
 
 

@@ -70,7 +70,7 @@ def hand_classes(hole_cards: int) -> tuple[np.ndarray, np.ndarray, list[str], li
     lookup[hands @ weights] = class_of
     _, first = np.unique(class_of, return_index=True)
     names = [class_name(hands[i].tolist()) for i in first]
-    examples = [format_cards(sorted(hands[i].tolist(), reverse=True)) for i in first]
+    examples = [format_cards(sorted(hands[i].tolist(), key=lambda c: (-(c >> 2), c & 3))) for i in first]
     return lookup, sizes, names, examples
 
 
