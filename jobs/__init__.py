@@ -23,6 +23,7 @@ JOBS = {
     "grid": "jobs.grid",
     "variants": "jobs.variants",
     "textures": "jobs.textures",
+    "draws": "jobs.draws",
 }
 
 

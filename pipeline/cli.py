@@ -297,8 +297,8 @@ def main() -> None:
 
     try:
         code = app(standalone_mode=False)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         sys.exit(130)
     except TyperException as error:
         message = error.format_message() if hasattr(error, "format_message") else str(error)

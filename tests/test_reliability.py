@@ -245,7 +245,9 @@ def test_ctrl_c_keeps_finished_shards_and_resumes(undisturbed, tmp_path):
     """Ctrl-C stops the run with exit 130 and a note; the same command then completes identically."""
     process = subprocess.Popen([*SAMPYONG, *RUN, "--out", str(tmp_path)], cwd=tmp_path, env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)
+    deadline = time.time() + 120
+    while time.time() < deadline and not any(tmp_path.glob("showdown/*/shards/summary/shard-*.parquet")):
+        time.sleep(0.1)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130 and "rerun the same command to resume" in stderr
