@@ -1,6 +1,5 @@
 """Turn draws against trips: a hand-made spot's outs and equity, and the tables."""
 
-import numpy as np
 import polars as pl
 
 from evaluator.cards import parse_cards
@@ -39,4 +38,4 @@ def test_draw_tables(tmp_path):
     assert table["spots"].sum() == types["spots"].sum() > 0
     assert ((table["equity"] >= 0) & (table["equity"] <= 1)).all()
     assert set(types["draw"]) <= {draws._draw_name(mask) for mask in range(1, 16)}
-    assert np.all(table["high_win"] == table["outs"] / draws.rivers(config))
+    assert (table["high_win"] == table["outs"] / draws.rivers(config)).all()
