@@ -24,6 +24,7 @@ JOBS = {
     "variants": "jobs.variants",
     "textures": "jobs.textures",
     "draws": "jobs.draws",
+    "rulebook": "jobs.rulebook",
 }
 
 

@@ -7,6 +7,7 @@ embedded local Ray (the default) or on a cluster. ``import ray`` happens only in
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -21,9 +22,14 @@ OnResult = Callable[[ShardSpec, dict], None]
 class Backend(Protocol):
     def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None: ...
 
+    def session(self): ...
+
 
 class SerialBackend:
     """Every shard in this process, in order."""
+
+    def session(self):
+        return contextlib.nullcontext()
 
     def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None:
         for shard in shards:
@@ -67,6 +73,16 @@ class RayBackend:
         except (ConnectionError, RuntimeError, ValueError, OSError) as error:
             raise SampyongError(f"cannot start or reach Ray at {self.address!r}: {error}") from None
         return ray, True
+
+    @contextlib.contextmanager
+    def session(self):
+        """Keep one Ray up across several runs (the rulebook); stop it after if we started it."""
+        ray, started = self._init()
+        try:
+            yield
+        finally:
+            if started:
+                ray.shutdown()
 
     def parallelism(self, ray) -> int:
         if self.workers:

@@ -145,6 +145,20 @@ def run(
     )
     if variants and job != "variants":
         raise SampyongError("--variants belongs to the variants job")
+    if job == "rulebook":
+        from jobs.rulebook import run_rulebook
+
+        if workers is not None and workers < 1:
+            raise SampyongError(f"workers must be at least 1, not {workers}")
+        try:
+            report_dir = run_rulebook(
+                config.deals, seed, make_backend(backend, address, workers), out, resume=resume, quiet=quiet
+            )
+        except KeyboardInterrupt:
+            typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
+            raise typer.Exit(130) from None
+        typer.echo(str(report_dir))
+        return
     module.validate(config)
     config = module.configure(config)
     if workers is not None and workers < 1:
