@@ -224,23 +224,26 @@ def _cache_file(ranking: Ranking) -> Path:
     return cache_dir() / f"high-{ranking.name}-{digest}.npz"
 
 
-@lru_cache(maxsize=None)
-def high_tables(ranking: Ranking) -> HighTables:
-    """The high tables of a ranking, loaded from the disk cache or generated (a few seconds)."""
-    path = _cache_file(ranking)
-    arrays = None
+def _cached_arrays(path: Path, build) -> dict[str, np.ndarray]:
+    """Arrays from an ``.npz`` cache file, or ``build()`` them and save the file atomically."""
     if path.exists():
         try:
             with np.load(path) as data:
-                arrays = {key: data[key] for key in data.files}
+                return {key: data[key] for key in data.files}
         except (OSError, ValueError):
-            arrays = None  # a damaged cache file is regenerated below
-    if arrays is None:
-        arrays = _build_high_tables(ranking)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
+            pass  # a damaged cache file is regenerated below
+    arrays = build()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+    return arrays
+
+
+@lru_cache(maxsize=None)
+def high_tables(ranking: Ranking) -> HighTables:
+    """The high tables of a ranking, loaded from the disk cache or generated (a few seconds)."""
+    arrays = _cached_arrays(_cache_file(ranking), lambda: _build_high_tables(ranking))
     return HighTables(
         rank_value={n: arrays[f"rank_value_{n}"] for n in POOL_SIZES},
         rank_present={n: arrays[f"rank_present_{n}"] for n in POOL_SIZES},
@@ -301,19 +304,7 @@ def _build_split(ranking: Ranking, used: int) -> dict[str, np.ndarray]:
 def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
     """``(value, present)`` flattened ``[hole multiset, board multiset]`` for ``used`` hole cards."""
     path = _cache_file(ranking).with_name(_cache_file(ranking).stem + f"-split{used}.npz")
-    arrays = None
-    if path.exists():
-        try:
-            with np.load(path) as data:
-                arrays = {key: data[key] for key in data.files}
-        except (OSError, ValueError):
-            arrays = None
-    if arrays is None:
-        arrays = _build_split(ranking, used)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
+    arrays = _cached_arrays(path, lambda: _build_split(ranking, used))
     return arrays["value"], arrays["present"]
 
 
