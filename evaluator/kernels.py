@@ -62,17 +62,6 @@ def _low_mask(ranks):
 
 
 @njit(inline="always")
-def _sums(cards, key, bits, counts):
-    """Add cards to a pool's rank key, suit-bit word and suit counts."""
-    for j in range(cards.shape[0]):
-        c = np.int64(cards[j])
-        key += CARD_KEY[c]
-        bits |= _suit_bit(c)
-        counts += _suit_count(c)
-    return key, bits, counts
-
-
-@njit(inline="always")
 def _flush_suit(suit_counts):
     """The suit holding five or more cards, or -1."""
     probe = (suit_counts + FLUSH_PROBE) & FLUSH_BITS
@@ -99,10 +88,25 @@ def _pool_high(key, suit_bits, suit_counts, start_row, lo_index, rank_value, flu
 def free_high_low(hole, board, lo_index, start_row, rank_value, flush_value, low_value, high, low):
     """Best high and low of every player when any 5 of hole + board may play."""
     n, players, hole_cards = hole.shape
+    board_cards = board.shape[1]
     for i in range(n):
-        b_key, b_bits, b_counts = _sums(board[i], 0, 0, 0)
+        b_key = 0
+        b_bits = 0
+        b_counts = 0
+        for j in range(board_cards):
+            c = np.int64(board[i, j])
+            b_key += CARD_KEY[c]
+            b_bits |= _suit_bit(c)
+            b_counts += _suit_count(c)
         for p in range(players):
-            key, bits, counts = _sums(hole[i, p], b_key, b_bits, b_counts)
+            key = b_key
+            bits = b_bits
+            counts = b_counts
+            for j in range(hole_cards):
+                c = np.int64(hole[i, p, j])
+                key += CARD_KEY[c]
+                bits |= _suit_bit(c)
+                counts += _suit_count(c)
             high[i, p] = _pool_high(key, bits, counts, start_row, lo_index, rank_value, flush_value)
             low[i, p] = low_value[_low_mask(_rank_mask(bits))]
 
@@ -119,14 +123,44 @@ def free_high_low_present(
     five-distinct-rank categories from each off-suit card with the pool's other ranks.
     """
     n, players, hole_cards = hole.shape
+    board_cards = board.shape[1]
     for i in range(n):
-        b_key, b_bits, b_counts = _sums(board[i], 0, 0, 0)
+        b_key = 0
+        b_bits = 0
+        b_counts = 0
+        for j in range(board_cards):
+            c = np.int64(board[i, j])
+            b_key += CARD_KEY[c]
+            b_bits |= _suit_bit(c)
+            b_counts += _suit_count(c)
         for p in range(players):
-            key, bits, counts = _sums(hole[i, p], b_key, b_bits, b_counts)
+            key = b_key
+            bits = b_bits
+            counts = b_counts
+            for j in range(hole_cards):
+                c = np.int64(hole[i, p, j])
+                key += CARD_KEY[c]
+                bits |= _suit_bit(c)
+                counts += _suit_count(c)
             index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
-            high[i, p] = _pool_high(key, bits, counts, start_row, lo_index, rank_value, flush_value)
-            present[i, p] = _pool_present(index, bits, counts, rank_present, flush_present, offsuit_present, paired_bits)
+            value = np.int64(rank_value[index])
+            found = np.int64(rank_present[index])
+            suit = _flush_suit(counts)
+            if suit >= 0:
+                suit_mask = (bits >> (16 * suit)) & 0x1FFF
+                flush = np.int64(flush_value[suit_mask])
+                if flush > value:
+                    value = flush
+                all_ranks = _rank_mask(bits)
+                found = (found & paired_bits) | flush_present[suit_mask]
+                for j in range(hole_cards + board_cards):
+                    c = hole[i, p, j] if j < hole_cards else board[i, j - hole_cards]
+                    if (c & 3) != suit:
+                        r = c >> 2
+                        found |= offsuit_present[r, all_ranks & ~(1 << r)]
+            high[i, p] = value
             low[i, p] = low_value[_low_mask(_rank_mask(bits))]
+            present[i, p] = found
 
 
 @njit(cache=True)
