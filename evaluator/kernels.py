@@ -400,12 +400,14 @@ def _pool_present(index, bits, counts, rank_present, flush_present, offsuit_pres
 @njit(cache=True)
 def enumerate_pools(
     deck, first, size, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
-    offsuit_present, paired_bits, category_of_position, best, present, low_pools,
+    offsuit_present, paired_bits, category_of_position, best, present_patterns, low_patterns,
 ):
     """Every ``size``-card pool of ``deck`` whose first card is ``deck[first]``, counted.
 
-    ``best[c]``/``present[c]``: pools whose best hand is / that can make category ``c``;
-    ``low_pools[q]``: pools holding five distinct low ranks up to ``q`` (ace low).
+    ``best[c]``: pools whose best hand is category ``c``; ``present_patterns[bits]``: pools
+    whose set of makeable categories is ``bits``; ``low_patterns[mask]``: pools whose low
+    ranks present are ``mask`` (bit 0 the ace). Histograms keep the per-pool work to a few
+    increments; the caller folds them into per-category and per-qualifier counts.
     Partial sums are kept per depth, so each pool costs one card's update plus its lookups.
     """
     d_max = deck.shape[0]
@@ -440,14 +442,5 @@ def enumerate_pools(
         index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
         value = _pool_high(key, b, counts[size], start_row, lo_index, rank_value, flush_value)
         best[category_of_position[value >> 20]] += 1
-        found = _pool_present(index, b, counts[size], rank_present, flush_present, offsuit_present, paired_bits)
-        while found:
-            k = 0
-            while not (found >> k) & 1:
-                k += 1
-            found &= found - 1
-            present[k] += 1
-        lows = _low_mask(_rank_mask(b))
-        for q in range(6, 9):
-            if POPCOUNT8[lows & ((1 << q) - 1)] >= 5:
-                low_pools[q] += 1
+        present_patterns[_pool_present(index, b, counts[size], rank_present, flush_present, offsuit_present, paired_bits)] += 1
+        low_patterns[_low_mask(_rank_mask(b))] += 1

@@ -70,13 +70,20 @@ def count_pools(config: RunConfig, deck: np.ndarray, first: int) -> tuple[np.nda
     t = fast.tables
     size = pool_size(config)
     best = np.zeros(len(Category), np.int64)
-    present = np.zeros(len(Category), np.int64)
-    low_pools = np.zeros(9, np.int64)
+    present_patterns = np.zeros(1 << len(Category), np.int64)
+    low_patterns = np.zeros(256, np.int64)
     kernels.enumerate_pools(
         deck, first, size, fast.lo_index, fast.start[size], t.rank_value[size], t.rank_present[size],
         t.flush_value, t.flush_present, t.offsuit_present, PAIRED_CATEGORIES, t.category_of_position,
-        best, present, low_pools,
+        best, present_patterns, low_patterns,
     )
+    patterns = np.arange(len(present_patterns))
+    present = np.array([present_patterns[(patterns >> c) & 1 == 1].sum() for c in range(len(Category))])
+    masks = np.arange(256)
+    low_pools = np.zeros(9, np.int64)
+    for q in QUALIFIERS:
+        qualifying = np.array([bin(m & ((1 << q) - 1)).count("1") >= 5 for m in masks])
+        low_pools[q] = low_patterns[qualifying].sum()
     return best, present, low_pools
 
 
