@@ -7,7 +7,11 @@ cards (all hands below it, minus those sharing one of its cards, plus those shar
 Shard ``i`` takes a slice of the board classes. Works for games of 2 or 3 hole cards
 (hold'em: 169 classes; PLS/PLS7: 1,755).
 
-``grid`` columns: ``class`` (``evaluator.cards.class_name``), ``example``, ``combos`` (members
+With ``--players N`` (N > 2) the grid is sampled instead: every hand of every deal counts for
+its class, and ``grid`` has ``class, example, combos, hands, scoop, equity, equity_se``
+(pot share with halves split high/low).
+
+Exact ``grid`` columns: ``class`` (``evaluator.cards.class_name``), ``example``, ``combos`` (members
 among all starting hands), ``win``/``tie``/``lose`` (exact counts of (hand, opponent, board)
 deals on the high hand), ``equity_high`` (win + tie / 2 over all), and for games with a low
 ``equity_hilo`` (pot share with halves split high/low and quartered, odd chips ignored).
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from math import comb
+from math import comb, lcm
 
 import numpy as np
 import polars as pl
@@ -27,7 +31,8 @@ from numba import njit
 from evaluator.cards import class_name, format_cards, iso_classes
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
-from pipeline.plan import RunConfig, ShardSpec
+from evaluator.deal import deal_cards, split_deal
+from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 2
 DESCRIPTION = "exact heads-up equity of every starting-hand class (1,755 / 169) over all boards"
@@ -38,12 +43,18 @@ def validate(config: RunConfig) -> None:
     game = config.game_rules
     if game.hole_cards not in (2, 3) or game.board_cards != 5:
         raise SampyongError(f"grid covers games of 2 or 3 hole cards; {game.name} has {game.hole_cards}")
-    if config.players != 2:
-        raise SampyongError("grid is exact heads-up only (--players 2); more players are not implemented yet")
+    game.check_players(config.players)
+
+
+def exact(config: RunConfig) -> bool:
+    """Heads-up grids are enumerated exactly; more players are sampled."""
+    return config.players == 2
 
 
 def configure(config: RunConfig) -> RunConfig:
-    """Exact: deals, shard size and seed do not apply; heads-up is the default."""
+    """Exact (heads-up): deals, shard size and seed do not apply."""
+    if not exact(config):
+        return config
     return dataclasses.replace(config, deals=comb(52, 5), shard_deals=0, seed=0)
 
 
@@ -56,6 +67,8 @@ def board_classes() -> tuple[np.ndarray, np.ndarray]:
 
 
 def plan(config: RunConfig) -> list[ShardSpec]:
+    if not exact(config):
+        return plan_shards(config)
     boards, sizes = board_classes()
     edges = np.linspace(0, len(boards), BOARD_SHARDS + 1).astype(int)
     return [ShardSpec(index=i, deals=int(sizes[a:b].sum()), root_seed=0) for i, (a, b) in enumerate(zip(edges, edges[1:]))]
@@ -156,7 +169,76 @@ def _add_board(weight, class_id, high, low, h_less, h_equal, hl_less, hl_equal, 
             hilo4[k] += weight * (4 * h_less[h] + 2 * h_equal[h] - 2 * hl_less[h] - hl_equal[h])
 
 
+def share_unit(players: int) -> int:
+    """Pot shares in whole units: every high or low split among up to ``players`` divides it."""
+    return 2 * lcm(*range(1, players + 1))
+
+
+@njit(cache=True)
+def _sampled_shares(high, low, unit, class_id, count, total, squares, scoops):
+    """Each hand's pot share in ``unit``s, added to its class (halves high/low, ties split)."""
+    n, players = high.shape
+    for i in range(n):
+        top_high = 0
+        top_low = 0
+        for p in range(players):
+            top_high = max(top_high, np.int64(high[i, p]))
+            top_low = max(top_low, np.int64(low[i, p]))
+        high_ties = 0
+        low_ties = 0
+        for p in range(players):
+            high_ties += np.int64(high[i, p]) == top_high
+            low_ties += top_low > 0 and np.int64(low[i, p]) == top_low
+        high_pot = unit // 2 if top_low > 0 else unit
+        for p in range(players):
+            share = 0
+            if np.int64(high[i, p]) == top_high:
+                share += high_pot // high_ties
+            if top_low > 0 and np.int64(low[i, p]) == top_low:
+                share += unit // 2 // low_ties
+            k = class_id[i, p]
+            count[k] += 1
+            total[k] += share
+            squares[k] += share * share
+            scoops[k] += share == unit
+
+
+def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    game = config.game_rules
+    fast = fast_evaluator(game)
+    size = game.hole_cards
+    lookup, class_sizes, names, _ = hand_classes(size)
+    n_classes = len(class_sizes)
+    count, total, squares, scoops = (np.zeros(n_classes, np.int64) for _ in range(4))
+    unit = share_unit(config.players)
+    packer = 52 ** np.arange(size - 1, -1, -1)
+    rng = shard.generator()
+    remaining = shard.deals
+    while remaining:
+        n = min(remaining, 1 << 15)
+        remaining -= n
+        hole, board = split_deal(deal_cards(rng, n, config.players * size + 5), config.players, size)
+        high, low = fast.high_low(hole, board)
+        class_id = lookup[np.sort(hole, axis=2).astype(np.int64) @ packer]
+        _sampled_shares(high, low, unit, class_id, count, total, squares, scoops)
+    return {
+        "grid": pa.table(
+            {
+                "game": pa.array([game.name] * n_classes, pa.string()),
+                "class": pa.array(names, pa.string()),
+                "class_id": pa.array(np.arange(n_classes), pa.int32()),
+                "hands": pa.array(count.astype(np.uint64)),
+                "share_units": pa.array(total.astype(np.uint64)),
+                "share_units_sq": pa.array(squares.astype(np.uint64)),
+                "scoops": pa.array(scoops.astype(np.uint64)),
+            }
+        )
+    }
+
+
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    if not exact(config):
+        return _run_sampled(config, shard)
     game = config.game_rules
     fast = fast_evaluator(game)
     size = game.hole_cards
@@ -211,6 +293,16 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     _, sizes, names, examples = hand_classes(game.hole_cards)
     info = pl.DataFrame({"class_id": np.arange(len(names), dtype=np.int32), "example": examples, "combos": sizes})
     g = counts["grid"].join(info, on="class_id")
+    if not exact(config):
+        unit = float(share_unit(config.players))
+        n = pl.col("hands").cast(pl.Float64)
+        mean = pl.col("share_units").cast(pl.Float64) / unit / n
+        variance = (pl.col("share_units_sq").cast(pl.Float64) / unit**2 / n - mean * mean) * n / (n - 1)
+        grid = g.sort("class_id").select(
+            "class", "example", "combos", "hands", (pl.col("scoops") / n).alias("scoop"),
+            mean.alias("equity"), (variance.clip(lower_bound=0) / n).sqrt().alias("equity_se"),
+        )
+        return {"grid": grid, "grid_by_equity": grid.sort("equity", descending=True)}
     total = (pl.col("win") + pl.col("tie") + pl.col("lose")).cast(pl.Float64)
     columns = [
         "class", "example", "combos", "win", "tie", "lose",
@@ -231,7 +323,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
 
     directory.mkdir(parents=True, exist_ok=True)
     grid = tables["grid"]
-    key = "equity_hilo" if "equity_hilo" in grid.columns else "equity_high"
+    key = "equity" if "equity" in grid.columns else "equity_hilo" if "equity_hilo" in grid.columns else "equity_high"
     ranks = "AKQJT98765432"
     if config.game_rules.hole_cards == 2:
         # The familiar 13x13: pairs on the diagonal, suited above it, offsuit below.
@@ -245,7 +337,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
         image = ax.imshow(matrix, cmap="RdYlGn")
         ax.set_xticks(range(13), list(ranks))
         ax.set_yticks(range(13), list(ranks))
-        ax.set_title(f"{config.game_rules.name}: {key} vs one random hand (suited above the diagonal)")
+        ax.set_title(f"{config.game_rules.name}: {key} vs {config.players - 1} random hand(s) (suited above the diagonal)", fontsize=9)
     else:
         # 1,755 classes: one panel per suit pattern, top rank down, middle rank across;
         # each cell shows the best low card's average (readable at a glance, table has all).
@@ -266,7 +358,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
             ax.set_yticks(range(13), list(ranks), fontsize=6)
             ax.set_xlabel("second card")
         np.atleast_1d(axes)[0].set_ylabel("top card")
-        fig.suptitle(f"{config.game_rules.name}: {key} vs one random hand (mean over the third card)")
+        fig.suptitle(f"{config.game_rules.name}: {key} vs {config.players - 1} random hand(s) (mean over the third card)")
     fig.colorbar(image, ax=axes if config.game_rules.hole_cards == 3 else ax, shrink=0.8)
     path = directory / "grid_heatmap.png"
     fig.savefig(path, dpi=80)
@@ -278,11 +370,23 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     from pipeline.aggregate import _markdown
 
     game = config.game_rules
+    if exact(config):
+        title = f"# Starting-hand grid: {game.name} (exact)"
+        method = (
+            f"Heads-up all-in equity of each of the {tables['grid'].height:,} classes against one random hand, "
+            "every board dealt, enumerated exactly (no sampling error)."
+        )
+    else:
+        title = f"# Starting-hand grid: {game.name}, {config.players} players (Monte Carlo)"
+        method = (
+            f"All-in pot share of each of the {tables['grid'].height:,} classes against {config.players - 1} random "
+            f"hands, {config.deals:,} deals (seed {config.seed}); every hand dealt counts for its class, with "
+            "standard errors (`equity_se`)."
+        )
     lines = [
-        f"# Starting-hand grid: {game.name} (exact)",
+        title,
         "",
-        f"Heads-up all-in equity of each of the {tables['grid'].height:,} classes against one random hand, "
-        "every board dealt, enumerated exactly (no sampling error).",
+        method,
         "",
         *[f"![{name}](figures/{name})" for name in figure_files],
         "",

@@ -107,9 +107,22 @@ def test_hilo_shard_is_zero_sum():
     assert sum(table["hilo4"]) * 2 == 4 * total  # shares average one half
 
 
-def test_more_players_refused():
-    """--players 3 is not implemented: a clear error."""
+def test_sampled_grid_for_more_players(tmp_path):
+    """With 3 players the grid is sampled: shares average exactly 1/3; AA is near its known 73.4 %."""
+    config = RunConfig(job="grid", game="holdem", deals=400_000, shard_deals=200_000, players=3, seed=5)
+    assert grid.configure(config) == config and not grid.exact(config)
+    run_dir = execute(config, SerialBackend(), tmp_path, quiet=True)
+    table = pl.read_csv(run_dir / "tables" / "grid.csv")
+    assert table.columns == ["class", "example", "combos", "hands", "scoop", "equity", "equity_se"]
+    assert table["hands"].sum() == 3 * 400_000
+    assert (table["equity"] * table["hands"]).sum() / table["hands"].sum() == pytest.approx(1 / 3, abs=1e-12)
+    aces = table.filter(pl.col("class") == "AA").row(0, named=True)
+    assert abs(aces["equity"] - 0.734) < 4 * aces["equity_se"] + 0.0005
+
+
+def test_too_many_players_refused():
+    """More players than the deck allows is a clear error."""
     from evaluator.errors import SampyongError
 
-    with pytest.raises(SampyongError, match="heads-up"):
-        grid.validate(dataclasses.replace(RunConfig(job="grid", game="pls7", deals=1, shard_deals=1, players=3, seed=0)))
+    with pytest.raises(SampyongError, match="players must be 2 to 15"):
+        grid.validate(dataclasses.replace(RunConfig(job="grid", game="pls7", deals=1, shard_deals=1, players=16, seed=0)))

@@ -35,7 +35,7 @@ BAD_INPUTS = [
     (["run", "showdown", "--bogus"], "No such option"),
     (["run"], "Missing argument"),
     (["run", "distribution", "--game", "plo8"], "free-use"),
-    (["run", "grid", "--players", "3"], "heads-up"),
+    (["run", "grid", "--players", "16"], "players must be 2 to 15"),
     (["report", "."], "not a run directory"),
     (["check", "/nonexistent"], "not a run directory"),
     (["eval", "--board", "Ad 7s 4h 8s Qx", "As 2c Kh"], "bad card 'Qx'"),
