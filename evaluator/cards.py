@@ -162,18 +162,3 @@ def iso_classes(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         best = code if best is None else np.minimum(best, code)
     _, class_of_hand, class_size = np.unique(best, return_inverse=True, return_counts=True)
     return hands, class_of_hand.astype(np.int64), class_size.astype(np.int64)
-
-
-def hand_index(cards) -> int:
-    """Position of a sorted card set in the lexicographic order of ``iso_classes`` (colex rank)."""
-    from math import comb
-
-    cards = sorted(cards)
-    size = len(cards)
-    # Lexicographic rank of a combination of range(52).
-    index, prev = 0, -1
-    for i, card in enumerate(cards):
-        for skipped in range(prev + 1, card):
-            index += comb(DECK_SIZE - 1 - skipped, size - 1 - i)
-        prev = card
-    return index

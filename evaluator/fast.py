@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from evaluator import kernels
-from evaluator.games import Category, Game
+from evaluator.games import Game
 from evaluator.tables import (
     LOWEST_BITS,
     MAX_SPLIT_HOLE,
@@ -179,6 +179,3 @@ class FastEvaluator:
 def fast_evaluator(game: Game) -> FastEvaluator:
     return FastEvaluator(game)
 
-
-def category_names(bits: int) -> list[str]:
-    return [c.name for c in Category if bits >> c & 1]

@@ -265,9 +265,6 @@ def low_table(qualifier: int) -> np.ndarray:
     return table
 
 
-def category_bits_to_list(bits: int) -> list[Category]:
-    return [c for c in Category if bits >> c & 1]
-
 
 # --- Split tables for restricted hole use ----------------------------------------------------
 #
