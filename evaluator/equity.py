@@ -23,6 +23,7 @@ from evaluator.deal import deal_cards
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game, game as preset
+from evaluator.settle import pot_shares, share_unit
 
 EXACT_LIMIT = 100_000_000
 BATCH = 1 << 16
@@ -46,36 +47,6 @@ def _combinations(cards, k, out):
         idx[j] += 1
         for t in range(j + 1, k):
             idx[t] = idx[t - 1] + 1
-
-
-@njit(cache=True)
-def _accumulate(high, low, share_sum, share_sq, high_sum, low_sum, wins, ties):
-    """Add each deal's pot shares: high half (or the whole pot) and low half among the tied."""
-    n, players = high.shape
-    for i in range(n):
-        top_high = 0
-        top_low = 0
-        for p in range(players):
-            top_high = max(top_high, np.int64(high[i, p]))
-            top_low = max(top_low, np.int64(low[i, p]))
-        high_ties = 0
-        low_ties = 0
-        for p in range(players):
-            high_ties += np.int64(high[i, p]) == top_high
-            low_ties += top_low > 0 and np.int64(low[i, p]) == top_low
-        high_pot = 0.5 if top_low > 0 else 1.0
-        for p in range(players):
-            h = high_pot / high_ties if np.int64(high[i, p]) == top_high else 0.0
-            lo = 0.5 / low_ties if top_low > 0 and np.int64(low[i, p]) == top_low else 0.0
-            share = h + lo
-            high_sum[p] += h
-            low_sum[p] += lo
-            share_sum[p] += share
-            share_sq[p] += share * share
-            if share == 1.0:
-                wins[p] += 1
-            elif share > 0.0:
-                ties[p] += 1
 
 
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
@@ -129,14 +100,23 @@ def equity(
 
     fast = fast_evaluator(g)
     players = len(known)
-    sums = [np.zeros(players) for _ in range(4)]  # share, share^2, high, low
+    unit = share_unit(players)
+    sums = [np.zeros(players) for _ in range(4)]  # share, share^2, high, low (fractions of the pot)
     wins = np.zeros(players, np.int64)
     ties = np.zeros(players, np.int64)
     fixed_hole = np.array([h if h else [0] * g.hole_cards for h in known], dtype=np.uint8)
 
     def add(hole, full_board):
         high, low = fast.high_low(hole, full_board)
-        _accumulate(high, low, *sums, wins, ties)
+        high_part = np.empty(high.shape, np.int64)
+        low_part = np.empty(high.shape, np.int64)
+        pot_shares(high, low, unit, high_part, low_part)
+        units = high_part + low_part
+        share = units / unit
+        for total_, part in zip(sums, (share, share * share, high_part / unit, low_part / unit)):
+            total_ += part.sum(axis=0)
+        wins[:] += (units == unit).sum(axis=0)
+        ties[:] += ((units > 0) & (units < unit)).sum(axis=0)
 
     if exact:
         completions = np.empty((comb(len(remaining), missing), missing), dtype=np.uint8)

@@ -12,6 +12,10 @@ integers (larger is better; a low of 0 is no low).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import lcm
+
+import numpy as np
+from numba import njit
 
 from evaluator.errors import SampyongError
 
@@ -91,3 +95,33 @@ def settle(
         for seat, amount in enumerate(split_pot(chips, highs, lows, eligible, button)):
             won[seat] += amount
     return won
+
+
+def share_unit(players: int) -> int:
+    """Pot shares in whole units: every high or low split among up to ``players`` divides it."""
+    return 2 * lcm(*range(1, players + 1))
+
+
+@njit(cache=True)
+def pot_shares(high, low, unit, high_part, low_part):
+    """Each seat's share of one all-in pot per deal, in ``unit``s (odd chips ignored).
+
+    With a qualifying low the pot is halved; tied winners split a half (or the whole pot)
+    equally. ``high_part`` and ``low_part`` (``int64[n, players]``) receive the two halves.
+    """
+    n, players = high.shape
+    for i in range(n):
+        top_high = np.int64(0)
+        top_low = np.int64(0)
+        for p in range(players):
+            top_high = max(top_high, np.int64(high[i, p]))
+            top_low = max(top_low, np.int64(low[i, p]))
+        high_ties = 0
+        low_ties = 0
+        for p in range(players):
+            high_ties += np.int64(high[i, p]) == top_high
+            low_ties += top_low > 0 and np.int64(low[i, p]) == top_low
+        high_pot = unit // 2 if top_low > 0 else unit
+        for p in range(players):
+            high_part[i, p] = high_pot // high_ties if np.int64(high[i, p]) == top_high else 0
+            low_part[i, p] = unit // 2 // low_ties if top_low > 0 and np.int64(low[i, p]) == top_low else 0

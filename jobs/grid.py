@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from math import comb, lcm
+from math import comb
 
 import numpy as np
 import polars as pl
@@ -31,6 +31,7 @@ from numba import njit
 from evaluator.cards import class_name, format_cards, iso_classes
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
+from evaluator.settle import pot_shares, share_unit
 from evaluator.deal import deal_cards, split_deal
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
@@ -169,40 +170,6 @@ def _add_board(weight, class_id, high, low, h_less, h_equal, hl_less, hl_equal, 
             hilo4[k] += weight * (4 * h_less[h] + 2 * h_equal[h] - 2 * hl_less[h] - hl_equal[h])
 
 
-def share_unit(players: int) -> int:
-    """Pot shares in whole units: every high or low split among up to ``players`` divides it."""
-    return 2 * lcm(*range(1, players + 1))
-
-
-@njit(cache=True)
-def _sampled_shares(high, low, unit, class_id, count, total, squares, scoops):
-    """Each hand's pot share in ``unit``s, added to its class (halves high/low, ties split)."""
-    n, players = high.shape
-    for i in range(n):
-        top_high = 0
-        top_low = 0
-        for p in range(players):
-            top_high = max(top_high, np.int64(high[i, p]))
-            top_low = max(top_low, np.int64(low[i, p]))
-        high_ties = 0
-        low_ties = 0
-        for p in range(players):
-            high_ties += np.int64(high[i, p]) == top_high
-            low_ties += top_low > 0 and np.int64(low[i, p]) == top_low
-        high_pot = unit // 2 if top_low > 0 else unit
-        for p in range(players):
-            share = 0
-            if np.int64(high[i, p]) == top_high:
-                share += high_pot // high_ties
-            if top_low > 0 and np.int64(low[i, p]) == top_low:
-                share += unit // 2 // low_ties
-            k = class_id[i, p]
-            count[k] += 1
-            total[k] += share
-            squares[k] += share * share
-            scoops[k] += share == unit
-
-
 def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     game = config.game_rules
     fast = fast_evaluator(game)
@@ -219,8 +186,15 @@ def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         remaining -= n
         hole, board = split_deal(deal_cards(rng, n, config.players * size + 5), config.players, size)
         high, low = fast.high_low(hole, board)
-        class_id = lookup[np.sort(hole, axis=2).astype(np.int64) @ packer]
-        _sampled_shares(high, low, unit, class_id, count, total, squares, scoops)
+        class_id = lookup[np.sort(hole, axis=2).astype(np.int64) @ packer].ravel()
+        high_part = np.empty(high.shape, np.int64)
+        low_part = np.empty(high.shape, np.int64)
+        pot_shares(high, low, unit, high_part, low_part)
+        share = (high_part + low_part).ravel()
+        np.add.at(count, class_id, 1)
+        np.add.at(total, class_id, share)
+        np.add.at(squares, class_id, share * share)
+        np.add.at(scoops, class_id, share == unit)
     return {
         "grid": pa.table(
             {
