@@ -25,6 +25,7 @@ from evaluator.tables import (
     MAX_SPLIT_HOLE,
     PAIRED_CATEGORIES,
     high_tables,
+    hole_rank_index,
     low_table,
     multiset_index,
     split_tables,
@@ -64,6 +65,10 @@ class FastEvaluator:
         return "tables" if self.uses_tables else "split" if self.uses_split else "subsets"
 
     @cached_property
+    def _free_kernels(self):
+        return kernels.free_kernels(self.game.hole_cards, self.game.board_cards)
+
+    @cached_property
     def _subset_plan(self):
         g = self.game
         hole_sets = _subsets(g.hole_cards, g.hand_splits)
@@ -82,17 +87,19 @@ class FastEvaluator:
         hole_sets = _subsets(g.hole_cards, g.hand_splits)
         board_sets = _subsets(g.board_cards, tuple(sorted({5 - h for h in g.hand_splits})))
         offsets = np.zeros(MAX_SPLIT_HOLE + 1, dtype=np.int64)
+        strides = np.zeros(MAX_SPLIT_HOLE + 1, dtype=np.int64)
         parts = []
         total = 0
         for used in g.hand_splits:
             value, present = split_tables(g.ranking, used)
             offsets[used] = total
+            strides[used] = len(value) // len(self.tables.rank_value[5])
             total += len(value)
             parts.append((value, present))
         return (
             _padded(hole_sets), np.array([len(s) for s in hole_sets], np.int64),
             _padded(board_sets), np.array([len(s) for s in board_sets], np.int64),
-            np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets,
+            np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets, strides,
         )
 
     def _run_split(self, hole, board, want_present: bool):
@@ -100,11 +107,11 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
         present = np.zeros((n, players), np.uint16)
-        hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets = self._split_plan
+        hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets, strides = self._split_plan
         t = self.tables
         kernels.split_high_low_present(
             hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
-            self.lo_index, self.start, value, present_bits, offsets, len(t.rank_value[5]),
+            self.lo_index, self.start, hole_rank_index(), value, present_bits, offsets, strides,
             t.rank_present[5], t.flush_value, t.flush_present, self.low_value, self.low_mask, LOWEST_BITS,
             want_present, high, low, present,
         )
@@ -144,7 +151,7 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
         t = self.tables
-        kernels.free_high_low(
+        self._free_kernels[0](
             hole, board, self.lo_index, self.start[self.pool_size],
             t.rank_value[self.pool_size], t.flush_value, self.low_value, high, low,
         )
@@ -163,7 +170,7 @@ class FastEvaluator:
         low = np.empty((n, players), np.uint32)
         present = np.empty((n, players), np.uint16)
         t = self.tables
-        kernels.free_high_low_present(
+        self._free_kernels[1](
             hole, board, self.lo_index, self.start[self.pool_size], t.rank_value[self.pool_size],
             t.rank_present[self.pool_size], t.flush_value, t.flush_present, t.offsuit_present,
             PAIRED_CATEGORIES, self.low_value, high, low, present,

@@ -5,13 +5,15 @@ outputs are ``[n, players]``. Strengths are the reference's integers (larger is 
 of 0 means no qualifying low). All arithmetic is int64 so numba never mixes signed and
 unsigned integers (which it would promote to float).
 
-Free use (any 5 of the pool): per pool one key sum, one suit-count word, one 64-bit
+Free use (any 5 of the pool): per pool one packed key + suit-count word, one 64-bit
 suit/rank bit word and one low mask, then at most three table reads. The board's part is
 summed once per deal and shared by all players. Restricted hole use goes through the allowed
 (hole subset, board subset) pairs, each a 5-card lookup.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -29,9 +31,11 @@ CARD_KEY = _CARD_KEY.astype(np.int64)
 CARD_SUIT_BIT = _CARD_SUIT_BIT.astype(np.int64)  # bit 16*suit + rank, at most bit 60
 CARD_SUIT_COUNT = _CARD_SUIT_COUNT.astype(np.int64)
 CARD_LOW_BIT = _CARD_LOW_BIT.astype(np.int64)
+CARD_WORD = CARD_KEY | (CARD_SUIT_COUNT << 32)  # key below bit 31, suit counters at bits 32..47
 POPCOUNT8 = _POPCOUNT8.astype(np.int64)
 
 LO_MASK = (1 << 17) - 1
+KEY_MASK = (1 << 32) - 1
 HI_SHIFT = 17
 FLUSH_PROBE = 0x3333  # adding 3 to each 4-bit suit count sets bit 3 when the count is >= 5
 FLUSH_BITS = 0x8888
@@ -84,83 +88,100 @@ def _pool_high(key, suit_bits, suit_counts, start_row, lo_index, rank_value, flu
     return value
 
 
-@njit(cache=True)
-def free_high_low(hole, board, lo_index, start_row, rank_value, flush_value, low_value, high, low):
-    """Best high and low of every player when any 5 of hole + board may play."""
-    n, players, hole_cards = hole.shape
-    board_cards = board.shape[1]
-    for i in range(n):
-        b_key = 0
-        b_bits = 0
-        b_counts = 0
-        for j in range(board_cards):
-            c = np.int64(board[i, j])
-            b_key += CARD_KEY[c]
-            b_bits |= _suit_bit(c)
-            b_counts += _suit_count(c)
-        for p in range(players):
-            key = b_key
-            bits = b_bits
-            counts = b_counts
-            for j in range(hole_cards):
-                c = np.int64(hole[i, p, j])
-                key += CARD_KEY[c]
-                bits |= _suit_bit(c)
-                counts += _suit_count(c)
-            high[i, p] = _pool_high(key, bits, counts, start_row, lo_index, rank_value, flush_value)
-            low[i, p] = low_value[_low_mask(_rank_mask(bits))]
+@njit(inline="always")
+def _probe_suit(probe):
+    """The suit whose bit is set in a flush probe (bits 3/7/11/15), or 0 when none is.
 
-
-@njit(cache=True)
-def free_high_low_present(
-    hole, board, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
-    offsuit_present, paired_bits, low_value, high, low, present,
-):
-    """``free_high_low`` plus the category bits some 5 of hole + board make exactly.
-
-    Without a flush suit no 5 cards are suited and the multiset's bits are exact. With one,
-    paired categories come from the multiset, flush types from the suit's mask, and the
-    five-distinct-rank categories from each off-suit card with the pool's other ranks.
+    Branch-free: at most one suit of a pool of 9 or fewer cards holds five.
     """
-    n, players, hole_cards = hole.shape
-    board_cards = board.shape[1]
-    for i in range(n):
-        b_key = 0
-        b_bits = 0
-        b_counts = 0
-        for j in range(board_cards):
-            c = np.int64(board[i, j])
-            b_key += CARD_KEY[c]
-            b_bits |= _suit_bit(c)
-            b_counts += _suit_count(c)
-        for p in range(players):
-            key = b_key
-            bits = b_bits
-            counts = b_counts
-            for j in range(hole_cards):
-                c = np.int64(hole[i, p, j])
-                key += CARD_KEY[c]
-                bits |= _suit_bit(c)
-                counts += _suit_count(c)
-            index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
-            value = np.int64(rank_value[index])
-            found = np.int64(rank_present[index])
-            suit = _flush_suit(counts)
-            if suit >= 0:
-                suit_mask = (bits >> (16 * suit)) & 0x1FFF
-                flush = np.int64(flush_value[suit_mask])
-                if flush > value:
-                    value = flush
-                all_ranks = _rank_mask(bits)
-                found = (found & paired_bits) | flush_present[suit_mask]
-                for j in range(hole_cards + board_cards):
-                    c = hole[i, p, j] if j < hole_cards else board[i, j - hole_cards]
-                    if (c & 3) != suit:
-                        r = c >> 2
-                        found |= offsuit_present[r, all_ranks & ~(1 << r)]
-            high[i, p] = value
-            low[i, p] = low_value[_low_mask(_rank_mask(bits))]
-            present[i, p] = found
+    return ((probe >> 7) & 1) | ((probe >> 10) & 2) | (((probe >> 15) & 1) * 3)
+
+
+@lru_cache(maxsize=None)
+def free_kernels(hole_cards: int, board_cards: int):
+    """``(high_low, high_low_present)`` kernels for free use with these card counts.
+
+    The counts are closure constants, so the card loops unroll at compile time (measured
+    about 1.5x on the hot loop); numba caches each closure by its constants. Per pool: one
+    add of ``CARD_WORD`` (the multiset key in the low 32 bits, four 4-bit suit counters
+    above) and one OR of ``CARD_SUIT_BIT`` per card, then the rank table and, branch-free,
+    the flush-suit mask (``flush_value`` is 0 for fewer than five ranks, so a pool with no
+    flush suit reads a harmless 0).
+    """
+    n_hole, n_board = hole_cards, board_cards
+
+    @njit(cache=True)
+    def high_low(hole, board, lo_index, start_row, rank_value, flush_value, low_value, high, low):
+        """Best high and low of every player when any 5 of hole + board may play."""
+        n, players, _ = hole.shape
+        for i in range(n):
+            b_word = np.int64(0)
+            b_bits = np.int64(0)
+            for j in range(n_board):
+                c = board[i, j]
+                b_word += CARD_WORD[c]
+                b_bits |= CARD_SUIT_BIT[c]
+            for p in range(players):
+                word = b_word
+                bits = b_bits
+                for j in range(n_hole):
+                    c = hole[i, p, j]
+                    word += CARD_WORD[c]
+                    bits |= CARD_SUIT_BIT[c]
+                key = word & KEY_MASK
+                value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
+                suit = _probe_suit(((word >> 32) + FLUSH_PROBE) & FLUSH_BITS)
+                flush = np.int64(flush_value[(bits >> (16 * suit)) & 0x1FFF])
+                high[i, p] = max(value, flush)
+                low[i, p] = low_value[_low_mask(_rank_mask(bits))]
+
+    @njit(cache=True)
+    def high_low_present(
+        hole, board, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
+        offsuit_present, paired_bits, low_value, high, low, present,
+    ):
+        """``high_low`` plus the category bits some 5 of hole + board make exactly.
+
+        Without a flush suit no 5 cards are suited and the multiset's bits are exact. With one,
+        paired categories come from the multiset, flush types from the suit's mask, and the
+        five-distinct-rank categories from each off-suit card with the pool's other ranks.
+        """
+        n, players, _ = hole.shape
+        for i in range(n):
+            b_word = np.int64(0)
+            b_bits = np.int64(0)
+            for j in range(n_board):
+                c = board[i, j]
+                b_word += CARD_WORD[c]
+                b_bits |= CARD_SUIT_BIT[c]
+            for p in range(players):
+                word = b_word
+                bits = b_bits
+                for j in range(n_hole):
+                    c = hole[i, p, j]
+                    word += CARD_WORD[c]
+                    bits |= CARD_SUIT_BIT[c]
+                key = word & KEY_MASK
+                index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
+                value = np.int64(rank_value[index])
+                found = np.int64(rank_present[index])
+                probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
+                if probe != 0:
+                    suit = _probe_suit(probe)
+                    suit_mask = (bits >> (16 * suit)) & 0x1FFF
+                    value = max(value, np.int64(flush_value[suit_mask]))
+                    all_ranks = _rank_mask(bits)
+                    found = (found & paired_bits) | flush_present[suit_mask]
+                    for j in range(n_hole + n_board):
+                        c = hole[i, p, j] if j < n_hole else board[i, j - n_hole]
+                        if (c & 3) != suit:
+                            r = c >> 2
+                            found |= offsuit_present[r, all_ranks & ~(1 << r)]
+                high[i, p] = value
+                low[i, p] = low_value[_low_mask(_rank_mask(bits))]
+                present[i, p] = found
+
+    return high_low, high_low_present
 
 
 @njit(cache=True)
@@ -255,7 +276,7 @@ def _popcount8(mask):
 @njit(cache=True)
 def split_high_low_present(
     hole, board, hole_sets, hole_set_size, board_sets, board_set_size,
-    lo_index, start, split_value, split_present, split_offset, n_boards,
+    lo_index, start, hole_rank_index, split_value, split_present, split_offset, split_stride,
     rank_present5, flush_value, flush_present, low_value, low_mask, lowest_bits, want_present,
     high, low, present,
 ):
@@ -297,13 +318,15 @@ def split_high_low_present(
                 h_key = 0
                 h_bits = 0
                 h_counts = 0
+                h_code = 0
                 for j in range(used):
                     c = np.int64(hole[i, p, hole_sets[s, j]])
                     h_key += CARD_KEY[c]
                     h_bits |= _suit_bit(c)
                     h_counts += _suit_count(c)
-                hole_index = start[used, h_key >> HI_SHIFT] + lo_index[h_key & LO_MASK]
-                index = split_offset[used] + hole_index * n_boards + board_index
+                    h_code = h_code * 13 + (c >> 2)
+                hole_index = hole_rank_index[used, h_code]
+                index = split_offset[used] + board_index * split_stride[used] + hole_index
                 value = np.int64(split_value[index])
                 need = 5 - used
                 # A flush type needs the subset suited (one 4-bit count equal to its size; an

@@ -40,7 +40,7 @@ from evaluator.cards import make_card
 from evaluator.games import Category, Ranking
 from evaluator.reference import classify5, high_strength, low_strength
 
-TABLE_VERSION = 2
+TABLE_VERSION = 3  # 3: split tables board-major
 LO_RANKS = 7  # ranks 2..8 go in the low base-5 code, 9..A in the high one
 HI_SHIFT = 17  # 5**7 = 78125 < 2**17
 POOL_SIZES = (5, 6, 7, 8, 9)  # pools the rank tables cover; 9 cards keep "one flush suit at most"
@@ -87,7 +87,7 @@ def multiset_index() -> tuple[np.ndarray, np.ndarray]:
     """
     lo_sizes = np.array([sum(_digits(c, LO_RANKS)) for c in range(5**LO_RANKS)])
     hi_sizes = np.array([sum(_digits(c, 13 - LO_RANKS)) for c in range(5 ** (13 - LO_RANKS))])
-    lo_index = np.zeros(len(lo_sizes), dtype=np.int32)
+    lo_index = np.zeros(len(lo_sizes), dtype=np.uint16)  # at most 8,134 per size: small stays in cache
     lo_count = np.zeros(lo_sizes.max() + 1, dtype=np.int64)
     for code, size in enumerate(lo_sizes):
         lo_index[code] = lo_count[size]
@@ -269,9 +269,10 @@ def low_table(qualifier: int) -> np.ndarray:
 # --- Split tables for restricted hole use ----------------------------------------------------
 #
 # With "exactly h hole cards", a player's best non-flush hand depends only on the rank
-# multiset of the h hole cards and the rank multiset of the whole board: SPLIT[h][a, b] is
+# multiset of the h hole cards and the rank multiset of the whole board: SPLIT[h][b, a] is
 # the best over every (5 - h)-card part of board multiset b joined to hole multiset a. One
-# lookup per hole subset replaces C(5, 5 - h) five-card lookups. Suited hole subsets meet
+# lookup per hole subset replaces C(5, 5 - h) five-card lookups. Board-major, so every
+# lookup of a deal falls in one short row (91 entries for two hole cards) and stays cached. Suited hole subsets meet
 # suited board cards in the kernel itself (rare), like the low, which is rank-mask arithmetic.
 
 MAX_SPLIT_HOLE = 3
@@ -294,12 +295,30 @@ def _build_split(ranking: Ranking, used: int) -> dict[str, np.ndarray]:
         index = order5[where]
         value = np.maximum(value, np.where(valid, base.rank_value[5][index], 0))
         present |= np.where(valid, base.rank_present[5][index], 0).astype(np.uint16)
-    return {"value": value.ravel(), "present": present.ravel()}
+    return {"value": value.T.ravel(), "present": present.T.ravel()}
+
+
+@lru_cache(maxsize=None)
+def hole_rank_index() -> np.ndarray:
+    """``uint16[4, 13**3]``: row ``h`` maps ``h`` ordered ranks, read as base-13 digits (first
+    rank most significant), to their multiset's index among the ``h``-card multisets (the
+    order of ``START``/``LO_INDEX``). Small enough to stay in L1 beside the split tables.
+    """
+    lo_index, start = multiset_index()
+    table = np.zeros((MAX_SPLIT_HOLE + 1, 13**MAX_SPLIT_HOLE), dtype=np.uint16)
+    for used in range(MAX_SPLIT_HOLE + 1):
+        for ranks in itertools.product(range(13), repeat=used):
+            code = 0
+            for r in ranks:
+                code = code * 13 + r
+            key = sum(rank_addend(r) for r in ranks)
+            table[used, code] = start[used, key >> HI_SHIFT] + lo_index[key & ((1 << HI_SHIFT) - 1)]
+    return table
 
 
 @lru_cache(maxsize=None)
 def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(value, present)`` flattened ``[hole multiset, board multiset]`` for ``used`` hole cards."""
+    """``(value, present)`` flattened ``[board multiset, hole multiset]`` for ``used`` hole cards."""
     path = _cache_file(ranking).with_name(_cache_file(ranking).stem + f"-split{used}.npz")
     arrays = _cached_arrays(path, lambda: _build_split(ranking, used))
     return arrays["value"], arrays["present"]
