@@ -32,9 +32,9 @@ DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P play
 BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
 SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+N_SUMMARY = len(SUMMARY_FIELDS)
 CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
 NO_OUTCOMES = np.zeros((1, 1, 6), dtype=np.int8)
-LOWEST_BIT = np.array([(m & -m).bit_length() - 1 for m in range(1 << N_CATEGORIES)], dtype=np.int64)
 
 
 def validate(config: RunConfig) -> None:
@@ -54,6 +54,44 @@ def prepare(config: RunConfig) -> None:
     run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
 
+# Per-player category counts travel in 16-bit lanes, four categories to a 64-bit word
+# (N_CATEGORIES = 12 -> three words), so a hand's present bits update all categories
+# branch-free. SPREAD[m] has a 1 in lane l for each bit l of the 4-bit m; LANE_MASK[m] has
+# 0xFFFF there. A lane gains at most players - 1 <= 46 per deal (one hole card seats 47), so
+# lanes fold into int64 totals every FOLD_EVERY deals, before 16 bits can overflow.
+SPREAD = np.array([sum(1 << (16 * lane) for lane in range(4) if m >> lane & 1) for m in range(16)], dtype=np.int64)
+LANE_MASK = (SPREAD.astype(np.uint64) * np.uint64(0xFFFF)).view(np.int64)
+FOLD_EVERY = 1024
+
+
+@njit(inline="always")
+def _add_lanes(acc, j, bits, seen0, seen1, seen2):
+    """Player ``j`` holds the categories ``bits``: count them, and count the earlier players
+    (``seen``, in lanes) holding each; return the updated ``seen`` words."""
+    m0 = bits & 15
+    m1 = (bits >> 4) & 15
+    m2 = (bits >> 8) & 15
+    acc[j, 0, 0] += SPREAD[m0]
+    acc[j, 0, 1] += SPREAD[m1]
+    acc[j, 0, 2] += SPREAD[m2]
+    acc[j, 1, 0] += seen0 & LANE_MASK[m0]
+    acc[j, 1, 1] += seen1 & LANE_MASK[m1]
+    acc[j, 1, 2] += seen2 & LANE_MASK[m2]
+    return seen0 + SPREAD[m0], seen1 + SPREAD[m1], seen2 + SPREAD[m2]
+
+
+@njit(inline="always")
+def _fold_lanes(acc, totals):
+    """Add the lane counts of ``acc[j, f, word]`` to ``totals[j, f, category]`` and clear them."""
+    for j in range(acc.shape[0]):
+        for f in range(2):
+            for w in range(3):
+                word = acc[j, f, w]
+                for lane in range(4):
+                    totals[j, f, 4 * w + lane] += (word >> (16 * lane)) & 0xFFFF
+                acc[j, f, w] = 0
+
+
 @njit(cache=True)
 def showdown_counts(high, low, category_of_position, present, summary, per_category, outcomes, record):
     """Add one block's counts. ``summary[k, f]`` follows SUMMARY_FIELDS, ``per_category[k, f, c]``
@@ -69,31 +107,29 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
     n, players = high.shape
     first = np.zeros((players, 2, N_CATEGORIES), dtype=np.int64)  # sum x_j, sum x_j * earlier
     second = np.zeros((players, 2, N_CATEGORIES), dtype=np.int64)  # same for "present"
-    best_seen = np.zeros(N_CATEGORIES, dtype=np.int64)
-    present_seen = np.zeros(N_CATEGORIES, dtype=np.int64)
+    first_lanes = np.zeros((players, 2, 3), dtype=np.int64)  # the same sums in 16-bit lanes
+    second_lanes = np.zeros((players, 2, 3), dtype=np.int64)
+    # Deals by k, SUMMARY_FIELDS flags (bit f) and winning category: one increment per k.
+    outcome_counts = np.zeros((players + 1, 1 << N_SUMMARY, N_CATEGORIES), dtype=np.int64)
     for i in range(n):
-        best_seen[:] = 0
-        present_seen[:] = 0
+        best0 = np.int64(0)
+        best1 = np.int64(0)
+        best2 = np.int64(0)
+        seen0 = np.int64(0)
+        seen1 = np.int64(0)
+        seen2 = np.int64(0)
         top_high = np.int64(-1)
-        high_ties = 0
+        high_ties = np.int64(0)
         top_low = np.int64(0)
-        low_ties = 0
-        both = 0  # players among the high winners and the low winners
-        winner_category = 0
+        low_ties = np.int64(0)
+        both = np.int64(0)  # players among the high winners and the low winners
+        winner_category = np.int64(0)
         for j in range(players):
             h = np.int64(high[i, j])
             lo = np.int64(low[i, j])
-            c = category_of_position[h >> 20]
-            first[j, 0, c] += 1
-            first[j, 1, c] += best_seen[c]
-            best_seen[c] += 1
-            bits = np.int64(present[i, j])
-            while bits:
-                b = LOWEST_BIT[bits]
-                bits &= bits - 1
-                second[j, 0, b] += 1
-                second[j, 1, b] += present_seen[b]
-                present_seen[b] += 1
+            c = np.int64(category_of_position[h >> 20])
+            best0, best1, best2 = _add_lanes(first_lanes, j, np.int64(1) << c, best0, best1, best2)
+            seen0, seen1, seen2 = _add_lanes(second_lanes, j, np.int64(present[i, j]), seen0, seen1, seen2)
             high_reset = h > top_high
             if high_reset:
                 top_high = h
@@ -117,7 +153,6 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
             k = j + 1
             if k < 2:
                 continue
-            per_category[k, 4, winner_category] += 1
             chop = high_ties >= 2
             some_low = top_low > 0
             low_tie = some_low and low_ties >= 2
@@ -129,11 +164,8 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
                 # Shares: high only 1/(2T), low only 1/(2U), both 1/(2T) + 1/(2U).
                 quarter = (high_ties > both and high_ties == 2) or (low_ties > both and low_ties == 2)
                 quarter |= both > 0 and 2 * (high_ties + low_ties) == high_ties * low_ties
-            summary[k, 0] += chop
-            summary[k, 1] += some_low
-            summary[k, 2] += low_tie
-            summary[k, 3] += scoop
-            summary[k, 4] += quarter
+            flags = chop | (some_low << 1) | (low_tie << 2) | (scoop << 3) | (quarter << 4)
+            outcome_counts[k, flags, winner_category] += 1
             if record:
                 outcomes[i, k, 0] = chop
                 outcomes[i, k, 1] = some_low
@@ -141,8 +173,19 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
                 outcomes[i, k, 3] = scoop
                 outcomes[i, k, 4] = quarter
                 outcomes[i, k, 5] = winner_category
-    # Fold the per-player sums into per-k totals.
+        if (i + 1) % FOLD_EVERY == 0:
+            _fold_lanes(first_lanes, first)
+            _fold_lanes(second_lanes, second)
+    _fold_lanes(first_lanes, first)
+    _fold_lanes(second_lanes, second)
+    # Fold the outcome histogram and the per-player sums into per-k totals.
     for k in range(2, players + 1):
+        for flags in range(1 << N_SUMMARY):
+            for c in range(N_CATEGORIES):
+                count = outcome_counts[k, flags, c]
+                per_category[k, 4, c] += count
+                for f in range(N_SUMMARY):
+                    summary[k, f] += count * ((flags >> f) & 1)
         for j in range(k):
             for c in range(N_CATEGORIES):
                 per_category[k, 0, c] += first[j, 0, c]
