@@ -38,6 +38,7 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 DEFAULT_PLAYERS = 2
 DESCRIPTION = "exact heads-up equity of every starting-hand class (1,755 / 169) over all boards"
 BOARD_SHARDS = 64
+BOARD_BLOCK = 16  # boards evaluated per kernel call: all their hands at once
 
 
 def validate(config: RunConfig) -> None:
@@ -79,7 +80,7 @@ def plan(config: RunConfig) -> list[ShardSpec]:
 def hand_classes(hole_cards: int) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
     """(class id by packed sorted hand c1*52^2 + c2*52 + c3, class sizes, names, examples)."""
     hands, class_of, sizes = iso_classes(hole_cards)
-    lookup = np.full(52**hole_cards, -1, dtype=np.int64)
+    lookup = np.full(52**hole_cards, -1, dtype=np.int16)  # 1,755 classes at most; small stays cached
     weights = 52 ** np.arange(hole_cards - 1, -1, -1)
     lookup[hands @ weights] = class_of
     _, first = np.unique(class_of, return_index=True)
@@ -94,80 +95,180 @@ def prepare(config: RunConfig) -> None:
     fast_evaluator(config.game_rules)
 
 
-@njit(cache=True)
-def _sweep(order, key, hands, flagged, counts):
-    """For each hand, card-disjoint hands with a smaller ``key`` and with an equal one: among
-    all hands (``counts[0]``, ``counts[1]``) and among the ``flagged`` ones (``counts[2]``,
-    ``counts[3]``).
+SORT_DIGIT = 12  # radix digit bits: two passes cover SORT_BITS
+SORT_BITS = 24  # every strength fits: highs < 12 << 20, lows <= 1 << 20
 
-    Hands are visited in key order, one group of equal keys at a time; the running counts per
-    card and per card pair turn "all below" into "all below that share none of my cards" by
-    inclusion-exclusion. A hand's own cards are only ever itself (excluded from "equal").
+
+@njit(cache=True)
+def _radix_order(key, order, spare, counts):
+    """Indices of ``key`` (non-negative, below ``2**SORT_BITS``) in ascending order: a stable
+    LSD radix sort, linear in the number of hands; digits above the largest key are skipped."""
+    n = key.shape[0]
+    mask = (1 << SORT_DIGIT) - 1
+    top = 0
+    for i in range(n):
+        order[i] = i
+        top = max(top, key[i])
+    shift = 0
+    while shift < SORT_BITS and (top >> shift) > 0:
+        counts[:] = 0
+        for i in range(n):
+            counts[(key[i] >> shift) & mask] += 1
+        total = 0
+        for d in range(mask + 1):
+            c = counts[d]
+            counts[d] = total
+            total += c
+        for i in range(n):
+            index = order[i]
+            d = (key[index] >> shift) & mask
+            spare[counts[d]] = index
+            counts[d] += 1
+        order, spare = spare, order
+        shift += SORT_DIGIT
+    return order
+
+
+LANE = 32  # the flagged hands' counts ride in the high half of each 64-bit counter
+
+
+@njit(cache=True)
+def _sweep(order, key, cards, pairs, flagged, sets, skip_zero, card_count, pair_count, less, equal):
+    """For each hand, the card-disjoint hands with a smaller ``key`` (``less``) and an equal one
+    (``equal``): row 0 among all hands, row 1 (when ``sets`` is 2) among the ``flagged`` ones.
+    ``cards[h]`` are hand ``h``'s cards and ``pairs[h]`` its card pairs as ``c1 * 52 + c2``.
+
+    Hands are visited in key order, one group of equal keys at a time: each member counts the
+    hands already added (all below it) that share no card with it, by inclusion-exclusion
+    (all, minus those holding each of its cards, plus those holding each of its pairs); the
+    group is added; each member counts again (below or equal). The three-card term of the
+    inclusion-exclusion is only ever the hand itself, once it is added. Both sets are counted
+    at once: a counter holds all hands in its low 32 bits and flagged ones in the high 32
+    (the sums are exact integers, so the halves separate at the end). With ``skip_zero``,
+    hands of key 0 are added but not counted.
     """
-    n, size = hands.shape
-    below = np.zeros(2, np.int64)
-    group = np.zeros(2, np.int64)
-    card_count = np.zeros((2, 52), np.int64)
-    pair_count = np.zeros((2, 52 * 52), np.int64)
-    group_card = np.zeros((2, 52), np.int64)
-    group_pair = np.zeros((2, 52 * 52), np.int64)
+    n, size = cards.shape
+    n_pairs = pairs.shape[1]
+    card_count[:] = 0
+    pair_count[:] = 0
+    below = np.int64(0)
+    flag_unit = np.int64(1) << LANE if sets == 2 else np.int64(0)
+    low_half = (np.int64(1) << LANE) - 1
     i = 0
     while i < n:
-        j = i
-        while j < n and key[order[j]] == key[order[i]]:
+        group_key = key[order[i]]
+        j = i + 1
+        while j < n and key[order[j]] == group_key:
             j += 1
-        group[:] = 0
+        counted = not (skip_zero and group_key == 0)
+        if counted:
+            for g in range(i, j):
+                h = order[g]
+                count = below
+                for a in range(size):
+                    count -= card_count[cards[h, a]]
+                for a in range(n_pairs):
+                    count += pair_count[pairs[h, a]]
+                less[0, h] = count & low_half
+                less[1, h] = count >> LANE
         for g in range(i, j):
             h = order[g]
-            for s in range(2 if flagged[h] else 1):
-                group[s] += 1
+            unit = 1 + (flag_unit if flagged[h] else 0)
+            below += unit
+            for a in range(size):
+                card_count[cards[h, a]] += unit
+            for a in range(n_pairs):
+                pair_count[pairs[h, a]] += unit
+        if counted and j == i + 1:
+            equal[0, order[i]] = 0  # alone with its key
+            equal[1, order[i]] = 0
+        elif counted:
+            for g in range(i, j):
+                h = order[g]
+                count = below
+                if size == 3:  # the hand itself, in every set it belongs to
+                    count -= 1 + (flag_unit if flagged[h] else 0)
                 for a in range(size):
-                    ca = np.int64(hands[h, a])
-                    group_card[s, ca] += 1
-                    for b in range(a + 1, size):
-                        group_pair[s, ca * 52 + hands[h, b]] += 1
-        for g in range(i, j):
-            h = order[g]
-            for s in range(2):
-                less = below[s]
-                equal = group[s]
-                for a in range(size):
-                    ca = np.int64(hands[h, a])
-                    less -= card_count[s, ca]
-                    equal -= group_card[s, ca]
-                    for b in range(a + 1, size):
-                        less += pair_count[s, ca * 52 + hands[h, b]]
-                        equal += group_pair[s, ca * 52 + hands[h, b]]
-                if size == 3 and (s == 0 or flagged[h]):
-                    equal -= 1
-                counts[2 * s, h] = less
-                counts[2 * s + 1, h] = equal
-        for g in range(i, j):
-            h = order[g]
-            for s in range(2 if flagged[h] else 1):
-                for a in range(size):
-                    ca = np.int64(hands[h, a])
-                    card_count[s, ca] += 1
-                    group_card[s, ca] -= 1
-                    for b in range(a + 1, size):
-                        pair_count[s, ca * 52 + hands[h, b]] += 1
-                        group_pair[s, ca * 52 + hands[h, b]] -= 1
-        below += group
+                    count -= card_count[cards[h, a]]
+                for a in range(n_pairs):
+                    count += pair_count[pairs[h, a]]
+                equal[0, h] = (count & low_half) - less[0, h]
+                equal[1, h] = (count >> LANE) - less[1, h]
         i = j
 
 
 @njit(cache=True)
-def _add_board(weight, class_id, high, low, h_less, h_equal, hl_less, hl_equal, l_less, l_equal, opponents,
-               win, tie, lose, hilo4):
-    for h in range(high.shape[0]):
-        k = class_id[h]
-        win[k] += weight * h_less[h]
-        tie[k] += weight * h_equal[h]
-        lose[k] += weight * (opponents - h_less[h] - h_equal[h])
-        if low[h] > 0:
-            hilo4[k] += weight * (2 * h_less[h] + h_equal[h] + 2 * l_less[h] + l_equal[h])
-        else:
-            hilo4[k] += weight * (4 * h_less[h] + 2 * h_equal[h] - 2 * hl_less[h] - hl_equal[h])
+def _hands_of(boards, positions, hands):
+    """``hands[b]``: every hand of the cards left after board ``b``, ascending within a hand."""
+    for b in range(boards.shape[0]):
+        rest = np.empty(52 - boards.shape[1], np.uint8)
+        used = np.zeros(52, np.bool_)
+        for c in boards[b]:
+            used[c] = True
+        m = 0
+        for c in range(52):
+            if not used[c]:
+                rest[m] = c
+                m += 1
+        for h in range(positions.shape[0]):
+            for a in range(positions.shape[1]):
+                hands[b, h, a] = rest[positions[h, a]]
+
+
+@njit(cache=True)
+def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, tie, lose, hilo4):
+    """Add every board of the block to the class totals (weighted by the board class size).
+
+    Per hand: wins/ties on the high (``win``/``tie``/``lose``), and the pot share in quarter
+    units (``hilo4``): with a low it takes half the high's share plus half the low's; without
+    one, the whole high share against opponents without a low and half against those with one.
+    """
+    n_boards, n, size = hands.shape
+    order = np.empty(n, np.int64)
+    spare = np.empty(n, np.int64)
+    counts = np.empty(1 << SORT_DIGIT, np.int64)
+    card_count = np.zeros(52, np.int64)
+    pair_count = np.zeros(52 * 52, np.int64)
+    cards = np.empty((n, size), np.int64)
+    pairs = np.empty((n, size * (size - 1) // 2), np.int64)
+    by_high_less = np.zeros((2, n), np.int64)
+    by_high_equal = np.zeros((2, n), np.int64)
+    by_low_less = np.zeros((2, n), np.int64)
+    by_low_equal = np.zeros((2, n), np.int64)
+    key = np.empty(n, np.int64)
+    for bd in range(n_boards):
+        has_low = low[bd, :] > 0
+        for h in range(n):
+            m = 0
+            for a in range(size):
+                cards[h, a] = hands[bd, h, a]
+                for b in range(a + 1, size):
+                    pairs[h, m] = np.int64(hands[bd, h, a]) * 52 + hands[bd, h, b]
+                    m += 1
+        for h in range(n):
+            key[h] = high[bd, h]
+        sorted_hands = _radix_order(key, order, spare, counts)
+        _sweep(sorted_hands, key, cards, pairs, has_low, 2, False, card_count, pair_count, by_high_less, by_high_equal)
+        if with_low:
+            for h in range(n):
+                key[h] = low[bd, h]
+            sorted_hands = _radix_order(key, order, spare, counts)
+            _sweep(sorted_hands, key, cards, pairs, has_low, 1, True, card_count, pair_count, by_low_less, by_low_equal)
+        weight = weights[bd]
+        for h in range(n):
+            packed = np.int64(0)
+            for a in range(size):
+                packed = packed * 52 + hands[bd, h, a]
+            k = lookup[packed]
+            h_less = by_high_less[0, h]
+            h_equal = by_high_equal[0, h]
+            win[k] += weight * h_less
+            tie[k] += weight * h_equal
+            lose[k] += weight * (opponents - h_less - h_equal)
+            if has_low[h]:
+                hilo4[k] += weight * (2 * h_less + h_equal + 2 * by_low_less[0, h] + by_low_equal[0, h])
+            else:
+                hilo4[k] += weight * (4 * h_less + 2 * h_equal - 2 * by_high_less[1, h] - by_high_equal[1, h])
 
 
 def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
@@ -224,25 +325,15 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     win, tie, lose, hilo4 = (np.zeros(n_classes, np.int64) for _ in range(4))
     positions = np.array(list(_combos(47, size)), dtype=np.int64)
     opponents = comb(47 - size, size)
-    packer = 52 ** np.arange(size - 1, -1, -1)
-    n = len(positions)
-    by_high_counts = np.zeros((4, n), np.int64)
-    by_low_counts = np.zeros((4, n), np.int64)
-    for b in range(first, last):
-        board = boards[b]
-        rest = np.setdiff1d(np.arange(52, dtype=np.uint8), board)
-        hands = rest[positions]  # sorted ascending: positions and rest are
-        high, low = fast.high_low(hands[None, :, :], board[None, :])
-        high, low = high[0].astype(np.int64), low[0].astype(np.int64)
-        class_id = lookup[hands.astype(np.int64) @ packer]
-        has_low = low > 0
-        _sweep(np.argsort(high), high, hands, has_low, by_high_counts)
-        if game.low is not None:
-            _sweep(np.argsort(low), low, hands, has_low, by_low_counts)
-        _add_board(
-            int(weights[b]), class_id, high, low, by_high_counts[0], by_high_counts[1], by_high_counts[2],
-            by_high_counts[3], by_low_counts[0], by_low_counts[1], opponents, win, tie, lose, hilo4,
-        )
+    hands = np.empty((BOARD_BLOCK, len(positions), size), np.uint8)
+    for block in range(first, last, BOARD_BLOCK):
+        stop = min(block + BOARD_BLOCK, last)
+        block_boards = boards[block:stop]
+        block_hands = hands[: stop - block]
+        _hands_of(block_boards, positions, block_hands)
+        high, low = fast.high_low(block_hands, block_boards)
+        _tally_boards(weights[block:stop].astype(np.int64), block_hands, high, low, game.low is not None,
+                      lookup, opponents, win, tie, lose, hilo4)
     columns = {
         "game": pa.array([game.name] * n_classes, pa.string()),
         "class": pa.array(names, pa.string()),

@@ -1,6 +1,7 @@
 """The exact starting-hand grid: sweep against brute force, known hold'em values, zero-sum."""
 
 import dataclasses
+from math import comb
 
 import numpy as np
 import polars as pl
@@ -32,28 +33,26 @@ def _brute_force(g, board, hands, sample):
 
 
 @pytest.mark.parametrize("name", ["holdem", "pls7"])
-def test_sweep_equals_brute_force(name):
-    """On random boards, inclusion-exclusion counts equal a direct count over every opponent."""
+def test_board_tally_equals_brute_force(name):
+    """On random boards, the radix-sorted inclusion-exclusion counts equal a direct count over every opponent."""
     g = game(name)
     rng = np.random.default_rng(4)
     positions = np.array(list(grid._combos(47, g.hole_cards)), dtype=np.int64)
-    for _ in range(3):
-        board = np.sort(rng.choice(52, 5, replace=False)).astype(np.uint8)
-        hands = np.setdiff1d(np.arange(52, dtype=np.uint8), board)[positions]
-        fast = fast_evaluator(g)
-        high, low = (x[0].astype(np.int64) for x in fast.high_low(hands[None], board[None]))
-        by_high = np.zeros((4, len(hands)), np.int64)
-        by_low = np.zeros((4, len(hands)), np.int64)
-        grid._sweep(np.argsort(high), high, hands, low > 0, by_high)
-        grid._sweep(np.argsort(low), low, hands, low > 0, by_low)
-        sample = rng.choice(len(hands), 60, replace=False)
-        for h, (less, equal, hilo4) in zip(sample, _brute_force(g, board, hands, sample)):
-            assert (by_high[0, h], by_high[1, h]) == (less, equal)
-            if low[h] > 0:
-                mine = 2 * by_high[0, h] + by_high[1, h] + 2 * by_low[0, h] + by_low[1, h]
-            else:
-                mine = 4 * by_high[0, h] + 2 * by_high[1, h] - 2 * by_high[2, h] - by_high[3, h]
-            assert mine == hilo4
+    boards = np.sort(np.array([rng.choice(52, 5, replace=False) for _ in range(3)]), axis=1).astype(np.uint8)
+    hands = np.empty((len(boards), len(positions), g.hole_cards), np.uint8)
+    grid._hands_of(boards, positions, hands)
+    high, low = fast_evaluator(g).high_low(hands, boards)
+    for b, board in enumerate(boards):
+        # One "class" per hand, so the class totals are the per-hand counts.
+        lookup = np.full(52**g.hole_cards, -1, np.int64)
+        lookup[hands[b].astype(np.int64) @ (52 ** np.arange(g.hole_cards - 1, -1, -1))] = np.arange(len(positions))
+        win, tie, lose, hilo4 = (np.zeros(len(positions), np.int64) for _ in range(4))
+        opponents = comb(47 - g.hole_cards, g.hole_cards)
+        grid._tally_boards(np.ones(1, np.int64), hands[b : b + 1], high[b : b + 1], low[b : b + 1], True, lookup, opponents, win, tie, lose, hilo4)
+        sample = rng.choice(len(positions), 60, replace=False)
+        for h, (less, equal, share4) in zip(sample, _brute_force(g, board, hands[b], sample)):
+            assert (win[h], tie[h], hilo4[h]) == (less, equal, share4)
+            assert win[h] + tie[h] + lose[h] == opponents
 
 
 @pytest.fixture(scope="module")
