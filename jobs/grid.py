@@ -132,11 +132,23 @@ def _radix_order(key, order, spare, counts):
 LANE = 32  # the flagged hands' counts ride in the high half of each 64-bit counter
 
 
+@njit(inline="always")
+def _shared(cards, pairs, h, card_count, pair_count):
+    """Minus the counted hands sharing a card with hand ``h``, plus those sharing a pair (the
+    inclusion-exclusion terms), written out for 2- and 3-card hands so the loads overlap."""
+    if cards.shape[1] == 3:
+        return (
+            pair_count[pairs[h, 0]] + pair_count[pairs[h, 1]] + pair_count[pairs[h, 2]]
+            - card_count[cards[h, 0]] - card_count[cards[h, 1]] - card_count[cards[h, 2]]
+        )
+    return pair_count[pairs[h, 0]] - card_count[cards[h, 0]] - card_count[cards[h, 1]]
+
+
 @njit(cache=True)
-def _sweep(order, key, cards, pairs, flagged, sets, skip_zero, card_count, pair_count, less, equal):
+def _sweep(order, key, cards, pairs, flagged, sets, below, card_count, pair_count, less, equal):
     """For each hand, the card-disjoint hands with a smaller ``key`` (``less``) and an equal one
     (``equal``): row 0 among all hands, row 1 (when ``sets`` is 2) among the ``flagged`` ones.
-    ``cards[h]`` are hand ``h``'s cards and ``pairs[h]`` its card pairs as ``c1 * 52 + c2``.
+    ``cards[h]`` are hand ``h``'s 2 or 3 cards and ``pairs[h]`` its card pairs as ``c1 * 52 + c2``.
 
     Hands are visited in key order, one group of equal keys at a time: each member counts the
     hands already added (all below it) that share no card with it, by inclusion-exclusion
@@ -144,14 +156,12 @@ def _sweep(order, key, cards, pairs, flagged, sets, skip_zero, card_count, pair_
     group is added; each member counts again (below or equal). The three-card term of the
     inclusion-exclusion is only ever the hand itself, once it is added. Both sets are counted
     at once: a counter holds all hands in its low 32 bits and flagged ones in the high 32
-    (the sums are exact integers, so the halves separate at the end). With ``skip_zero``,
-    hands of key 0 are added but not counted.
+    (the sums are exact integers, so the halves separate at the end). The caller fills
+    ``below``, ``card_count`` and ``pair_count`` with the hands counted before ``order``
+    starts (none, or every hand left out of ``order``).
     """
-    n, size = cards.shape
-    n_pairs = pairs.shape[1]
-    card_count[:] = 0
-    pair_count[:] = 0
-    below = np.int64(0)
+    n = order.shape[0]
+    three = cards.shape[1] == 3
     flag_unit = np.int64(1) << LANE if sets == 2 else np.int64(0)
     low_half = (np.int64(1) << LANE) - 1
     i = 0
@@ -160,38 +170,31 @@ def _sweep(order, key, cards, pairs, flagged, sets, skip_zero, card_count, pair_
         j = i + 1
         while j < n and key[order[j]] == group_key:
             j += 1
-        counted = not (skip_zero and group_key == 0)
-        if counted:
-            for g in range(i, j):
-                h = order[g]
-                count = below
-                for a in range(size):
-                    count -= card_count[cards[h, a]]
-                for a in range(n_pairs):
-                    count += pair_count[pairs[h, a]]
-                less[0, h] = count & low_half
-                less[1, h] = count >> LANE
+        for g in range(i, j):
+            h = order[g]
+            count = below + _shared(cards, pairs, h, card_count, pair_count)
+            less[0, h] = count & low_half
+            less[1, h] = count >> LANE
         for g in range(i, j):
             h = order[g]
             unit = 1 + (flag_unit if flagged[h] else 0)
             below += unit
-            for a in range(size):
-                card_count[cards[h, a]] += unit
-            for a in range(n_pairs):
-                pair_count[pairs[h, a]] += unit
-        if counted and j == i + 1:
+            card_count[cards[h, 0]] += unit
+            card_count[cards[h, 1]] += unit
+            pair_count[pairs[h, 0]] += unit
+            if three:
+                card_count[cards[h, 2]] += unit
+                pair_count[pairs[h, 1]] += unit
+                pair_count[pairs[h, 2]] += unit
+        if j == i + 1:
             equal[0, order[i]] = 0  # alone with its key
             equal[1, order[i]] = 0
-        elif counted:
+        else:
             for g in range(i, j):
                 h = order[g]
-                count = below
-                if size == 3:  # the hand itself, in every set it belongs to
+                count = below + _shared(cards, pairs, h, card_count, pair_count)
+                if three:  # the hand itself, in every set it belongs to
                     count -= 1 + (flag_unit if flagged[h] else 0)
-                for a in range(size):
-                    count -= card_count[cards[h, a]]
-                for a in range(n_pairs):
-                    count += pair_count[pairs[h, a]]
                 equal[0, h] = (count & low_half) - less[0, h]
                 equal[1, h] = (count >> LANE) - less[1, h]
         i = j
@@ -216,6 +219,14 @@ def _hands_of(boards, positions, hands):
 
 
 @njit(cache=True)
+def _comb(m, k):
+    out = 1
+    for i in range(k):
+        out = out * (m - i) // (i + 1)
+    return out
+
+
+@njit(cache=True)
 def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, tie, lose, hilo4):
     """Add every board of the block to the class totals (weighted by the board class size).
 
@@ -229,13 +240,18 @@ def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, t
     counts = np.empty(1 << SORT_DIGIT, np.int64)
     card_count = np.zeros(52, np.int64)
     pair_count = np.zeros(52 * 52, np.int64)
-    cards = np.empty((n, size), np.int64)
-    pairs = np.empty((n, size * (size - 1) // 2), np.int64)
-    by_high_less = np.zeros((2, n), np.int64)
-    by_high_equal = np.zeros((2, n), np.int64)
-    by_low_less = np.zeros((2, n), np.int64)
-    by_low_equal = np.zeros((2, n), np.int64)
-    key = np.empty(n, np.int64)
+    # Narrow types: the sweep reads these in strength order, i.e. at random, so they must fit
+    # in cache (int64 arrays of 16,215 hands would not).
+    cards = np.empty((n, size), np.int16)
+    pairs = np.empty((n, size * (size - 1) // 2), np.int16)
+    by_high_less = np.zeros((2, n), np.int32)
+    by_high_equal = np.zeros((2, n), np.int32)
+    by_low_less = np.zeros((2, n), np.int32)
+    by_low_equal = np.zeros((2, n), np.int32)
+    key = np.empty(n, np.int32)
+    low_hands = np.empty(n, np.int64)
+    low_key = np.empty(n, np.int64)
+    spare_hands = np.empty(n, np.int64)
     for bd in range(n_boards):
         has_low = low[bd, :] > 0
         for h in range(n):
@@ -248,12 +264,46 @@ def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, t
         for h in range(n):
             key[h] = high[bd, h]
         sorted_hands = _radix_order(key, order, spare, counts)
-        _sweep(sorted_hands, key, cards, pairs, has_low, 2, False, card_count, pair_count, by_high_less, by_high_equal)
+        card_count[:] = 0
+        pair_count[:] = 0
+        _sweep(sorted_hands, key, cards, pairs, has_low, 2, 0, card_count, pair_count, by_high_less, by_high_equal)
         if with_low:
+            # Only hands with a low need low counts, and all the others sit below them: start
+            # from every hand's card and pair counts (the same for every card left) minus the
+            # hands with a low, then sweep just those.
+            m = 0
             for h in range(n):
-                key[h] = low[bd, h]
-            sorted_hands = _radix_order(key, order, spare, counts)
-            _sweep(sorted_hands, key, cards, pairs, has_low, 1, True, card_count, pair_count, by_low_less, by_low_equal)
+                if has_low[h]:
+                    low_hands[m] = h
+                    low_key[m] = low[bd, h]
+                    m += 1
+            if m > 0:
+                in_rest = np.zeros(52, np.bool_)
+                for h in range(n):
+                    for a in range(size):
+                        in_rest[cards[h, a]] = True
+                rest = in_rest.sum()
+                per_card = _comb(rest - 1, size - 1)  # hands holding a given card
+                per_pair = _comb(rest - 2, size - 2)  # hands holding a given pair
+                card_count[:] = 0
+                pair_count[:] = 0
+                for c in range(52):
+                    if in_rest[c]:
+                        card_count[c] = per_card
+                        for d in range(c + 1, 52):
+                            if in_rest[d]:
+                                pair_count[c * 52 + d] = per_pair
+                for t in range(m):
+                    h = low_hands[t]
+                    for a in range(size):
+                        card_count[cards[h, a]] -= 1
+                    for a in range(pairs.shape[1]):
+                        pair_count[pairs[h, a]] -= 1
+                sub_order = _radix_order(low_key[:m], order[:m], spare[:m], counts)
+                for t in range(m):
+                    key[low_hands[sub_order[t]]] = low_key[sub_order[t]]
+                    spare_hands[t] = low_hands[sub_order[t]]
+                _sweep(spare_hands[:m], key, cards, pairs, has_low, 1, n - m, card_count, pair_count, by_low_less, by_low_equal)
         weight = weights[bd]
         for h in range(n):
             packed = np.int64(0)
