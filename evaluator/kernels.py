@@ -78,17 +78,6 @@ def _flush_suit(suit_counts):
 
 
 @njit(inline="always")
-def _pool_high(key, suit_bits, suit_counts, start_row, lo_index, rank_value, flush_value):
-    value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
-    suit = _flush_suit(suit_counts)
-    if suit >= 0:
-        flush = np.int64(flush_value[(suit_bits >> (16 * suit)) & 0x1FFF])
-        if flush > value:
-            value = flush
-    return value
-
-
-@njit(inline="always")
 def _probe_suit(probe):
     """The suit whose bit is set in a flush probe (bits 3/7/11/15), or 0 when none is.
 
@@ -401,50 +390,46 @@ def _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit):
 
 
 @njit(inline="always")
-def _pool_present(index, bits, counts, rank_present, flush_present, offsuit_present, paired_bits):
-    """Category bits some 5 of a free-use pool make exactly, from its suit-bit word alone."""
-    found = np.int64(rank_present[index])
-    suit = _flush_suit(counts)
-    if suit >= 0:
-        all_ranks = _rank_mask(bits)
-        found = (found & paired_bits) | flush_present[(bits >> (16 * suit)) & 0x1FFF]
-        for other in range(4):
-            if other != suit:
-                lane = (bits >> (16 * other)) & 0x1FFF
-                while lane:
-                    r = 0
-                    while not (lane >> r) & 1:
-                        r += 1
-                    lane &= lane - 1
-                    found |= offsuit_present[r, all_ranks & ~(1 << r)]
+def _with_flush_present(found, bits, suit, flush_present, offsuit_present, paired_bits):
+    """A pool's category bits when ``suit`` holds five or more cards: paired categories from
+    the multiset bits ``found``, flush types from the suit's mask, and the five-distinct-rank
+    ones from each off-suit card with the pool's other ranks."""
+    all_ranks = _rank_mask(bits)
+    found = (found & paired_bits) | flush_present[(bits >> (16 * suit)) & 0x1FFF]
+    for other in range(4):
+        if other != suit:
+            lane = (bits >> (16 * other)) & 0x1FFF
+            while lane:
+                r = 0
+                while not (lane >> r) & 1:
+                    r += 1
+                lane &= lane - 1
+                found |= offsuit_present[r, all_ranks & ~(1 << r)]
     return found
 
 
 @njit(cache=True)
 def enumerate_pools(
     deck, first, size, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
-    offsuit_present, paired_bits, category_of_position, best, present_patterns, low_patterns,
+    offsuit_present, paired_bits, best_positions, present_patterns, low_patterns,
 ):
-    """Every ``size``-card pool of ``deck`` whose first card is ``deck[first]``, counted.
+    """Every ``size``-card pool (``size >= 3``) of ``deck`` whose first card is ``deck[first]``, counted.
 
-    ``best[c]``: pools whose best hand is category ``c``; ``present_patterns[bits]``: pools
-    whose set of makeable categories is ``bits``; ``low_patterns[mask]``: pools whose low
-    ranks present are ``mask`` (bit 0 the ace). Histograms keep the per-pool work to a few
-    increments; the caller folds them into per-category and per-qualifier counts.
-    Partial sums are kept per depth, so each pool costs one card's update plus its lookups.
+    ``best_positions[p]``: pools whose best hand is at ranking position ``p``;
+    ``present_patterns[bits]``: pools whose set of makeable categories is ``bits``;
+    ``low_patterns[mask]``: pools whose low ranks present are ``mask`` (bit 0 the ace).
+    Histograms keep the per-pool work to a few increments; the caller folds them into
+    per-category and per-qualifier counts. The first ``size - 1`` cards walk a stack of
+    partial sums; the last card is a flat loop over the cards after them, one packed add each.
     """
     d_max = deck.shape[0]
     pos = np.zeros(size, dtype=np.int64)
-    keys = np.zeros(size + 1, dtype=np.int64)
-    bits = np.zeros(size + 1, dtype=np.int64)
-    counts = np.zeros(size + 1, dtype=np.int64)
-    c = np.int64(deck[first])
+    words = np.zeros(size, dtype=np.int64)  # packed key + suit counts of the first d cards
+    bits = np.zeros(size, dtype=np.int64)
+    c = deck[first]
     pos[0] = first
-    keys[1] = CARD_KEY[c]
-    bits[1] = _suit_bit(c)
-    counts[1] = _suit_count(c)
-    if size == 1:
-        return
+    words[1] = CARD_WORD[c]
+    bits[1] = CARD_SUIT_BIT[c]
     depth = 1
     pos[1] = first
     while depth >= 1:
@@ -452,18 +437,28 @@ def enumerate_pools(
         if pos[depth] > d_max - (size - depth):
             depth -= 1
             continue
-        c = np.int64(deck[pos[depth]])
-        keys[depth + 1] = keys[depth] + CARD_KEY[c]
-        bits[depth + 1] = bits[depth] | _suit_bit(c)
-        counts[depth + 1] = counts[depth] + _suit_count(c)
-        if depth < size - 1:
+        c = deck[pos[depth]]
+        words[depth + 1] = words[depth] + CARD_WORD[c]
+        bits[depth + 1] = bits[depth] | CARD_SUIT_BIT[c]
+        if depth < size - 2:
             depth += 1
             pos[depth] = pos[depth - 1]
             continue
-        key = keys[size]
-        b = bits[size]
-        index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
-        value = _pool_high(key, b, counts[size], start_row, lo_index, rank_value, flush_value)
-        best[category_of_position[value >> 20]] += 1
-        present_patterns[_pool_present(index, b, counts[size], rank_present, flush_present, offsuit_present, paired_bits)] += 1
-        low_patterns[_low_mask(_rank_mask(b))] += 1
+        base_word = words[size - 1]
+        base_bits = bits[size - 1]
+        for q in range(pos[depth] + 1, d_max):
+            c = deck[q]
+            word = base_word + CARD_WORD[c]
+            b = base_bits | CARD_SUIT_BIT[c]
+            key = word & KEY_MASK
+            index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
+            value = np.int64(rank_value[index])
+            found = np.int64(rank_present[index])
+            probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
+            if probe != 0:
+                suit = _probe_suit(probe)
+                value = max(value, np.int64(flush_value[(b >> (16 * suit)) & 0x1FFF]))
+                found = _with_flush_present(found, b, suit, flush_present, offsuit_present, paired_bits)
+            best_positions[value >> 20] += 1
+            present_patterns[found] += 1
+            low_patterns[_low_mask(_rank_mask(b))] += 1

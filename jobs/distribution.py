@@ -69,14 +69,16 @@ def count_pools(config: RunConfig, deck: np.ndarray, first: int) -> tuple[np.nda
     fast = fast_evaluator(game)
     t = fast.tables
     size = pool_size(config)
-    best = np.zeros(len(Category), np.int64)
+    best_positions = np.zeros(len(Category), np.int64)
     present_patterns = np.zeros(1 << len(Category), np.int64)
     low_patterns = np.zeros(256, np.int64)
     kernels.enumerate_pools(
         deck, first, size, fast.lo_index, fast.start[size], t.rank_value[size], t.rank_present[size],
-        t.flush_value, t.flush_present, t.offsuit_present, PAIRED_CATEGORIES, t.category_of_position,
-        best, present_patterns, low_patterns,
+        t.flush_value, t.flush_present, t.offsuit_present, PAIRED_CATEGORIES,
+        best_positions, present_patterns, low_patterns,
     )
+    best = np.zeros(len(Category), np.int64)
+    best[t.category_of_position] = best_positions[: len(t.category_of_position)]
     patterns = np.arange(len(present_patterns))
     present = np.array([present_patterns[(patterns >> c) & 1 == 1].sum() for c in range(len(Category))])
     masks = np.arange(256)
