@@ -49,6 +49,25 @@ def _combinations(cards, k, out):
             idx[t] = idx[t - 1] + 1
 
 
+@njit(cache=True)
+def _tally_shares(high, low, unit, totals, wins, ties):
+    """Add each deal's pot shares (``pot_shares``, in whole units, so sums are exact) to
+    ``totals[p] = (share, share^2, high part, low part)``; count scoops and partial wins."""
+    n, players = high.shape
+    high_part = np.empty((n, players), np.int64)
+    low_part = np.empty((n, players), np.int64)
+    pot_shares(high, low, unit, high_part, low_part)
+    for i in range(n):
+        for p in range(players):
+            units = high_part[i, p] + low_part[i, p]
+            totals[p, 0] += units
+            totals[p, 1] += units * units
+            totals[p, 2] += high_part[i, p]
+            totals[p, 3] += low_part[i, p]
+            wins[p] += units == unit
+            ties[p] += 0 < units < unit
+
+
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
     """Each hand's cards, or None for ``random``."""
     parsed: list[list[int] | None] = []
@@ -101,22 +120,14 @@ def equity(
     fast = fast_evaluator(g)
     players = len(known)
     unit = share_unit(players)
-    sums = [np.zeros(players) for _ in range(4)]  # share, share^2, high, low (fractions of the pot)
+    totals = np.zeros((players, 4), np.int64)  # share, share^2, high part, low part (in units)
     wins = np.zeros(players, np.int64)
     ties = np.zeros(players, np.int64)
     fixed_hole = np.array([h if h else [0] * g.hole_cards for h in known], dtype=np.uint8)
 
     def add(hole, full_board):
         high, low = fast.high_low(hole, full_board)
-        high_part = np.empty(high.shape, np.int64)
-        low_part = np.empty(high.shape, np.int64)
-        pot_shares(high, low, unit, high_part, low_part)
-        units = high_part + low_part
-        share = units / unit
-        for total_, part in zip(sums, (share, share * share, high_part / unit, low_part / unit)):
-            total_ += part.sum(axis=0)
-        wins[:] += (units == unit).sum(axis=0)
-        ties[:] += ((units > 0) & (units < unit)).sum(axis=0)
+        _tally_shares(high, low, unit, totals, wins, ties)
 
     if exact:
         completions = np.empty((comb(len(remaining), missing), missing), dtype=np.uint8)
@@ -141,7 +152,7 @@ def equity(
             full_board = np.concatenate([np.tile(np.array(board_cards, np.uint8), (n, 1)), drawn[:, :missing]], axis=1)
             add(np.ascontiguousarray(hole), np.ascontiguousarray(full_board))
 
-    share, share_sq, high_share, low_share = (s / total for s in sums)
+    share, share_sq, high_share, low_share = (totals[:, i] / unit ** (2 if i == 1 else 1) / total for i in range(4))
     se = np.zeros(players) if exact else np.sqrt(np.maximum(share_sq - share**2, 0) / max(total - 1, 1))
     return {
         "game": g.name,

@@ -121,7 +121,9 @@ def pot_shares(high, low, unit, high_part, low_part):
         for p in range(players):
             high_ties += np.int64(high[i, p]) == top_high
             low_ties += top_low > 0 and np.int64(low[i, p]) == top_low
-        high_pot = unit // 2 if top_low > 0 else unit
+        # One division per pot half per deal (integer division is slow), then per seat a select.
+        high_share = (unit // 2 if top_low > 0 else unit) // high_ties
+        low_share = unit // 2 // low_ties if top_low > 0 else 0
         for p in range(players):
-            high_part[i, p] = high_pot // high_ties if np.int64(high[i, p]) == top_high else 0
-            low_part[i, p] = unit // 2 // low_ties if top_low > 0 and np.int64(low[i, p]) == top_low else 0
+            high_part[i, p] = high_share if np.int64(high[i, p]) == top_high else 0
+            low_part[i, p] = low_share if top_low > 0 and np.int64(low[i, p]) == top_low else 0
