@@ -1,10 +1,13 @@
 """Every study behind the rule book in one command, and one report beside the rule book's values.
 
-``sampyong run rulebook --deals N`` runs, in one Ray session (each study its own resumable run
-directory under ``OUT``): the PLS7 showdown (N deals), the baselines (hold'em, PLO, PLO8,
-Big O showdowns, N/10 each), the variants sweep, textures and turn draws (N/10 each), the exact
-distributions of PLS7 and hold'em, and the exact heads-up grids of hold'em and PLS7. It then
-writes ``OUT/rulebook/<id>/report.md`` with ``baselines.csv`` and the figures.
+``sampyong run rulebook --deals N`` runs every study as one job graph on one backend (each
+study keeps its own resumable run directory under ``OUT``; the shards of all of them share
+the workers, and each study's tables are built as soon as its last shard lands): the PLS7
+showdown (N deals); the baselines (hold'em, PLO, PLO8, Big O showdowns, N/10 each); the
+variants sweep of PLS7, textures and turn draws (N/10 each); the variants sweeps of the
+baselines (N/100 each); the exact distributions of PLS7 and hold'em; and the exact heads-up
+grids of hold'em and PLS7. It then writes ``OUT/rulebook/<id>/report.md`` with
+``baselines.csv``, ``baseline_variants.csv`` and the figures.
 """
 
 from __future__ import annotations
@@ -34,23 +37,27 @@ BASELINES = ("holdem", "plo", "plo8", "plo5-8")
 def studies(deals: int, seed: int) -> list[RunConfig]:
     """The runs behind the report, in the order they are computed."""
     tenth = max(deals // 10, 1)
+    hundredth = max(deals // 100, 1)
     shard = min(1_000_000, max(deals // 20, 1))
     small_shard = min(1_000_000, max(tenth // 10, 1))
+    tiny_shard = min(250_000, max(hundredth // 4, 1))
 
     def run(job, game, n, shard_deals, players, **knobs):
         config = RunConfig(job=job, game=game, deals=n, shard_deals=shard_deals, players=players, seed=seed, **knobs)
         return job_module(job).configure(config)
 
+    # The slowest studies first, so the last shards to finish are short ones.
     return [
+        run("grid", "pls7", 1, 1, 2),
         run("showdown", "pls7", deals, shard, 8),
         *[run("showdown", g, tenth, small_shard, 8) for g in BASELINES],
         run("variants", "pls7", tenth, small_shard, 8),
         run("textures", "pls7", tenth, small_shard, 6),
         run("draws", "pls7", tenth, small_shard, 2),
+        *[run("variants", g, hundredth, tiny_shard, 8) for g in BASELINES],
         run("distribution", "pls7", 1, 1, 1),
         run("distribution", "holdem", 1, 1, 1),
         run("grid", "holdem", 1, 1, 2),
-        run("grid", "pls7", 1, 1, 2),
     ]
 
 
@@ -73,15 +80,14 @@ def five_card_counts(ranking: str) -> dict[str, int]:
 
 
 def run_rulebook(deals: int, seed: int, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
-    from pipeline.runner import execute
+    from pipeline.runner import execute_all
 
     configs = studies(deals, seed)
     digest = hashlib.sha256("".join(c.run_id for c in configs).encode()).hexdigest()[:12]
     report_dir = Path(out) / "rulebook" / digest
-    runs = {}
     with backend.session():
-        for config in configs:
-            runs[(config.job, config.game)] = execute(config, backend, out, resume=resume, quiet=quiet)
+        run_dirs = execute_all(configs, backend, out, resume=resume, quiet=quiet)
+    runs = {(c.job, c.game): run_dir for c, run_dir in zip(configs, run_dirs)}
     write_report(runs, report_dir, deals, seed)
     return report_dir
 
@@ -103,6 +109,15 @@ def baselines(runs: dict) -> pl.DataFrame:
     return pl.concat(frames, how="diagonal_relaxed").fill_null(0.0)
 
 
+def baseline_variants(runs: dict) -> pl.DataFrame:
+    """Every game's variant sweep: differences from its base game with paired standard errors."""
+    frames = []
+    for game in ("pls7", *BASELINES):
+        deltas = _read(runs[("variants", game)], "deltas")
+        frames.append(deltas.select(pl.lit(game).alias("game"), pl.all()))
+    return pl.concat(frames, how="diagonal_relaxed")
+
+
 def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
     report_dir.mkdir(parents=True, exist_ok=True)
     figures = report_dir / "figures"
@@ -112,6 +127,8 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
             shutil.copy(png, figures / f"{job}-{game}-{png.name}")
     base = baselines(runs)
     write_table(report_dir / "tables", "baselines", base)
+    sweeps = baseline_variants(runs)
+    write_table(report_dir / "tables", "baseline_variants", sweeps)
 
     five = five_card_counts("base")
     five_rule = {
@@ -185,6 +202,14 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         "## Baselines",
         "",
         _markdown(base.filter(pl.col("players") == 6)),
+        f"Rule variants of every game, 6 players (PLS7 {max(deals // 10, 1):,} deals, the others "
+        f"{max(deals // 100, 1):,}; difference from the game's own rules, paired standard errors):",
+        "",
+        _markdown(
+            sweeps.filter(pl.col("players") == 6).select(
+                "game", "variant", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se", "scoop", "scoop_se"
+            )
+        ),
         "## PLS7 starting hands (exact, heads-up vs a random hand): top 20 by hi-lo equity",
         "",
         _markdown(pls_grid.sort("equity_hilo", descending=True).head(20)),

@@ -5,9 +5,9 @@ job's statistics for k = 2..P, and its difference from the base game (the ``--ga
 with its knobs) with a *paired* standard error: the per-deal difference of the two
 indicators, so the noise the variants share cancels.
 
-Default variants (one knob at a time from PLS7, the rule book's comparisons): hole use free /
-at least one / PLS-2 (2-3) / exactly two; rankings base / trips_over_straight /
-skip_over_flush / both; low 7 / 6 / 8 / none. ``--variants`` replaces the list:
+Default variants (one knob at a time from the base game; for PLS7 the rule book's
+comparisons): hole use free / at least one / at least two (PLS-2) / exactly two; rankings
+base / trips_over_straight / skip_over_flush / both; low 6 / 7 / 8 / none. ``--variants`` replaces the list:
 ``"hole_use=2-3;ranking=both,low=8"`` (``;`` between variants, ``,`` between knobs).
 
 Tables: ``variants`` (``variant, hole_use, ranking, low, players, deals`` and the showdown
@@ -34,19 +34,30 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 8
 DESCRIPTION = "rule variants (hole use, ranking, low) on the same deals, with paired differences"
-DEFAULT_VARIANTS = (
-    "base;hole_use=1-3;hole_use=2-3;hole_use=2-2;ranking=trips_over_straight;ranking=skip_over_flush;"
-    "ranking=both;low=6;low=8;low=none"
-)
 DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS
 DELTA_INDEX = (0, 1, 3, 4)
 
 
+def default_variants(base: Game) -> str:
+    """One knob at a time from the base game: hole use free / at least one / at least two /
+    exactly two; the four PLS rankings; low 6 / 7 / 8 / none (those equal to the base drop out).
+
+    >>> from evaluator.games import game
+    >>> default_variants(game("holdem"))
+    'base;hole_use=0-2;hole_use=1-2;hole_use=2-2;ranking=base;ranking=trips_over_straight;ranking=skip_over_flush;ranking=both;low=6;low=7;low=8;low=none'
+    """
+    h = base.hole_cards
+    hole_uses = [f"hole_use={lo}-{hi}" for lo, hi in ((0, h), (1, h), (2, h), (2, 2)) if lo <= h]
+    rankings = [f"ranking={r}" for r in ("base", "trips_over_straight", "skip_over_flush", "both")]
+    lows = [f"low={q}" for q in ("6", "7", "8", "none")]
+    return ";".join(dict.fromkeys(["base", *hole_uses, *rankings, *lows]))
+
+
 def variant_games(config: RunConfig) -> list[Game]:
-    """The base game first, then each variant (knobs applied to the base)."""
+    """The base game first, then each variant (knobs applied to the base), duplicates dropped."""
     base = config.game_rules
     games = []
-    for text in (config.option("variants") or DEFAULT_VARIANTS).split(";"):
+    for text in (config.option("variants") or default_variants(base)).split(";"):
         text = text.strip()
         if not text or text == "base":
             games.append(base)

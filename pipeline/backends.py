@@ -1,5 +1,6 @@
-"""Where shards run. A backend only decides *where*: results come back to the driver's
-``on_result`` callback (in completion order) and the driver writes them.
+"""Where shards run. A backend only decides *where*: it gets a stream of shard tasks (from one
+run, or from every run of the rulebook at once) and hands each result to the driver's
+``on_result`` callback, in completion order; the driver writes them.
 
 ``SerialBackend`` runs in-process (tests, debugging); ``RayBackend`` runs Ray tasks on an
 embedded local Ray (the default) or on a cluster. ``import ray`` happens only in here.
@@ -8,6 +9,7 @@ embedded local Ray (the default) or on a cluster. ``import ray`` happens only in
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -16,11 +18,22 @@ from evaluator.errors import SampyongError
 from pipeline.plan import RunConfig, ShardSpec
 
 ShardFn = Callable[[RunConfig, ShardSpec], dict]
-OnResult = Callable[[ShardSpec, dict], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class ShardTask:
+    """One shard of one run: ``fn(config, shard)`` gives its tables."""
+
+    fn: ShardFn
+    config: RunConfig
+    shard: ShardSpec
+
+
+OnResult = Callable[[ShardTask, dict], None]
 
 
 class Backend(Protocol):
-    def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None: ...
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult) -> None: ...
 
     def session(self): ...
 
@@ -31,9 +44,9 @@ class SerialBackend:
     def session(self):
         return contextlib.nullcontext()
 
-    def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None:
-        for shard in shards:
-            on_result(shard, fn(config, shard))
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult) -> None:
+        for task in tasks:
+            on_result(task, task.fn(task.config, task.shard))
 
 
 def _run_shard_task(fn: ShardFn, config: RunConfig, shard: ShardSpec) -> dict:
@@ -89,23 +102,30 @@ class RayBackend:
             return self.workers
         return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
-    def run(self, fn: ShardFn, config: RunConfig, shards: Sequence[ShardSpec], on_result: OnResult) -> None:
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult) -> None:
         ray, started = self._init()
         try:
-            task = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
-            fn_ref = ray.put(fn)
-            config_ref = ray.put(config)
+            remote = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
+            refs: dict = {}  # (fn, config) -> their object refs, put once per run
+
+            def submit(task: ShardTask):
+                key = (task.fn, task.config)
+                if key not in refs:
+                    refs[key] = (ray.put(task.fn), ray.put(task.config))
+                fn_ref, config_ref = refs[key]
+                return remote.remote(fn_ref, config_ref, task.shard)
+
             limit = 2 * self.parallelism(ray)
-            pending = list(shards)[::-1]
+            pending = list(tasks)[::-1]
             in_flight: dict = {}
             while pending or in_flight:
                 while pending and len(in_flight) < limit:
-                    shard = pending.pop()
-                    in_flight[task.remote(fn_ref, config_ref, shard)] = shard
+                    task = pending.pop()
+                    in_flight[submit(task)] = task
                 done, _ = ray.wait(list(in_flight), num_returns=1)
                 for ref in done:
-                    shard = in_flight.pop(ref)
-                    on_result(shard, ray.get(ref))
+                    task = in_flight.pop(ref)
+                    on_result(task, ray.get(ref))
         finally:
             if started:
                 ray.shutdown()

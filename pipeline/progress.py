@@ -17,7 +17,9 @@ from rich.progress import (
 
 
 class Progress:
-    def __init__(self, total: int, done: int = 0, quiet: bool = False, label: str = "deals"):
+    """One bar per run: ``Progress([(label, total, done), ...])``, then ``advance(row, deals)``."""
+
+    def __init__(self, rows: list[tuple[str, int, int]], quiet: bool = False):
         self.enabled = not quiet and sys.stderr.isatty()
         self._bar = None
         if self.enabled:
@@ -33,8 +35,8 @@ class Progress:
                 console=Console(stderr=True),
                 transient=False,
             )
-            self._task = self._bar.add_task(label, total=total, completed=done, rate="")
-            self._start_done = done
+            self._tasks = [self._bar.add_task(label, total=total, completed=done, rate="") for label, total, done in rows]
+            self._start_done = [done for _, _, done in rows]
 
     def __enter__(self) -> Progress:
         if self._bar is not None:
@@ -45,11 +47,12 @@ class Progress:
         if self._bar is not None:
             self._bar.stop()
 
-    def advance(self, deals: int) -> None:
+    def advance(self, row: int, deals: int) -> None:
         if self._bar is None:
             return
-        self._bar.advance(self._task, deals)
-        task = self._bar.tasks[0]
+        task_id = self._tasks[row]
+        self._bar.advance(task_id, deals)
+        task = self._bar.tasks[row]
         if task.elapsed:
-            rate = (task.completed - self._start_done) / task.elapsed
-            self._bar.update(self._task, rate=f"{rate / 1e6:,.2f} M deals/s")
+            rate = (task.completed - self._start_done[row]) / task.elapsed
+            self._bar.update(task_id, rate=f"{rate / 1e6:,.2f} M deals/s")

@@ -1,17 +1,111 @@
-"""Run a config to completion: plan shards, skip finished ones, run the rest, aggregate."""
+"""Run configs to completion: plan shards, skip finished ones, run the rest, aggregate.
+
+``execute_all`` runs several configs as one graph: the missing shards of every run go to the
+backend as one stream of tasks (so no core waits at the end of one run for the next to
+start), and each run's tables are built as soon as its last shard has landed.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
 from evaluator.errors import SampyongError
 from jobs import job_module
 from pipeline.aggregate import build_outputs
-from pipeline.backends import Backend
-from pipeline.plan import RunConfig
+from pipeline.backends import Backend, ShardTask
+from pipeline.plan import RunConfig, ShardSpec
 from pipeline.progress import Progress
 from pipeline.store import RunStore
+
+
+@dataclasses.dataclass
+class _Run:
+    """One config's store, its finished shards (the manifest) and the shards still to do."""
+
+    config: RunConfig
+    store: RunStore
+    manifest: dict
+    shards: list[ShardSpec]
+    todo: list[ShardSpec]
+
+    @property
+    def total(self) -> int:
+        return sum(s.deals for s in self.shards)
+
+    @property
+    def done(self) -> int:
+        return sum(s.deals for s in self.shards if s.index in self.manifest)
+
+
+def _open(config: RunConfig, out: Path, resume: bool, log) -> _Run:
+    job = job_module(config.job)
+    job.validate(config)
+    config = job.configure(config)
+    job.prepare(config)  # warm tables and compiled kernels once, before workers need them
+    store = RunStore.create(out, config)
+    manifest = store.finished_shards(log=log) if resume else {}
+    if not resume:
+        store._write_manifest({})
+    shards = job.plan(config)
+    todo = [s for s in shards if s.index not in manifest]
+    if manifest:
+        log(f"{config.job} {config.game}: resuming, {len(manifest)} of {len(shards)} shards already done")
+    return _Run(config, store, manifest, shards, todo)
+
+
+def _build(run: _Run) -> None:
+    try:
+        build_outputs(run.store, run.manifest)
+    except OSError as error:
+        raise SampyongError(f"cannot write the tables of {run.store.run_dir}: {error.strerror or error}") from None
+
+
+def execute_all(
+    configs: list[RunConfig],
+    backend: Backend,
+    out: Path,
+    *,
+    resume: bool = True,
+    quiet: bool = False,
+) -> list[Path]:
+    """Compute every missing shard of every config under ``out`` and write each run's tables;
+    return the run directories, in the order of ``configs``."""
+
+    def log(message: str) -> None:
+        if not quiet:
+            print(message, file=sys.stderr)
+
+    runs = [_open(config, out, resume, log) for config in configs]
+    by_config = {run.config: run for run in runs}
+    if len(by_config) != len(runs):
+        raise SampyongError("the same run is listed twice")
+    row = {run.config: i for i, run in enumerate(runs)}
+    tasks = [ShardTask(job_module(run.config.job).run_shard, run.config, shard) for run in runs for shard in run.todo]
+    remaining = {run.config: len(run.todo) for run in runs}
+    labels = [f"{run.config.job} {run.config.game}" if len(runs) > 1 else run.config.job for run in runs]
+
+    with Progress([(label, run.total, run.done) for label, run in zip(labels, runs)], quiet=quiet) as progress:
+
+        def on_result(task: ShardTask, tables: dict) -> None:
+            run = by_config[task.config]
+            try:
+                run.store.write_shard(task.shard.index, tables, run.manifest)
+            except OSError as error:
+                raise SampyongError(
+                    f"cannot write shard {task.shard.index} in {run.store.run_dir}: {error.strerror or error}"
+                ) from None
+            progress.advance(row[task.config], task.shard.deals)
+            remaining[task.config] -= 1
+            if remaining[task.config] == 0:
+                _build(run)
+
+        for run in runs:
+            if not run.todo:
+                _build(run)
+        backend.run(tasks, on_result)
+    return [run.store.run_dir for run in runs]
 
 
 def execute(
@@ -23,37 +117,4 @@ def execute(
     quiet: bool = False,
 ) -> Path:
     """Compute every missing shard of ``config`` under ``out`` and write the tables; return the run dir."""
-    job = job_module(config.job)
-    job.validate(config)
-    config = job.configure(config)
-    job.prepare(config)  # warm tables and compiled kernels once, before workers need them
-    store = RunStore.create(out, config)
-
-    def log(message: str) -> None:
-        if not quiet:
-            print(message, file=sys.stderr)
-
-    manifest = store.finished_shards(log=log) if resume else {}
-    if not resume:
-        store._write_manifest({})
-    shards = job.plan(config)
-    todo = [s for s in shards if s.index not in manifest]
-    done_deals = sum(s.deals for s in shards if s.index in manifest)
-    if manifest:
-        log(f"resuming: {len(manifest)} of {len(shards)} shards already done")
-
-    with Progress(total=sum(s.deals for s in shards), done=done_deals, quiet=quiet, label=config.job) as progress:
-
-        def on_result(shard, tables) -> None:
-            try:
-                store.write_shard(shard.index, tables, manifest)
-            except OSError as error:
-                raise SampyongError(f"cannot write shard {shard.index} in {store.run_dir}: {error.strerror or error}") from None
-            progress.advance(shard.deals)
-
-        backend.run(job.run_shard, config, todo, on_result)
-    try:
-        build_outputs(store, manifest)
-    except OSError as error:
-        raise SampyongError(f"cannot write the tables of {store.run_dir}: {error.strerror or error}") from None
-    return store.run_dir
+    return execute_all([config], backend, out, resume=resume, quiet=quiet)[0]

@@ -10,7 +10,7 @@ import pytest
 from evaluator.errors import SampyongError
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, plan_shards
-from pipeline.runner import execute
+from pipeline.runner import execute, execute_all
 from pipeline.store import RunStore
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=30_000, shard_deals=10_000, players=6, seed=3)
@@ -61,8 +61,8 @@ def test_same_config_same_bytes_any_shard_order(reference_run, tmp_path):
     """Running the shards in reverse order gives bit-identical tables."""
 
     class Reversed(SerialBackend):
-        def run(self, fn, config, shards, on_result):
-            super().run(fn, config, list(shards)[::-1], on_result)
+        def run(self, tasks, on_result):
+            super().run(list(tasks)[::-1], on_result)
 
     run_dir = execute(CONFIG, Reversed(), tmp_path, quiet=True)
     assert tables(run_dir) == tables(reference_run)
@@ -80,9 +80,9 @@ def test_resume_after_deleting_shards(reference_run, tmp_path):
     computed = []
 
     class Counting(SerialBackend):
-        def run(self, fn, config, shards, on_result):
-            computed.extend(s.index for s in shards)
-            super().run(fn, config, shards, on_result)
+        def run(self, tasks, on_result):
+            computed.extend(t.shard.index for t in tasks)
+            super().run(tasks, on_result)
 
     run_dir = execute(CONFIG, Counting(), tmp_path, quiet=True)
     assert computed == [1]
@@ -110,9 +110,9 @@ def test_damaged_shard_is_detected_and_recomputed(reference_run, tmp_path, damag
     computed = []
 
     class Counting(SerialBackend):
-        def run(self, fn, config, shards, on_result):
-            computed.extend(s.index for s in shards)
-            super().run(fn, config, shards, on_result)
+        def run(self, tasks, on_result):
+            computed.extend(t.shard.index for t in tasks)
+            super().run(tasks, on_result)
 
     execute(CONFIG, Counting(), tmp_path, quiet=True)
     assert computed == [2]
@@ -125,13 +125,30 @@ def test_no_resume_recomputes_everything(reference_run, tmp_path):
     computed = []
 
     class Counting(SerialBackend):
-        def run(self, fn, config, shards, on_result):
-            computed.extend(s.index for s in shards)
-            super().run(fn, config, shards, on_result)
+        def run(self, tasks, on_result):
+            computed.extend(t.shard.index for t in tasks)
+            super().run(tasks, on_result)
 
     run_dir = execute(CONFIG, Counting(), tmp_path, resume=False, quiet=True)
     assert computed == [0, 1, 2]
     assert tables(run_dir) == tables(reference_run)
+
+
+def test_runs_share_one_task_stream(reference_run, tmp_path):
+    """Two runs executed together go to the backend as one stream and give the tables they give alone."""
+    other_config = RunConfig(**{**CONFIG.__dict__, "seed": 5})
+    alone = execute(other_config, SerialBackend(), tmp_path / "alone", quiet=True)
+    calls = []
+
+    class Recording(SerialBackend):
+        def run(self, tasks, on_result):
+            calls.append([(t.config.seed, t.shard.index) for t in tasks])
+            super().run(tasks, on_result)
+
+    first, second = execute_all([CONFIG, other_config], Recording(), tmp_path / "both", quiet=True)
+    assert len(calls) == 1 and {seed for seed, _ in calls[0]} == {CONFIG.seed, 5}
+    assert tables(first) == tables(reference_run)
+    assert tables(second) == tables(alone)
 
 
 def test_shard_plan_and_run_id():

@@ -7,13 +7,16 @@ from pipeline import cli
 
 
 def test_studies_cover_every_job():
-    """Showdown, four baselines, variants, textures, draws, two distributions and two grids."""
+    """Showdown, four baselines with their variant sweeps, PLS7 variants, textures, draws, two distributions and two grids."""
     configs = rulebook.studies(1_000_000, seed=3)
     jobs = [(c.job, c.game) for c in configs]
     assert ("showdown", "pls7") in jobs and all(("showdown", g) in jobs for g in rulebook.BASELINES)
     assert {j for j, _ in jobs} == {"showdown", "variants", "textures", "draws", "distribution", "grid"}
     assert next(c for c in configs if c.job == "showdown" and c.game == "pls7").deals == 1_000_000
-    assert all(c.deals == 100_000 for c in configs if c.job in ("variants", "textures", "draws"))
+    assert all(c.deals == 100_000 for c in configs if c.job in ("variants", "textures", "draws") and c.game == "pls7")
+    assert all(("variants", g) in jobs for g in rulebook.BASELINES)
+    assert all(c.deals == 10_000 for c in configs if c.job == "variants" and c.game != "pls7")
+    assert len(set(jobs)) == len(jobs)
 
 
 def test_cli_dispatches_rulebook(monkeypatch, tmp_path):
