@@ -177,6 +177,16 @@ class FastEvaluator:
         )
         return high, low, present
 
+    def low(self, hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
+        """Just the low strengths (``uint32[n, players]``) where that is cheaper than ``high_low``
+        (free use: rank masks only); None otherwise."""
+        self._check(hole, board)
+        if not self.uses_tables:
+            return None
+        low = np.empty(hole.shape[:2], np.uint32)
+        self._free_kernels[2](hole, board, self.low_value, low)
+        return low
+
     def category(self, high: np.ndarray) -> np.ndarray:
         """The Category value (int8) of each high strength."""
         return self.tables.category_of_position[np.asarray(high) >> 20]

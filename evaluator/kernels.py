@@ -88,7 +88,7 @@ def _probe_suit(probe):
 
 @lru_cache(maxsize=None)
 def free_kernels(hole_cards: int, board_cards: int):
-    """``(high_low, high_low_present)`` kernels for free use with these card counts.
+    """``(high_low, high_low_present, low_only)`` kernels for free use with these card counts.
 
     The counts are closure constants, so the card loops unroll at compile time (measured
     about 1.5x on the hot loop); numba caches each closure by its constants. Per pool: one
@@ -170,7 +170,21 @@ def free_kernels(hole_cards: int, board_cards: int):
                 low[i, p] = low_value[_low_mask(_rank_mask(bits))]
                 present[i, p] = found
 
-    return high_low, high_low_present
+    @njit(cache=True)
+    def low_only(hole, board, low_value, low):
+        """Just the low (another qualifier on hands whose high is already known)."""
+        n, players, _ = hole.shape
+        for i in range(n):
+            b_bits = np.int64(0)
+            for j in range(n_board):
+                b_bits |= CARD_SUIT_BIT[board[i, j]]
+            for p in range(players):
+                bits = b_bits
+                for j in range(n_hole):
+                    bits |= CARD_SUIT_BIT[hole[i, p, j]]
+                low[i, p] = low_value[_low_mask(_rank_mask(bits))]
+
+    return high_low, high_low_present, low_only
 
 
 @njit(cache=True)

@@ -118,15 +118,25 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     per_category = np.zeros((len(games), players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
     joint = np.zeros((len(games), players + 1, len(DELTA_FIELDS)), np.int64)
     joint_win = np.zeros((len(games), players + 1, N_CATEGORIES), np.int64)
+    # Every entry a block's counts read is written first (each deal, each k >= 2), so one
+    # buffer serves every block.
+    outcome_buffer = np.zeros((len(games), showdown.BLOCK_DEALS, players + 1, 6), np.int8)
     remaining = shard.deals
     while remaining:
         n = min(remaining, showdown.BLOCK_DEALS)
         cards = deal_cards(rng, n, players * hole_cards + 5)
         hole, board = split_deal(cards, players, hole_cards)
-        outcomes = np.zeros((len(games), n, players + 1, 6), np.int8)
+        outcomes = outcome_buffer[:, :n]
+        highs: dict = {}  # variants that differ only in the low share the high and present bits
         for v, game in enumerate(games):
             fast = fast_evaluator(game)
-            high, low, present = fast.high_low_present(hole, board)
+            shared = highs.get((game.hole_use, game.ranking))
+            low = fast.low(hole, board) if shared is not None else None
+            if low is None:
+                high, low, present = fast.high_low_present(hole, board)
+                highs[(game.hole_use, game.ranking)] = (high, present)
+            else:
+                high, present = shared
             showdown.showdown_counts(
                 high, low, fast.tables.category_of_position, present, summary[v], per_category[v], outcomes[v], True
             )

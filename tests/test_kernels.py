@@ -77,6 +77,8 @@ def test_fast_paths_agree_with_the_subset_kernel(g, path):
         assert np.array_equal(got, want)
     for got, want in zip(fast.high_low(hole, board), expected[:2]):
         assert np.array_equal(got, want)
+    low_only = fast.low(hole, board)
+    assert low_only is None if path != "tables" else np.array_equal(low_only, expected[1])
 
 
 def _five_card_counts(ranking: str):
