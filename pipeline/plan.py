@@ -21,7 +21,9 @@ import numpy as np
 
 from evaluator.games import Game, resolve_game
 
-SCHEMA_VERSION = 1
+# Part of every run_id: bump it whenever the numbers a config gives change (2: 16-bit dealing),
+# so a run directory from older code is never resumed with new shards.
+SCHEMA_VERSION = 2
 
 
 @dataclasses.dataclass(frozen=True)
