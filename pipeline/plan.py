@@ -21,9 +21,9 @@ import numpy as np
 
 from evaluator.games import Game, resolve_game
 
-# Part of every run_id: bump it whenever the numbers a config gives change (2: 16-bit dealing),
+# Part of every run_id: bump it whenever the numbers a config gives change (3: xoshiro dealing),
 # so a run directory from older code is never resumed with new shards.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 @dataclasses.dataclass(frozen=True)
