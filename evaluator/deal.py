@@ -57,7 +57,9 @@ def _deal(state, deck, out):
             halves -= 1
             low = m & _LOW32
             if low < bound:
-                # Reject the few draws that would make some cards likelier (Lemire 2019).
+                # Reject the few draws that would make some cards likelier (Lemire 2019). The
+                # draw is written out twice on purpose: an inline helper returning the tuple
+                # (product, word, halves) measured 3x slower here.
                 threshold = (_TWO32 - bound) % bound
                 while low < threshold:
                     if halves == 0:
