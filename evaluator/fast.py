@@ -84,7 +84,6 @@ class FastEvaluator:
     @cached_property
     def _split_plan(self):
         g = self.game
-        hole_sets = _subsets(g.hole_cards, g.hand_splits)
         board_sets = _subsets(g.board_cards, tuple(sorted({5 - h for h in g.hand_splits})))
         offsets = np.zeros(MAX_SPLIT_HOLE + 1, dtype=np.int64)
         strides = np.zeros(MAX_SPLIT_HOLE + 1, dtype=np.int64)
@@ -96,7 +95,9 @@ class FastEvaluator:
             strides[used] = len(value) // len(self.tables.rank_value[5])
             total += len(value)
             parts.append((value, present))
+        hole_sets = _subsets(g.hole_cards, g.hand_splits)
         return (
+            kernels.split_kernel(g.hole_cards, g.hand_splits),
             _padded(hole_sets), np.array([len(s) for s in hole_sets], np.int64),
             _padded(board_sets), np.array([len(s) for s in board_sets], np.int64),
             np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets, strides,
@@ -107,9 +108,9 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
         present = np.zeros((n, players), np.uint16)
-        hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets, strides = self._split_plan
+        kernel, hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets, strides = self._split_plan
         t = self.tables
-        kernels.split_high_low_present(
+        kernel(
             hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
             self.lo_index, self.start, hole_rank_index(), value, present_bits, offsets, strides,
             t.rank_present[5], t.flush_value, t.flush_present, self.low_value, self.low_mask, LOWEST_BITS,
