@@ -23,6 +23,7 @@ from evaluator.games import Game
 from evaluator.tables import (
     LOWEST_BITS,
     MAX_SPLIT_HOLE,
+    PART_MAJOR_SPLIT,
     PAIRED_CATEGORIES,
     high_tables,
     hole_rank_index,
@@ -92,7 +93,8 @@ class FastEvaluator:
         for used in g.hand_splits:
             value, present = split_tables(g.ranking, used)
             offsets[used] = total
-            strides[used] = len(value) // len(self.tables.rank_value[5])
+            if used != PART_MAJOR_SPLIT:
+                strides[used] = len(value) // len(self.tables.rank_value[5])
             total += len(value)
             parts.append((value, present))
         hole_sets = _subsets(g.hole_cards, g.hand_splits)

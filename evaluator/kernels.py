@@ -39,6 +39,7 @@ KEY_MASK = (1 << 32) - 1
 HI_SHIFT = 17
 FLUSH_PROBE = 0x3333  # adding 3 to each 4-bit suit count sets bit 3 when the count is >= 5
 FLUSH_BITS = 0x8888
+N_PAIRS = 91  # rank multisets of two cards: the width of the three-hole-card split table
 
 
 @njit(inline="always")
@@ -309,16 +310,13 @@ def _best_flush(hole_mask, board_mask, need, flush_value):
 
 @njit
 def _suited_subsets(
-    hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, rows,
-    board_set_size, t_key, t_bits, t_suit,
-    lo_index, start, hole_rank_index, split_present, rank_present5, flush_value, flush_present,
-    want_present,
+    hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, board_set_size, t_key, t_bits, t_suit,
+    lo_index, start, rank_present5, flush_value, flush_present, want_present,
 ):
     """The rare hand with a suited hole subset of h cards and 5 - h board cards of its suit.
 
     Returns the best flush-type value over such subsets and, when ``want_present``, the
-    hand's exact category bits: those subsets read their board parts one by one, the others
-    their split-table bits. Kept out of line: inlined, this branch slowed the common path 3x.
+    hand's exact category bits, every subset reading its board parts one by one. Kept out of line: inlined, this branch slowed the common path 3x.
     """
     best = np.int64(0)
     found = np.int64(0)
@@ -338,19 +336,18 @@ def _suited_subsets(
         # The subset's suit: the one holding all of its cards (any suit when it is empty).
         probe = (h_counts + (8 - used) * 0x1111) & FLUSH_BITS if used else (b_counts + FLUSH_PROBE) & FLUSH_BITS
         suit = _probe_suit(probe) if probe else -1
-        if suit >= 0 and ((b_counts >> (4 * suit)) & 0xF) >= need:
+        flush_possible = suit >= 0 and ((b_counts >> (4 * suit)) & 0xF) >= need
+        if flush_possible:
             best = max(best, _best_flush(_rank_mask(h_bits), (b_bits >> (16 * suit)) & 0x1FFF, need, flush_value))
-            if want_present:
-                for t in range(board_set_size.shape[0]):
-                    if board_set_size[t] != need:
-                        continue
-                    if t_suit[t] == suit:
-                        found |= flush_present[_rank_mask(h_bits | t_bits[t])]
-                    else:
-                        key = h_key + t_key[t]
-                        found |= rank_present5[start[5, key >> HI_SHIFT] + lo_index[key & LO_MASK]]
-        elif want_present:
-            found |= split_present[rows[used] + hole_rank_index[used, code]]
+        if want_present:
+            for t in range(board_set_size.shape[0]):
+                if board_set_size[t] != need:
+                    continue
+                if flush_possible and t_suit[t] == suit:
+                    found |= flush_present[_rank_mask(h_bits | t_bits[t])]
+                else:
+                    key = h_key + t_key[t]
+                    found |= rank_present5[start[5, key >> HI_SHIFT] + lo_index[key & LO_MASK]]
     return best, found
 
 
@@ -370,9 +367,10 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
 
     The hole count and the allowed splits are closure constants, so each subset size is its
     own unrolled loop nest over the hole cards (numba caches each closure by its constants).
-    Per hole subset: its ranks, read as base-13 digits, index the board's row of the split
-    table (the best non-flush hand and its category bits), and the low is rank-mask
-    arithmetic. Flush types are possible only when some suit holds h hole cards and 5 - h
+    Per hole subset of up to two cards: its ranks, read as base-13 digits, index the board's
+    row of the split table (the best non-flush hand and its category bits); three hole cards
+    take the best of their row over the board's ten pairs (see ``evaluator.tables``). The low
+    is rank-mask arithmetic. Flush types are possible only when some suit holds h hole cards and 5 - h
     board cards; one packed test per hand finds the few hands (under 10 %) that go to
     ``_suited_subsets``. Keeping the loop free of suit branches made it about 3x faster.
     """
@@ -391,7 +389,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
         t_key = np.zeros(n_parts, dtype=np.int64)
         t_bits = np.zeros(n_parts, dtype=np.int64)
         t_suit = np.zeros(n_parts, dtype=np.int64)
-        rows = np.zeros(4, dtype=np.int64)
+        board_pair = np.zeros(10, dtype=np.int64)  # multiset index of each board pair
         rank = np.zeros(n_hole, dtype=np.int64)
         low_bit = np.zeros(n_hole, dtype=np.int64)
         has_low = low_mask != 0
@@ -409,9 +407,16 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                 b_bits |= _suit_bit(c)
                 b_counts += _suit_count(c)
             board_index = np.int64(start[5, b_key >> HI_SHIFT] + lo_index[b_key & LO_MASK])
-            for used in range(4):
-                rows[used] = split_offset[used] + board_index * split_stride[used]
-            row0, row1, row2, row3 = rows[0], rows[1], rows[2], rows[3]
+            row0 = split_offset[0] + board_index * split_stride[0]
+            row1 = split_offset[1] + board_index * split_stride[1]
+            row2 = split_offset[2] + board_index * split_stride[2]
+            row3 = split_offset[3]  # hole-major: the board enters through its pairs
+            if use3:
+                t = 0
+                for x in range(5):
+                    for y in range(x + 1, 5):
+                        board_pair[t] = r2[(np.int64(board[i, x]) >> 2) * 13 + (np.int64(board[i, y]) >> 2)]
+                        t += 1
             board_low = _low_mask(_rank_mask(b_bits)) & low_mask
             # Per split, the suits with enough board cards (bit 3 of each 4-bit count).
             board_room0 = (b_counts + 3 * 0x1111) & FLUSH_BITS
@@ -461,10 +466,11 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                     for a in range(n_hole):
                         for b in range(a + 1, n_hole):
                             for d in range(b + 1, n_hole):
-                                index = row3 + r3[(rank[a] * 13 + rank[b]) * 13 + rank[d]]
-                                best_high = max(best_high, np.int64(split_value[index]))
-                                if want_present:
-                                    found |= split_present[index]
+                                row = row3 + np.int64(r3[(rank[a] * 13 + rank[b]) * 13 + rank[d]]) * N_PAIRS
+                                for t in range(10):
+                                    best_high = max(best_high, np.int64(split_value[row + board_pair[t]]))
+                                    if want_present:
+                                        found |= split_present[row + board_pair[t]]
                                 if has_low:
                                     best_low = max(best_low, _split_low(
                                         3, low_bit[a] | low_bit[b] | low_bit[d], board_low, low_value, lowest_bits))
@@ -474,10 +480,8 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit)
                         parts_ready = True
                     flush, exact = _suited_subsets(
-                        hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, rows,
-                        board_set_size, t_key, t_bits, t_suit,
-                        lo_index, start, hole_rank_index, split_present, rank_present5, flush_value, flush_present,
-                        want_present,
+                        hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, board_set_size, t_key, t_bits, t_suit,
+                        lo_index, start, rank_present5, flush_value, flush_present, want_present,
                     )
                     best_high = max(best_high, flush)
                     if want_present:

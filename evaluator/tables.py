@@ -40,7 +40,7 @@ from evaluator.cards import make_card
 from evaluator.games import Category, Ranking
 from evaluator.reference import classify5, high_strength, low_strength
 
-TABLE_VERSION = 3  # 3: split tables board-major
+TABLE_VERSION = 4  # 3: split tables board-major; 4: the three-hole-card split table is hole-major over board pairs
 LO_RANKS = 7  # ranks 2..8 go in the low base-5 code, 9..A in the high one
 HI_SHIFT = 17  # 5**7 = 78125 < 2**17
 POOL_SIZES = (5, 6, 7, 8, 9)  # pools the rank tables cover; 9 cards keep "one flush suit at most"
@@ -269,13 +269,20 @@ def low_table(qualifier: int) -> np.ndarray:
 # --- Split tables for restricted hole use ----------------------------------------------------
 #
 # With "exactly h hole cards", a player's best non-flush hand depends only on the rank
-# multiset of the h hole cards and the rank multiset of the whole board: SPLIT[h][b, a] is
-# the best over every (5 - h)-card part of board multiset b joined to hole multiset a. One
-# lookup per hole subset replaces C(5, 5 - h) five-card lookups. Board-major, so every
-# lookup of a deal falls in one short row (91 entries for two hole cards) and stays cached. Suited hole subsets meet
-# suited board cards in the kernel itself (rare), like the low, which is rank-mask arithmetic.
+# multiset of the h hole cards and the rank multisets of the board's (5 - h)-card parts.
+#
+# For h <= 2, SPLIT[h][b, a] is the best over every part of board multiset b joined to hole
+# multiset a: one lookup per hole subset instead of C(5, 5 - h). Board-major, so every lookup
+# of a deal falls in one short row (91 entries for two hole cards) and stays cached.
+# For h = 3 that layout would take 6,175 x 455 entries (11 MB): each hand's one lookup
+# missed every cache and was slower than ten lookups in a small table. So SPLIT[3][a, t] is
+# the 5-card value of hole multiset a with board pair multiset t (455 x 91, 164 KB), and the
+# kernel takes the best over the board's ten pairs.
+# Suited hole subsets meeting suited board cards are handled in the kernel itself (rare), like
+# the low, which is rank-mask arithmetic.
 
 MAX_SPLIT_HOLE = 3
+PART_MAJOR_SPLIT = 3  # the hole-card count whose split table is hole-major over board pairs
 
 
 def _build_split(ranking: Ranking, used: int) -> dict[str, np.ndarray]:
@@ -286,15 +293,24 @@ def _build_split(ranking: Ranking, used: int) -> dict[str, np.ndarray]:
     order5 = np.argsort(codes5)
     sorted5 = codes5[order5]
     hole_codes = (5**hole).sum(axis=1)[:, None]
-    value = np.zeros((len(hole), len(five)), dtype=np.uint32)
-    present = np.zeros((len(hole), len(five)), dtype=np.uint16)
-    for part in itertools.combinations(range(5), 5 - used):
-        codes = hole_codes + (5 ** five[:, list(part)]).sum(axis=1)[None, :]
+
+    def lookup(codes):
+        """5-card value and category bits of each multiset code (0 where five share a rank)."""
         where = np.minimum(np.searchsorted(sorted5, codes), len(sorted5) - 1)
         valid = sorted5[where] == codes  # five of one rank would carry and match nothing
         index = order5[where]
-        value = np.maximum(value, np.where(valid, base.rank_value[5][index], 0))
-        present |= np.where(valid, base.rank_present[5][index], 0).astype(np.uint16)
+        return np.where(valid, base.rank_value[5][index], 0), np.where(valid, base.rank_present[5][index], 0)
+
+    if used == PART_MAJOR_SPLIT:
+        pairs = rank_multisets(5 - used)
+        value, present = lookup(hole_codes + (5**pairs).sum(axis=1)[None, :])
+        return {"value": value.astype(np.uint32).ravel(), "present": present.astype(np.uint16).ravel()}
+    value = np.zeros((len(hole), len(five)), dtype=np.uint32)
+    present = np.zeros((len(hole), len(five)), dtype=np.uint16)
+    for part in itertools.combinations(range(5), 5 - used):
+        part_value, part_present = lookup(hole_codes + (5 ** five[:, list(part)]).sum(axis=1)[None, :])
+        value = np.maximum(value, part_value)
+        present |= part_present.astype(np.uint16)
     return {"value": value.T.ravel(), "present": present.T.ravel()}
 
 
@@ -318,7 +334,8 @@ def hole_rank_index() -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(value, present)`` flattened ``[board multiset, hole multiset]`` for ``used`` hole cards."""
+    """``(value, present)`` flattened ``[board multiset, hole multiset]`` for ``used`` hole cards
+    (``[hole multiset, board pair multiset]`` for ``PART_MAJOR_SPLIT``)."""
     path = _cache_file(ranking).with_name(_cache_file(ranking).stem + f"-split{used}.npz")
     arrays = _cached_arrays(path, lambda: _build_split(ranking, used))
     return arrays["value"], arrays["present"]
