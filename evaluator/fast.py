@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from evaluator import kernels
-from evaluator.games import Game
+from evaluator.games import Category, Game
 from evaluator.tables import (
     LOWEST_BITS,
     MAX_SPLIT_HOLE,
@@ -190,9 +190,51 @@ class FastEvaluator:
         self._free_kernels[2](hole, board, self.low_value, low)
         return low
 
+    def rerank(self, high: np.ndarray, present: np.ndarray, source: "FastEvaluator", hole, board) -> np.ndarray | None:
+        """This game's high strengths from ``source``'s ``high`` and ``present`` on the same hands;
+        None unless the two games differ only in the order of the same categories (then
+        ``present`` is the same for both). Hands whose best category changes (under 1 % for the
+        PLS rankings) are evaluated again; the others only move position.
+
+        >>> from evaluator.games import game
+        >>> from evaluator.cards import parse_cards
+        >>> base, swapped = FastEvaluator(game("pls7")), FastEvaluator(game("pls7").variant(ranking="both"))
+        >>> hole = np.array([[parse_cards("9s 8d 8c")]], np.uint8)
+        >>> board = np.array([parse_cards("8h 7c 6d 5s Kd")], np.uint8)
+        >>> high, low, present = base.high_low_present(hole, board)
+        >>> reranked = swapped.rerank(high, present, base, hole, board)
+        >>> [Category(base.category(high)[0, 0]).name, Category(swapped.category(reranked)[0, 0]).name]
+        ['straight', 'three_of_a_kind']
+        """
+        a, b = source.game, self.game
+        deal_and_use = (a.hole_cards, a.board_cards, a.hole_use) == (b.hole_cards, b.board_cards, b.hole_use)
+        if not deal_and_use or set(a.ranking.order) != set(b.ranking.order):
+            return None
+        position, top_position = _positions(b.ranking)
+        out = np.empty(high.shape, np.uint32)
+        redo = np.empty(high.shape, np.bool_)
+        if kernels.rerank_high(high, present, source.tables.category_of_position, position, top_position, out, redo):
+            deal, seat = np.nonzero(redo)
+            again, _ = self.high_low(np.ascontiguousarray(hole[deal, seat][:, None, :]), np.ascontiguousarray(board[deal]))
+            out[deal, seat] = again[:, 0]
+        return out
+
     def category(self, high: np.ndarray) -> np.ndarray:
         """The Category value (int8) of each high strength."""
         return self.tables.category_of_position[np.asarray(high) >> 20]
+
+
+@lru_cache(maxsize=None)
+def _positions(ranking) -> tuple[np.ndarray, np.ndarray]:
+    """``position[category]`` in the ranking, and ``top_position[bits]``: the highest position
+    among the categories whose bits are set (-1 for none)."""
+    position = np.full(len(Category), -1, np.int64)
+    for p, c in enumerate(ranking.order):
+        position[int(c)] = p
+    top_position = np.full(1 << len(Category), -1, np.int64)
+    for bits in range(1, 1 << len(Category)):
+        top_position[bits] = max(position[c] for c in range(len(Category)) if bits >> c & 1)
+    return position, top_position
 
 
 @lru_cache(maxsize=None)

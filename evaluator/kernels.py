@@ -586,3 +586,25 @@ def enumerate_pools(
             best_positions[value >> 20] += 1
             present_patterns[found] += 1
             low_patterns[_low_mask(_rank_mask(b))] += 1
+
+
+@njit(cache=True)
+def rerank_high(high, present, source_category_of_position, position_of_category, top_position, out, redo):
+    """High strengths under another order of the same categories, from ``high`` and ``present``.
+
+    The best hand under the new order is the best hand of the highest category (in the new
+    order) among those that can be made, ``top_position[present]``. When that is the category
+    of ``high``, the hand is the same and only its position changes; otherwise ``redo`` is set
+    and the caller evaluates the hand again. Returns how many hands need it.
+    """
+    n, players = high.shape
+    count = 0
+    for i in range(n):
+        for p in range(players):
+            value = np.int64(high[i, p])
+            top = np.int64(top_position[present[i, p]])
+            same = top == position_of_category[source_category_of_position[value >> 20]]
+            out[i, p] = ((top << 20) | (value & 0xFFFFF)) if same else 0
+            redo[i, p] = not same
+            count += not same
+    return count

@@ -127,16 +127,31 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         cards = deal_cards(rng, n, players * hole_cards + 5)
         hole, board = split_deal(cards, players, hole_cards)
         outcomes = outcome_buffer[:, :n]
-        highs: dict = {}  # variants that differ only in the low share the high and present bits
+        # The categories that can be made depend on the hole use alone; the high on the hole
+        # use and the ranking (another ranking is mostly a relabelling, see ``rerank``); the
+        # low on the hole use and the qualifier. Each is computed once per block.
+        evaluated: dict = {}
+        highs: dict = {}
+        lows: dict = {}
         for v, game in enumerate(games):
             fast = fast_evaluator(game)
-            shared = highs.get((game.hole_use, game.ranking))
-            low = fast.low(hole, board) if shared is not None else None
-            if low is None:
+            use = game.hole_use
+            if use not in evaluated:
                 high, low, present = fast.high_low_present(hole, board)
-                highs[(game.hole_use, game.ranking)] = (high, present)
-            else:
-                high, present = shared
+                evaluated[use] = (fast, high, present)
+                highs[(use, game.ranking)] = high
+                lows[(use, game.low)] = low
+            source, source_high, present = evaluated[use]
+            high = highs.get((use, game.ranking))
+            if high is None:
+                high = fast.rerank(source_high, present, source, hole, board)
+            low = lows.get((use, game.low))
+            if low is None:
+                low = fast.low(hole, board)
+            if high is None or low is None:
+                high, low = fast.high_low(hole, board)
+            highs[(use, game.ranking)] = high
+            lows[(use, game.low)] = low
             showdown.showdown_counts(
                 high, low, fast.tables.category_of_position, present, summary[v], per_category[v], outcomes[v], True
             )
