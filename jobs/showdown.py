@@ -54,7 +54,8 @@ def prepare(config: RunConfig) -> None:
     run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
 
-# Per-player category counts travel in 16-bit lanes, four categories to a 64-bit word
+# A player's best hand is one category, counted directly. The categories present are several:
+# their per-player counts travel in 16-bit lanes, four categories to a 64-bit word
 # (N_CATEGORIES = 12 -> three words), so a hand's present bits update all categories
 # branch-free. SPREAD[m] has a 1 in lane l for each bit l of the 4-bit m; LANE_MASK[m] has
 # 0xFFFF there. A lane gains at most players - 1 <= 46 per deal (one hole card seats 47), so
@@ -107,14 +108,12 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
     n, players = high.shape
     first = np.zeros((players, 2, N_CATEGORIES), dtype=np.int64)  # sum x_j, sum x_j * earlier
     second = np.zeros((players, 2, N_CATEGORIES), dtype=np.int64)  # same for "present"
-    first_lanes = np.zeros((players, 2, 3), dtype=np.int64)  # the same sums in 16-bit lanes
-    second_lanes = np.zeros((players, 2, 3), dtype=np.int64)
+    best_seen = np.zeros(N_CATEGORIES, dtype=np.int64)  # earlier players' best categories, this deal
+    second_lanes = np.zeros((players, 2, 3), dtype=np.int64)  # the "present" sums in 16-bit lanes
     # Deals by k, SUMMARY_FIELDS flags (bit f) and winning category: one increment per k.
     outcome_counts = np.zeros((players + 1, 1 << N_SUMMARY, N_CATEGORIES), dtype=np.int64)
     for i in range(n):
-        best0 = np.int64(0)
-        best1 = np.int64(0)
-        best2 = np.int64(0)
+        best_seen[:] = 0
         seen0 = np.int64(0)
         seen1 = np.int64(0)
         seen2 = np.int64(0)
@@ -128,7 +127,9 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
             h = np.int64(high[i, j])
             lo = np.int64(low[i, j])
             c = np.int64(category_of_position[h >> 20])
-            best0, best1, best2 = _add_lanes(first_lanes, j, np.int64(1) << c, best0, best1, best2)
+            first[j, 0, c] += 1
+            first[j, 1, c] += best_seen[c]
+            best_seen[c] += 1
             seen0, seen1, seen2 = _add_lanes(second_lanes, j, np.int64(present[i, j]), seen0, seen1, seen2)
             high_reset = h > top_high
             if high_reset:
@@ -174,9 +175,7 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
                 outcomes[i, k, 4] = quarter
                 outcomes[i, k, 5] = winner_category
         if (i + 1) % FOLD_EVERY == 0:
-            _fold_lanes(first_lanes, first)
             _fold_lanes(second_lanes, second)
-    _fold_lanes(first_lanes, first)
     _fold_lanes(second_lanes, second)
     # Fold the outcome histogram and the per-player sums into per-k totals.
     for k in range(2, players + 1):

@@ -17,11 +17,19 @@ from pipeline.store import RunStore
 
 
 def _plain_counts(g, hole, board, players):
-    """Summary counts from the reference evaluator and the rule book's definitions."""
+    """Summary and per-category counts (CATEGORY_FIELDS) from the reference evaluator and the
+    rule book's definitions."""
     summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
+    per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
     for h, b in zip(hole.tolist(), board.tolist()):
         shows = [reference.showdown(g, h[p], b) for p in range(players)]
         for k in range(2, players + 1):
+            for c in range(N_CATEGORIES):
+                best = sum(s.high.category == c for s in shows[:k])
+                present = sum(c in s.present for s in shows[:k])
+                per_category[k, :4, c] += [best, best * best, present, present * present]
+            winner = max(shows[:k], key=lambda s: s.high.strength)
+            per_category[k, 4, winner.high.category] += 1
             highs = [s.high.strength for s in shows[:k]]
             lows = [s.low.strength if s.low else 0 for s in shows[:k]]
             top_h, top_l = max(highs), max(lows)
@@ -32,12 +40,13 @@ def _plain_counts(g, hole, board, players):
             else:
                 shares = [(i in hw) / len(hw) for i in range(k)]
             summary[k] += [len(hw) > 1, bool(lw), len(lw) > 1, max(shares) == 1, 0.25 in shares]
-    return summary
+    return summary, per_category
 
 
 @pytest.mark.parametrize("name", ["pls7", "plo8"])
 def test_kernel_counts_equal_plain_python(name):
-    """On 1,500 deals of 5 hands the numba counts equal a plain count from the reference."""
+    """On 1,500 deals of 5 hands the numba counts (rates, and the per-deal category counts and
+    their squares behind the standard errors) equal a plain count from the reference."""
     g = game(name)
     players = 5
     cards = deal_cards(np.random.default_rng(1), 1500, players * g.hole_cards + 5)
@@ -49,7 +58,9 @@ def test_kernel_counts_equal_plain_python(name):
     summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
     per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
     showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, False)
-    assert np.array_equal(summary, _plain_counts(g, hole, board, players))
+    plain_summary, plain_per_category = _plain_counts(g, hole, board, players)
+    assert np.array_equal(summary, plain_summary)
+    assert np.array_equal(per_category, plain_per_category)
     assert (per_category[2:, 4].sum(axis=1) == 1500).all()  # one winning category per deal
 
 
