@@ -24,6 +24,7 @@ from evaluator.tables import (
     LOWEST_BITS,
     MAX_SPLIT_HOLE,
     PART_MAJOR_SPLIT,
+    five_card_order,
     PAIRED_CATEGORIES,
     high_tables,
     hole_rank_index,
@@ -112,11 +113,12 @@ class FastEvaluator:
         present = np.zeros((n, players), np.uint16)
         kernel, hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets, strides = self._split_plan
         t = self.tables
+        strength_of, flush_ordinal = five_card_order(self.game.ranking)
         kernel(
             hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
             self.lo_index, self.start, hole_rank_index(), value, present_bits, offsets, strides,
-            t.rank_present[5], t.flush_value, t.flush_present, self.low_value, self.low_mask, LOWEST_BITS,
-            want_present, high, low, present,
+            t.rank_present[5], flush_ordinal, t.flush_present, self.low_value, self.low_mask, LOWEST_BITS,
+            want_present, strength_of, high, low, present,
         )
         return high, low, present
 

@@ -311,11 +311,11 @@ def _best_flush(hole_mask, board_mask, need, flush_value):
 @njit
 def _suited_subsets(
     hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, board_set_size, t_key, t_bits, t_suit,
-    lo_index, start, rank_present5, flush_value, flush_present, want_present,
+    lo_index, start, rank_present5, flush_ordinal, flush_present, want_present,
 ):
     """The rare hand with a suited hole subset of h cards and 5 - h board cards of its suit.
 
-    Returns the best flush-type value over such subsets and, when ``want_present``, the
+    Returns the best flush-type ordinal over such subsets and, when ``want_present``, the
     hand's exact category bits, every subset reading its board parts one by one. Kept out of line: inlined, this branch slowed the common path 3x.
     """
     best = np.int64(0)
@@ -338,7 +338,7 @@ def _suited_subsets(
         suit = _probe_suit(probe) if probe else -1
         flush_possible = suit >= 0 and ((b_counts >> (4 * suit)) & 0xF) >= need
         if flush_possible:
-            best = max(best, _best_flush(_rank_mask(h_bits), (b_bits >> (16 * suit)) & 0x1FFF, need, flush_value))
+            best = max(best, _best_flush(_rank_mask(h_bits), (b_bits >> (16 * suit)) & 0x1FFF, need, flush_ordinal))
         if want_present:
             for t in range(board_set_size.shape[0]):
                 if board_set_size[t] != need:
@@ -369,10 +369,12 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     own unrolled loop nest over the hole cards (numba caches each closure by its constants).
     Per hole subset of up to two cards: its ranks, read as base-13 digits, index the board's
     row of the split table (the best non-flush hand and its category bits); three hole cards
-    take the best of their row over the board's ten pairs (see ``evaluator.tables``). The low
-    is rank-mask arithmetic. Flush types are possible only when some suit holds h hole cards and 5 - h
-    board cards; one packed test per hand finds the few hands (under 10 %) that go to
-    ``_suited_subsets``. Keeping the loop free of suit branches made it about 3x faster.
+    take the best of their row over the board's ten pairs (see ``evaluator.tables``). Highs
+    are compared as 16-bit ordinals and mapped to strengths (``strength_of``) once per hand.
+    The low is rank-mask arithmetic. Flush types are possible only when some suit holds h
+    hole cards and 5 - h board cards; one packed test per hand finds the few hands (under
+    10 %) that go to ``_suited_subsets``. Keeping the loop free of suit branches made it
+    about 3x faster.
     """
     n_hole = hole_cards
     use0, use1, use2, use3 = (h in hand_splits for h in range(4))
@@ -381,8 +383,8 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     def split_high_low_present(
         hole, board, hole_sets, hole_set_size, board_sets, board_set_size,
         lo_index, start, hole_rank_index, split_value, split_present, split_offset, split_stride,
-        rank_present5, flush_value, flush_present, low_value, low_mask, lowest_bits, want_present,
-        high, low, present,
+        rank_present5, flush_ordinal, flush_present, low_value, low_mask, lowest_bits, want_present,
+        strength_of, high, low, present,
     ):
         n, players, _ = hole.shape
         n_parts = board_sets.shape[0]
@@ -481,12 +483,12 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         parts_ready = True
                     flush, exact = _suited_subsets(
                         hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, board_set_size, t_key, t_bits, t_suit,
-                        lo_index, start, rank_present5, flush_value, flush_present, want_present,
+                        lo_index, start, rank_present5, flush_ordinal, flush_present, want_present,
                     )
                     best_high = max(best_high, flush)
                     if want_present:
                         found = exact
-                high[i, p] = best_high
+                high[i, p] = strength_of[best_high]
                 low[i, p] = best_low
                 present[i, p] = found
 
