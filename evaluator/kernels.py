@@ -420,6 +420,12 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         board_pair[t] = r2[(np.int64(board[i, x]) >> 2) * 13 + (np.int64(board[i, y]) >> 2)]
                         t += 1
             board_low = _low_mask(_rank_mask(b_bits)) & low_mask
+            # A low takes 5 - h distinct low ranks from the board: without them, skip the work.
+            board_lows = POPCOUNT8[board_low]
+            low0 = has_low and board_lows >= 5
+            low1 = has_low and board_lows >= 4
+            low2 = has_low and board_lows >= 3
+            low3 = has_low and board_lows >= 2
             # Per split, the suits with enough board cards (bit 3 of each 4-bit count).
             board_room0 = (b_counts + 3 * 0x1111) & FLUSH_BITS
             board_room1 = (b_counts + 4 * 0x1111) & FLUSH_BITS
@@ -442,7 +448,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                     best_high = max(best_high, np.int64(split_value[index]))
                     if want_present:
                         found |= split_present[index]
-                    if has_low:
+                    if low0:
                         best_low = max(best_low, _split_low(0, 0, board_low, low_value, lowest_bits))
                     suited |= board_room0
                 if use1:
@@ -451,7 +457,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         best_high = max(best_high, np.int64(split_value[index]))
                         if want_present:
                             found |= split_present[index]
-                        if has_low:
+                        if low1:
                             best_low = max(best_low, _split_low(1, low_bit[a], board_low, low_value, lowest_bits))
                     suited |= board_room1 & (h_counts + 7 * 0x1111)
                 if use2:
@@ -461,7 +467,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                             best_high = max(best_high, np.int64(split_value[index]))
                             if want_present:
                                 found |= split_present[index]
-                            if has_low:
+                            if low2:
                                 best_low = max(best_low, _split_low(2, low_bit[a] | low_bit[b], board_low, low_value, lowest_bits))
                     suited |= board_room2 & (h_counts + 6 * 0x1111)
                 if use3:
@@ -473,7 +479,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                                     best_high = max(best_high, np.int64(split_value[row + board_pair[t]]))
                                     if want_present:
                                         found |= split_present[row + board_pair[t]]
-                                if has_low:
+                                if low3:
                                     best_low = max(best_low, _split_low(
                                         3, low_bit[a] | low_bit[b] | low_bit[d], board_low, low_value, lowest_bits))
                     suited |= board_room3 & (h_counts + 5 * 0x1111)
