@@ -308,17 +308,70 @@ def _best_flush(hole_mask, board_mask, need, flush_value):
     return best
 
 
-@njit
-def _suited_subsets(
-    hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, board_set_size, t_key, t_bits, t_suit,
-    lo_index, start, rank_present5, flush_ordinal, flush_present, want_present,
-):
-    """The rare hand with a suited hole subset of h cards and 5 - h board cards of its suit.
-
-    Returns the best flush-type ordinal over such subsets and, when ``want_present``, the
-    hand's exact category bits, every subset reading its board parts one by one. Kept out of line: inlined, this branch slowed the common path 3x.
-    """
+@njit(inline="always")
+def _best_flush_using(hole_mask, used, board_mask, need, flush_ordinal):
+    """Best flush-type ordinal of exactly ``used`` ranks of ``hole_mask`` with ``need`` ranks of
+    ``board_mask`` (cards of one suit)."""
+    if used == 0:
+        return _best_flush(0, board_mask, need, flush_ordinal)
     best = np.int64(0)
+    m1 = hole_mask
+    while m1:
+        b1 = m1 & -m1
+        m1 ^= b1
+        if used == 1:
+            best = max(best, _best_flush(b1, board_mask, need, flush_ordinal))
+            continue
+        m2 = m1
+        while m2:
+            b2 = m2 & -m2
+            m2 ^= b2
+            if used == 2:
+                best = max(best, _best_flush(b1 | b2, board_mask, need, flush_ordinal))
+                continue
+            m3 = m2
+            while m3:
+                b3 = m3 & -m3
+                m3 ^= b3
+                best = max(best, _best_flush(b1 | b2 | b3, board_mask, need, flush_ordinal))
+    return best
+
+
+@njit
+def _suited_best(hole, i, p, b_bits, b_counts, use0, use1, use2, use3, flush_ordinal):
+    """The best flush-type ordinal of a hand some suit of which holds h hole cards and 5 - h
+    board cards (h allowed): per suit, straight from the rank masks of its cards. Kept out of
+    line: inlined, the rare suited case slowed the common path 3x."""
+    h_bits = np.int64(0)
+    h_counts = np.int64(0)
+    for j in range(hole.shape[2]):
+        c = np.int64(hole[i, p, j])
+        h_bits |= _suit_bit(c)
+        h_counts += _suit_count(c)
+    best = np.int64(0)
+    for suit in range(4):
+        hole_mask = (h_bits >> (16 * suit)) & 0x1FFF
+        board_mask = (b_bits >> (16 * suit)) & 0x1FFF
+        in_hole = (h_counts >> (4 * suit)) & 0xF
+        on_board = (b_counts >> (4 * suit)) & 0xF
+        if use0 and on_board >= 5:
+            best = max(best, _best_flush_using(hole_mask, 0, board_mask, 5, flush_ordinal))
+        if use1 and in_hole >= 1 and on_board >= 4:
+            best = max(best, _best_flush_using(hole_mask, 1, board_mask, 4, flush_ordinal))
+        if use2 and in_hole >= 2 and on_board >= 3:
+            best = max(best, _best_flush_using(hole_mask, 2, board_mask, 3, flush_ordinal))
+        if use3 and in_hole >= 3 and on_board >= 2:
+            best = max(best, _best_flush_using(hole_mask, 3, board_mask, 2, flush_ordinal))
+    return best
+
+
+@njit
+def _suited_present(
+    hole, i, p, hole_sets, hole_set_size, b_counts, board_set_size, t_key, t_bits, t_suit,
+    lo_index, start, rank_present5, flush_present,
+):
+    """The exact category bits of a hand with a suited case (see ``_suited_best``): every
+    allowed subset reads its board parts one by one, suited parts through the flush table."""
     found = np.int64(0)
     for s in range(hole_sets.shape[0]):
         used = hole_set_size[s]
@@ -326,29 +379,24 @@ def _suited_subsets(
         h_key = np.int64(0)
         h_bits = np.int64(0)
         h_counts = np.int64(0)
-        code = np.int64(0)
         for j in range(used):
             c = np.int64(hole[i, p, hole_sets[s, j]])
             h_key += CARD_KEY[c]
             h_bits |= _suit_bit(c)
             h_counts += _suit_count(c)
-            code = code * 13 + (c >> 2)
         # The subset's suit: the one holding all of its cards (any suit when it is empty).
         probe = (h_counts + (8 - used) * 0x1111) & FLUSH_BITS if used else (b_counts + FLUSH_PROBE) & FLUSH_BITS
         suit = _probe_suit(probe) if probe else -1
         flush_possible = suit >= 0 and ((b_counts >> (4 * suit)) & 0xF) >= need
-        if flush_possible:
-            best = max(best, _best_flush(_rank_mask(h_bits), (b_bits >> (16 * suit)) & 0x1FFF, need, flush_ordinal))
-        if want_present:
-            for t in range(board_set_size.shape[0]):
-                if board_set_size[t] != need:
-                    continue
-                if flush_possible and t_suit[t] == suit:
-                    found |= flush_present[_rank_mask(h_bits | t_bits[t])]
-                else:
-                    key = h_key + t_key[t]
-                    found |= rank_present5[start[5, key >> HI_SHIFT] + lo_index[key & LO_MASK]]
-    return best, found
+        for t in range(board_set_size.shape[0]):
+            if board_set_size[t] != need:
+                continue
+            if flush_possible and t_suit[t] == suit:
+                found |= flush_present[_rank_mask(h_bits | t_bits[t])]
+            else:
+                key = h_key + t_key[t]
+                found |= rank_present5[start[5, key >> HI_SHIFT] + lo_index[key & LO_MASK]]
+    return found
 
 
 @njit(inline="always")
@@ -373,7 +421,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     are compared as 16-bit ordinals and mapped to strengths (``strength_of``) once per hand.
     The low is rank-mask arithmetic. Flush types are possible only when some suit holds h
     hole cards and 5 - h board cards; one packed test per hand finds the few hands (under
-    10 %) that go to ``_suited_subsets``. Keeping the loop free of suit branches made it
+    10 %) that go to ``_suited_best`` (and ``_suited_present``). Keeping the loop free of suit branches made it
     about 3x faster.
     """
     n_hole = hole_cards
@@ -484,16 +532,16 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                                         3, low_bit[a] | low_bit[b] | low_bit[d], board_low, low_value, lowest_bits))
                     suited |= board_room3 & (h_counts + 5 * 0x1111)
                 if suited & FLUSH_BITS:
-                    if want_present and not parts_ready:
-                        _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit)
-                        parts_ready = True
-                    flush, exact = _suited_subsets(
-                        hole, i, p, hole_sets, hole_set_size, b_bits, b_counts, board_set_size, t_key, t_bits, t_suit,
-                        lo_index, start, rank_present5, flush_ordinal, flush_present, want_present,
-                    )
+                    flush = _suited_best(hole, i, p, b_bits, b_counts, use0, use1, use2, use3, flush_ordinal)
                     best_high = max(best_high, flush)
                     if want_present:
-                        found = exact
+                        if not parts_ready:
+                            _board_parts(board, i, board_sets, board_set_size, t_key, t_bits, t_suit)
+                            parts_ready = True
+                        found = _suited_present(
+                            hole, i, p, hole_sets, hole_set_size, b_counts, board_set_size, t_key, t_bits, t_suit,
+                            lo_index, start, rank_present5, flush_present,
+                        )
                 high[i, p] = strength_of[best_high]
                 low[i, p] = best_low
                 present[i, p] = found
