@@ -21,7 +21,6 @@ import numpy as np
 from evaluator import kernels
 from evaluator.games import Category, Game
 from evaluator.tables import (
-    LOWEST_BITS,
     MAX_SPLIT_HOLE,
     PART_MAJOR_SPLIT,
     five_card_order,
@@ -30,6 +29,7 @@ from evaluator.tables import (
     hole_rank_index,
     low_table,
     multiset_index,
+    split_low_table,
     split_tables,
 )
 
@@ -106,6 +106,12 @@ class FastEvaluator:
             np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets, strides,
         )
 
+    @cached_property
+    def _split_low(self) -> np.ndarray:
+        if self.game.low is None:
+            return np.zeros(1 << 16, np.uint32)
+        return split_low_table(self.game.low, self.game.hand_splits)
+
     def _run_split(self, hole, board, want_present: bool):
         n, players = hole.shape[:2]
         high = np.empty((n, players), np.uint32)
@@ -117,7 +123,7 @@ class FastEvaluator:
         kernel(
             hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
             self.lo_index, self.start, hole_rank_index(), value, present_bits, offsets, strides,
-            t.rank_present[5], flush_ordinal, t.flush_present, self.low_value, self.low_mask, LOWEST_BITS,
+            t.rank_present[5], flush_ordinal, t.flush_present, self._split_low, self.low_mask,
             want_present, strength_of, high, low, present,
         )
         return high, low, present

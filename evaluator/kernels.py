@@ -399,15 +399,6 @@ def _suited_present(
     return found
 
 
-@njit(inline="always")
-def _split_low(used, hole_low, board_low, low_value, lowest_bits):
-    """The best low using exactly the subset's low ranks ``hole_low`` (0 if they are not
-    ``used`` distinct low ranks or the board lacks ``5 - used`` others). Branch-free."""
-    chosen = lowest_bits[5 - used, board_low & ~hole_low]
-    ok = (POPCOUNT8[hole_low] == used) & (chosen >= 0)
-    return np.int64(low_value[(hole_low | chosen) & 0xFF]) * ok
-
-
 @lru_cache(maxsize=None)
 def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     """Restricted hole use: each 5-card hand takes exactly h hole cards, h in ``hand_splits``
@@ -419,10 +410,10 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     row of the split table (the best non-flush hand and its category bits); three hole cards
     take the best of their row over the board's ten pairs (see ``evaluator.tables``). Highs
     are compared as 16-bit ordinals and mapped to strengths (``strength_of``) once per hand.
-    The low is rank-mask arithmetic. Flush types are possible only when some suit holds h
-    hole cards and 5 - h board cards; one packed test per hand finds the few hands (under
-    10 %) that go to ``_suited_best`` (and ``_suited_present``). Keeping the loop free of suit branches made it
-    about 3x faster.
+    The low is one read of ``split_low`` by the board's and the hand's low-rank masks. Flush
+    types are possible only when some suit holds h hole cards and 5 - h board cards; one
+    packed test per hand finds the few hands (under 10 %) that go to ``_suited_best`` (and
+    ``_suited_present``). Keeping the loop free of suit branches made it about 3x faster.
     """
     n_hole = hole_cards
     use0, use1, use2, use3 = (h in hand_splits for h in range(4))
@@ -431,7 +422,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     def split_high_low_present(
         hole, board, hole_sets, hole_set_size, board_sets, board_set_size,
         lo_index, start, hole_rank_index, split_value, split_present, split_offset, split_stride,
-        rank_present5, flush_ordinal, flush_present, low_value, low_mask, lowest_bits, want_present,
+        rank_present5, flush_ordinal, flush_present, split_low, low_mask, want_present,
         strength_of, high, low, present,
     ):
         n, players, _ = hole.shape
@@ -441,8 +432,6 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
         t_suit = np.zeros(n_parts, dtype=np.int64)
         board_pair = np.zeros(10, dtype=np.int64)  # multiset index of each board pair
         rank = np.zeros(n_hole, dtype=np.int64)
-        low_bit = np.zeros(n_hole, dtype=np.int64)
-        has_low = low_mask != 0
         r0 = hole_rank_index[0]
         r1 = hole_rank_index[1]
         r2 = hole_rank_index[2]
@@ -467,13 +456,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                     for y in range(x + 1, 5):
                         board_pair[t] = r2[(np.int64(board[i, x]) >> 2) * 13 + (np.int64(board[i, y]) >> 2)]
                         t += 1
-            board_low = _low_mask(_rank_mask(b_bits)) & low_mask
-            # A low takes 5 - h distinct low ranks from the board: without them, skip the work.
-            board_lows = POPCOUNT8[board_low]
-            low0 = has_low and board_lows >= 5
-            low1 = has_low and board_lows >= 4
-            low2 = has_low and board_lows >= 3
-            low3 = has_low and board_lows >= 2
+            low_row = (_low_mask(_rank_mask(b_bits)) & low_mask) << 8
             # Per split, the suits with enough board cards (bit 3 of each 4-bit count).
             board_room0 = (b_counts + 3 * 0x1111) & FLUSH_BITS
             board_room1 = (b_counts + 4 * 0x1111) & FLUSH_BITS
@@ -482,13 +465,13 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
             parts_ready = False
             for p in range(players):
                 h_counts = np.int64(0)
+                hole_low = np.int64(0)
                 for j in range(n_hole):
                     c = np.int64(hole[i, p, j])
                     rank[j] = c >> 2
-                    low_bit[j] = CARD_LOW_BIT[c] & low_mask
+                    hole_low |= CARD_LOW_BIT[c]
                     h_counts += _suit_count(c)
                 best_high = np.int64(0)
-                best_low = np.int64(0)
                 found = np.int64(0)
                 suited = np.int64(0)
                 if use0:
@@ -496,8 +479,6 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                     best_high = max(best_high, np.int64(split_value[index]))
                     if want_present:
                         found |= split_present[index]
-                    if low0:
-                        best_low = max(best_low, _split_low(0, 0, board_low, low_value, lowest_bits))
                     suited |= board_room0
                 if use1:
                     for a in range(n_hole):
@@ -505,8 +486,6 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         best_high = max(best_high, np.int64(split_value[index]))
                         if want_present:
                             found |= split_present[index]
-                        if low1:
-                            best_low = max(best_low, _split_low(1, low_bit[a], board_low, low_value, lowest_bits))
                     suited |= board_room1 & (h_counts + 7 * 0x1111)
                 if use2:
                     for a in range(n_hole):
@@ -515,8 +494,6 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                             best_high = max(best_high, np.int64(split_value[index]))
                             if want_present:
                                 found |= split_present[index]
-                            if low2:
-                                best_low = max(best_low, _split_low(2, low_bit[a] | low_bit[b], board_low, low_value, lowest_bits))
                     suited |= board_room2 & (h_counts + 6 * 0x1111)
                 if use3:
                     for a in range(n_hole):
@@ -527,9 +504,6 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                                     best_high = max(best_high, np.int64(split_value[row + board_pair[t]]))
                                     if want_present:
                                         found |= split_present[row + board_pair[t]]
-                                if low3:
-                                    best_low = max(best_low, _split_low(
-                                        3, low_bit[a] | low_bit[b] | low_bit[d], board_low, low_value, lowest_bits))
                     suited |= board_room3 & (h_counts + 5 * 0x1111)
                 if suited & FLUSH_BITS:
                     flush = _suited_best(hole, i, p, b_bits, b_counts, use0, use1, use2, use3, flush_ordinal)
@@ -543,7 +517,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                             lo_index, start, rank_present5, flush_present,
                         )
                 high[i, p] = strength_of[best_high]
-                low[i, p] = best_low
+                low[i, p] = split_low[low_row | (hole_low & low_mask)]
                 present[i, p] = found
 
     return split_high_low_present

@@ -366,3 +366,32 @@ for _k in range(6):
     for _mask in range(256):
         _bits = [b for b in range(8) if _mask >> b & 1][:_k]
         LOWEST_BITS[_k, _mask] = sum(1 << b for b in _bits) if len(_bits) == _k else -1
+
+
+@lru_cache(maxsize=None)
+def split_low_table(qualifier: int, hand_splits: tuple[int, ...]) -> np.ndarray:
+    """``uint32[256 * 256]``: by ``board_low << 8 | hole_low`` (masks of the distinct low ranks,
+    bit 0 the ace), the best low taking exactly h of the hole's ranks for an allowed h and the
+    rest from the board's, or 0. For each h-subset S of the hole's ranks the best completion is
+    the board's lowest 5 - h ranks outside S, so one table read replaces every subset's work.
+
+    >>> from evaluator.reference import low_strength
+    >>> table = split_low_table(8, (2,))  # Omaha: exactly two hole cards
+    >>> board_a25, hole_34 = 0b00010011, 0b00001100  # bit 0 the ace, bit r - 1 the rank r
+    >>> int(table[board_a25 << 8 | hole_34]) == low_strength((5, 4, 3, 2, 1))
+    True
+    >>> int(table[0b00011111 << 8 | 0b00100000])  # a wheel on the board, one low hole rank
+    0
+    """
+    low_value = low_table(qualifier).astype(np.int64)
+    masks = np.arange(256)
+    table = np.zeros((256, 256), dtype=np.int64)  # [board_low, hole_low]
+    for used in hand_splits:
+        for subset in masks[np.array([bin(m).count("1") == used for m in masks])]:
+            rest = LOWEST_BITS[5 - used, masks & ~subset]  # by board mask; -1 if too few ranks
+            value = np.where(rest >= 0, low_value[(subset | rest) & 0xFF], 0)
+            holds = (masks & subset) == subset  # hole masks containing the subset
+            table[:, holds] = np.maximum(table[:, holds], value[:, None])
+    return table.astype(np.uint32).ravel()
+
+
