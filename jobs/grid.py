@@ -148,7 +148,8 @@ def _shared(cards, pairs, h, card_count, pair_count):
 def _sweep(order, key, cards, pairs, flagged, sets, below, card_count, pair_count, less, equal):
     """For each hand, the card-disjoint hands with a smaller ``key`` (``less``) and an equal one
     (``equal``): row 0 among all hands, row 1 (when ``sets`` is 2) among the ``flagged`` ones.
-    ``cards[h]`` are hand ``h``'s 2 or 3 cards and ``pairs[h]`` its card pairs as ``c1 * 52 + c2``.
+    ``cards[h]`` are hand ``h``'s 2 or 3 cards (by any numbering) and ``pairs[h]`` its card pairs,
+    each pair one index (``c1 * 47 + c2`` by position among the cards left).
 
     Hands are visited in key order, one group of equal keys at a time: each member counts the
     hands already added (all below it) that share no card with it, by inclusion-exclusion
@@ -227,23 +228,37 @@ def _comb(m, k):
 
 
 @njit(cache=True)
-def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, tie, lose, hilo4):
+def _tally_boards(weights, positions, hands, high, low, with_low, lookup, opponents, win, tie, lose, hilo4):
     """Add every board of the block to the class totals (weighted by the board class size).
+
+    ``hands[b, h]`` are the cards at ``positions[h]`` among the 47 left after board ``b``, so
+    the sweeps count cards and pairs by position: the same arrays serve every board.
 
     Per hand: wins/ties on the high (``win``/``tie``/``lose``), and the pot share in quarter
     units (``hilo4``): with a low it takes half the high's share plus half the low's; without
     one, the whole high share against opponents without a low and half against those with one.
     """
     n_boards, n, size = hands.shape
+    left = 52 - 5
     order = np.empty(n, np.int64)
     spare = np.empty(n, np.int64)
     counts = np.empty(1 << SORT_DIGIT, np.int64)
-    card_count = np.zeros(52, np.int64)
-    pair_count = np.zeros(52 * 52, np.int64)
+    card_count = np.zeros(left, np.int64)
+    pair_count = np.zeros(left * left, np.int64)
     # Narrow types: the sweep reads these in strength order, i.e. at random, so they must fit
     # in cache (int64 arrays of 16,215 hands would not).
     cards = np.empty((n, size), np.int16)
     pairs = np.empty((n, size * (size - 1) // 2), np.int16)
+    for h in range(n):
+        m = 0
+        for a in range(size):
+            cards[h, a] = positions[h, a]
+            for b in range(a + 1, size):
+                pairs[h, m] = positions[h, a] * left + positions[h, b]
+                m += 1
+    # Every position's and every pair's count of hands (for the low sweep's start).
+    per_card = _comb(left - 1, size - 1)
+    per_pair = _comb(left - 2, size - 2)
     by_high_less = np.zeros((2, n), np.int32)
     by_high_equal = np.zeros((2, n), np.int32)
     by_low_less = np.zeros((2, n), np.int32)
@@ -255,13 +270,6 @@ def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, t
     for bd in range(n_boards):
         has_low = low[bd, :] > 0
         for h in range(n):
-            m = 0
-            for a in range(size):
-                cards[h, a] = hands[bd, h, a]
-                for b in range(a + 1, size):
-                    pairs[h, m] = np.int64(hands[bd, h, a]) * 52 + hands[bd, h, b]
-                    m += 1
-        for h in range(n):
             key[h] = high[bd, h]
         sorted_hands = _radix_order(key, order, spare, counts)
         card_count[:] = 0
@@ -269,7 +277,7 @@ def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, t
         _sweep(sorted_hands, key, cards, pairs, has_low, 2, 0, card_count, pair_count, by_high_less, by_high_equal)
         if with_low:
             # Only hands with a low need low counts, and all the others sit below them: start
-            # from every hand's card and pair counts (the same for every card left) minus the
+            # from every hand's card and pair counts (the same for every position) minus the
             # hands with a low, then sweep just those.
             m = 0
             for h in range(n):
@@ -278,21 +286,11 @@ def _tally_boards(weights, hands, high, low, with_low, lookup, opponents, win, t
                     low_key[m] = low[bd, h]
                     m += 1
             if m > 0:
-                in_rest = np.zeros(52, np.bool_)
-                for h in range(n):
-                    for a in range(size):
-                        in_rest[cards[h, a]] = True
-                rest = in_rest.sum()
-                per_card = _comb(rest - 1, size - 1)  # hands holding a given card
-                per_pair = _comb(rest - 2, size - 2)  # hands holding a given pair
-                card_count[:] = 0
+                card_count[:] = per_card
                 pair_count[:] = 0
-                for c in range(52):
-                    if in_rest[c]:
-                        card_count[c] = per_card
-                        for d in range(c + 1, 52):
-                            if in_rest[d]:
-                                pair_count[c * 52 + d] = per_pair
+                for c in range(left):
+                    for d in range(c + 1, left):
+                        pair_count[c * left + d] = per_pair
                 for t in range(m):
                     h = low_hands[t]
                     for a in range(size):
@@ -382,7 +380,7 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         block_hands = hands[: stop - block]
         _hands_of(block_boards, positions, block_hands)
         high, low = fast.high_low(block_hands, block_boards)
-        _tally_boards(weights[block:stop].astype(np.int64), block_hands, high, low, game.low is not None,
+        _tally_boards(weights[block:stop].astype(np.int64), positions, block_hands, high, low, game.low is not None,
                       lookup, opponents, win, tie, lose, hilo4)
     columns = {
         "game": pa.array([game.name] * n_classes, pa.string()),

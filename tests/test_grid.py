@@ -48,7 +48,7 @@ def test_board_tally_equals_brute_force(name):
         lookup[hands[b].astype(np.int64) @ (52 ** np.arange(g.hole_cards - 1, -1, -1))] = np.arange(len(positions))
         win, tie, lose, hilo4 = (np.zeros(len(positions), np.int64) for _ in range(4))
         opponents = comb(47 - g.hole_cards, g.hole_cards)
-        grid._tally_boards(np.ones(1, np.int64), hands[b : b + 1], high[b : b + 1], low[b : b + 1], True, lookup, opponents, win, tie, lose, hilo4)
+        grid._tally_boards(np.ones(1, np.int64), positions, hands[b : b + 1], high[b : b + 1], low[b : b + 1], True, lookup, opponents, win, tie, lose, hilo4)
         sample = rng.choice(len(positions), 60, replace=False)
         for h, (less, equal, share4) in zip(sample, _brute_force(g, board, hands[b], sample)):
             assert (win[h], tie[h], hilo4[h]) == (less, equal, share4)
