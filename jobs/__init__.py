@@ -3,6 +3,7 @@
 * ``DESCRIPTION`` — one line for ``sampyong jobs``; ``DEFAULT_PLAYERS`` — hands per deal;
 * ``validate(config)`` — raise ``SampyongError`` for a config the job cannot run;
 * ``configure(config) -> config`` — fix fields that do not apply (an exact job has no seed);
+* ``exact(config) -> bool`` (exact jobs only) — whether this config is enumerated, not sampled;
 * ``plan(config) -> [ShardSpec]`` — the shards (Monte Carlo jobs: ``pipeline.plan.plan_shards``);
 * ``prepare(config)`` — warm caches in the driver (tables, compiled kernels);
 * ``run_shard(config, shard) -> {table: pyarrow.Table}`` — counts only, a pure function;

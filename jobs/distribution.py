@@ -47,6 +47,11 @@ def validate(config: RunConfig) -> None:
         )
 
 
+def exact(config: RunConfig) -> bool:
+    """Always an enumeration of every pool."""
+    return True
+
+
 def configure(config: RunConfig) -> RunConfig:
     """Deal counts, shard sizes, players and seeds do not apply to an exact enumeration."""
     import dataclasses

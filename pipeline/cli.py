@@ -117,6 +117,9 @@ def run(
     variants: Annotated[
         Optional[str], typer.Option(help='variants job: "hole_use=2-3;ranking=both,low=8" (default: the rule book\'s).')
     ] = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Insist on exact enumeration (distribution; grid heads-up): an error if the job would sample.")
+    ] = False,
     address: Annotated[str, typer.Option(help="Ray: local (embedded), auto, or HOST:PORT of a cluster.")] = "local",
     workers: Annotated[Optional[int], typer.Option(help="Parallel tasks (default: all CPUs Ray sees).")] = None,
     backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
@@ -160,6 +163,10 @@ def run(
         typer.echo(str(report_dir))
         return
     module.validate(config)
+    if exact and not (hasattr(module, "exact") and module.exact(config)):
+        raise SampyongError(
+            f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players"
+        )
     config = module.configure(config)
     if workers is not None and workers < 1:
         raise SampyongError(f"workers must be at least 1, not {workers}")

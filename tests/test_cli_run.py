@@ -76,6 +76,8 @@ def test_serial_backend_flag(captured):
         (["run", "showdown", "--players", "1"], "players must be"),
         (["run", "showdown", "--workers", "0"], "workers"),
         (["run", "showdown", "--backend", "gpu"], "unknown backend"),
+        (["run", "showdown", "--exact"], "--exact applies to"),
+        (["run", "grid", "--exact", "--players", "3"], "--exact applies to"),
         (["report", "/nonexistent/run"], "not a run directory"),
     ],
 )
@@ -86,6 +88,15 @@ def test_bad_input_one_line_exit_2(captured, args, message):
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert captured == []
+
+
+@pytest.mark.parametrize("job", ["grid", "distribution"])
+def test_exact_flag_accepted_where_enumerated(captured, job):
+    """--exact is accepted for the enumerated jobs and changes nothing in their config."""
+    with_flag = runner.invoke(cli.app, ["run", job, "--game", "holdem", "--exact"])
+    without = runner.invoke(cli.app, ["run", job, "--game", "holdem"])
+    assert with_flag.exit_code == 0 and without.exit_code == 0, with_flag.output
+    assert captured[0]["config"] == captured[1]["config"]
 
 
 def test_games_and_jobs_list():
