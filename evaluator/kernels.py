@@ -7,8 +7,12 @@ unsigned integers (which it would promote to float).
 
 Free use (any 5 of the pool): per pool one packed key + suit-count word, one 64-bit
 suit/rank bit word and one low mask, then at most three table reads. The board's part is
-summed once per deal and shared by all players. Restricted hole use goes through the allowed
-(hole subset, board subset) pairs, each a 5-card lookup.
+summed once per deal and shared by all players. Restricted hole use (``split_kernel``): one
+split-table read per hole subset (the best over the board's parts, see ``evaluator.tables``),
+one low-table read per hand, and the rare suited case out of line. ``subset_high_low`` reads
+every allowed (hole subset, board subset) pair: the plain path for what the split tables do
+not cover (more than three hole cards used, boards other than five cards), and the baseline
+the benchmark compares with. ``rerank_high`` turns highs into another ranking's.
 """
 
 from __future__ import annotations
