@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from evaluator.errors import SampyongError
 from pipeline.plan import RunConfig, ShardSpec
+
+_RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
 
 ShardFn = Callable[[RunConfig, ShardSpec], dict]
 
@@ -72,6 +75,10 @@ class RayBackend:
         if ray.is_initialized():
             return ray, False
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        # Ray 2.60 turns token authentication on for a local cluster and says so on every
+        # start. The embedded cluster lives only as long as this run: keep the protection,
+        # drop the notice (it would land in every run's output).
+        logging.getLogger(_RAY_TOKEN_LOGGER).setLevel(logging.ERROR)
         try:
             if self.address in ("local", "", None):
                 ray.init(
