@@ -138,9 +138,10 @@ def test_card_order_and_suit_names_never_matter(data, perm, g):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["pls7", "pls", "holdem"])
+@pytest.mark.parametrize("name", ["pls7", "pls", "holdem", "pls7-2", "plo8"])
 def test_fast_equals_reference_million(name, pool):
-    """Slow: 1,000,000 random hands per free-use preset equal the reference."""
+    """Slow: 1,000,000 random hands per preset (free use, and the split path with and
+    without a low) equal the reference."""
     g = game(name)
     hole, board = random_hands(g, 1_000_000, seed=11)
     high, low, present = FastEvaluator(g).high_low_present(hole, board)
