@@ -24,7 +24,6 @@ from evaluator.tables import (
     MAX_SPLIT_HOLE,
     PART_MAJOR_SPLIT,
     five_card_order,
-    PAIRED_CATEGORIES,
     high_tables,
     hole_rank_index,
     low_table,
@@ -68,7 +67,8 @@ class FastEvaluator:
 
     @cached_property
     def _free_kernels(self):
-        return kernels.free_kernels(self.game.hole_cards, self.game.board_cards)
+        g = self.game
+        return kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
 
     @cached_property
     def _subset_plan(self):
@@ -161,11 +161,7 @@ class FastEvaluator:
         n, players = hole.shape[:2]
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
-        t = self.tables
-        self._free_kernels[0](
-            hole, board, self.lo_index, self.start[self.pool_size],
-            t.rank_value[self.pool_size], t.flush_value, self.low_value, high, low,
-        )
+        self._free_kernels[0](hole, board, high, low)
         return high, low
 
     def high_low_present(self, hole: np.ndarray, board: np.ndarray):
@@ -180,12 +176,7 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
         present = np.empty((n, players), np.uint16)
-        t = self.tables
-        self._free_kernels[1](
-            hole, board, self.lo_index, self.start[self.pool_size], t.rank_value[self.pool_size],
-            t.rank_present[self.pool_size], t.flush_value, t.flush_present, t.offsuit_present,
-            PAIRED_CATEGORIES, self.low_value, high, low, present,
-        )
+        self._free_kernels[1](hole, board, high, low, present)
         return high, low, present
 
     def low(self, hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
@@ -195,7 +186,7 @@ class FastEvaluator:
         if not self.uses_tables:
             return None
         low = np.empty(hole.shape[:2], np.uint32)
-        self._free_kernels[2](hole, board, self.low_value, low)
+        self._free_kernels[2](hole, board, low)
         return low
 
     def rerank(self, high: np.ndarray, present: np.ndarray, source: "FastEvaluator", hole, board) -> np.ndarray | None:
