@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from math import comb
 from functools import lru_cache
 
 import numpy as np
@@ -140,7 +141,19 @@ def class_name(cards) -> str:
 
 
 def _all_hands(size: int) -> np.ndarray:
-    return np.array(list(itertools.combinations(range(DECK_SIZE), size)), dtype=np.int64)
+    flat = itertools.chain.from_iterable(itertools.combinations(range(DECK_SIZE), size))
+    return np.fromiter(flat, dtype=np.int8, count=comb(DECK_SIZE, size) * size).reshape(-1, size).astype(np.int64)
+
+
+def _lowest_relabelling(hands: np.ndarray) -> np.ndarray:
+    """The smallest code (sorted cards as base-52 digits) any suit relabelling gives each hand."""
+    ranks, suits = hands >> 2, hands & 3
+    weights = DECK_SIZE ** np.arange(hands.shape[1] - 1, -1, -1, dtype=np.int64)
+    best = None
+    for perm in SUIT_PERMUTATIONS:
+        code = np.sort(ranks * 4 + np.asarray(perm)[suits], axis=1) @ weights
+        best = code if best is None else np.minimum(best, code)
+    return best
 
 
 @lru_cache(maxsize=None)
@@ -149,16 +162,21 @@ def iso_classes(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Returns ``(hands, class_of_hand, class_size)``: ``hands`` is the (C(52,size), size) array of
     sorted card sets, ``class_of_hand[i]`` the class id of ``hands[i]`` (ids ordered by the
-    canonical representative), ``class_size[k]`` how many card sets class ``k`` holds.
-    Sizes 2, 3, 4, 5 give 169, 1,755, 16,432 and 134,459 classes.
+    canonical representative: the smallest code a suit relabelling gives), ``class_size[k]``
+    how many card sets class ``k`` holds. Sizes 2, 3, 4, 5 give 169, 1,755, 16,432 and 134,459
+    classes. Two hands are in one class exactly when their four per-suit rank masks are the
+    same multiset, so the masks, sorted, group the hands in one pass; only one member per class
+    is relabelled 24 ways to order the classes (about 20x faster than relabelling every hand).
     """
     hands = _all_hands(size)
-    ranks, suits = hands >> 2, hands & 3
-    weights = DECK_SIZE ** np.arange(size - 1, -1, -1, dtype=np.int64)
-    best = None
-    for perm in SUIT_PERMUTATIONS:
-        relabelled = np.sort(ranks * 4 + np.asarray(perm)[suits], axis=1)
-        code = relabelled @ weights
-        best = code if best is None else np.minimum(best, code)
-    _, class_of_hand, class_size = np.unique(best, return_inverse=True, return_counts=True)
-    return hands, class_of_hand.astype(np.int64), class_size.astype(np.int64)
+    masks = np.zeros((len(hands), 4), np.int64)  # per suit, the ranks held
+    rows = np.arange(len(hands))
+    for column in hands.T:
+        masks[rows, column & 3] |= np.int64(1) << (column >> 2)
+    masks.sort(axis=1)
+    key = masks @ (np.int64(1) << (13 * np.arange(3, -1, -1, dtype=np.int64)))
+    _, first, group_of_hand, group_size = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+    order = np.argsort(_lowest_relabelling(hands[first]))
+    class_of_group = np.empty_like(order)
+    class_of_group[order] = np.arange(len(order))
+    return hands, class_of_group[group_of_hand.ravel()].astype(np.int64), group_size[order].astype(np.int64)

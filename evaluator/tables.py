@@ -224,7 +224,7 @@ def _cache_file(ranking: Ranking) -> Path:
     return cache_dir() / f"high-{ranking.name}-{digest}.npz"
 
 
-def _cached_arrays(path: Path, build) -> dict[str, np.ndarray]:
+def cached_arrays(path: Path, build) -> dict[str, np.ndarray]:
     """Arrays from an ``.npz`` cache file, or ``build()`` them and save the file atomically."""
     if path.exists():
         try:
@@ -243,7 +243,7 @@ def _cached_arrays(path: Path, build) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=None)
 def high_tables(ranking: Ranking) -> HighTables:
     """The high tables of a ranking, loaded from the disk cache or generated (a few seconds)."""
-    arrays = _cached_arrays(_cache_file(ranking), lambda: _build_high_tables(ranking))
+    arrays = cached_arrays(_cache_file(ranking), lambda: _build_high_tables(ranking))
     return HighTables(
         rank_value={n: arrays[f"rank_value_{n}"] for n in POOL_SIZES},
         rank_present={n: arrays[f"rank_present_{n}"] for n in POOL_SIZES},
@@ -356,7 +356,7 @@ def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
     (``[hole multiset, board pair multiset]`` for ``PART_MAJOR_SPLIT``); values are ordinals
     of ``five_card_order``."""
     path = _cache_file(ranking).with_name(_cache_file(ranking).stem + f"-split{used}.npz")
-    arrays = _cached_arrays(path, lambda: _build_split(ranking, used))
+    arrays = cached_arrays(path, lambda: _build_split(ranking, used))
     return arrays["value"], arrays["present"]
 
 

@@ -32,6 +32,24 @@ def _brute_force(g, board, hands, sample):
     return rows
 
 
+@pytest.mark.parametrize("distinct", [1, 200, 7463])
+def test_sort_by_key_is_a_stable_sort(distinct):
+    """The grid's counting sort orders items by key exactly as a stable sort does, call after call."""
+    rng = np.random.default_rng(distinct)
+    n = 16215
+    slot_key = np.full(grid.SLOTS, -1, np.int64)
+    slot_count = np.zeros(grid.SLOTS, np.int64)
+    scratch = [np.empty(n, np.int64) for _ in range(3)]
+    for _ in range(3):
+        values = rng.choice(1 << 24, size=distinct, replace=False)
+        keys = values[rng.integers(0, distinct, n)]
+        items = (keys << grid.KEY_SHIFT) | np.arange(n)
+        expected = items[np.argsort(keys, kind="stable")]
+        got = grid._sort_by_key(items.copy(), *scratch[:1], slot_key, slot_count, *scratch[1:])
+        assert np.array_equal(got, expected)
+    assert (slot_key == -1).all() and (slot_count == 0).all()
+
+
 @pytest.mark.parametrize("name", ["holdem", "pls7"])
 def test_board_tally_equals_brute_force(name):
     """On random boards, the radix-sorted inclusion-exclusion counts equal a direct count over every opponent."""
