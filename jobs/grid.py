@@ -122,8 +122,8 @@ def _sort_by_key(items, spare, slot_key, slot_count, slot_of, distinct):
     the distinct keys only: each key finds its slot in an open-addressing table (``slot_key``
     -1 when free; ``SLOTS`` is more than twice the distinct strengths of any game, so probes
     stay short), the distinct keys alone are sorted, and the items are scattered to their
-    key's running offset. The table is left empty for the next call. Measured about 3x faster
-    than a two-pass 12-bit radix sort, whose bucket sweeps cost as much as the hands.
+    key's running offset. The table is left empty for the next call. Measured 1.4x faster than
+    a two-pass 12-bit radix sort (0.16 against 0.23 ms per PLS7 board of 16,215 hands).
     """
     n = items.shape[0]
     mask = SLOTS - 1
