@@ -34,7 +34,13 @@ N_CATEGORIES = len(Category)
 SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
 N_SUMMARY = len(SUMMARY_FIELDS)
 CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
-NO_OUTCOMES = np.zeros((1, 1, 6), dtype=np.int8)
+# A deal's outcome for k players as one code: the SUMMARY_FIELDS flags (bit f) and, above
+# them, the winning category. ``showdown_counts`` can RECORD the codes (for the textures job
+# and the variants job's base) and PAIR its own outcomes with recorded ones (other variants).
+RECORD, PAIR = 1, 2
+FLAG_MASK = (1 << N_SUMMARY) - 1
+NO_OUTCOMES = np.zeros((1, 1), dtype=np.int16)
+NO_JOINT = np.zeros((1, 1, 1), dtype=np.int64)
 
 
 def validate(config: RunConfig) -> None:
@@ -94,11 +100,13 @@ def _fold_lanes(acc, totals):
 
 
 @njit(cache=True)
-def showdown_counts(high, low, category_of_position, present, summary, per_category, outcomes, record):
+def showdown_counts(high, low, category_of_position, present, summary, per_category, outcomes, mode, joint):
     """Add one block's counts. ``summary[k, f]`` follows SUMMARY_FIELDS, ``per_category[k, f, c]``
-    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty). With ``record``, each
-    deal's flags (SUMMARY_FIELDS) and winning category also go to ``outcomes[i, k, :]`` (the
-    variants job pairs them across rule variants).
+    follows CATEGORY_FIELDS, for k players (rows 0 and 1 stay empty). ``mode`` RECORD writes
+    each deal's outcome code to ``outcomes[i, k]``; PAIR counts this deal's outcome against
+    the code there in ``joint[k, flags & their flags, category]``, the category being the
+    winning one when both winners share it and N_CATEGORIES otherwise (the variants job's
+    paired differences). RECORD | PAIR pairs a variant with itself.
 
     Every k is read off one pass over the players: the best high and low, their tie counts and
     how many players hold both are updated as each player joins. The per-deal counts X of a
@@ -167,13 +175,12 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
                 quarter |= both > 0 and 2 * (high_ties + low_ties) == high_ties * low_ties
             flags = chop | (some_low << 1) | (low_tie << 2) | (scoop << 3) | (quarter << 4)
             outcome_counts[k, flags, winner_category] += 1
-            if record:
-                outcomes[i, k, 0] = chop
-                outcomes[i, k, 1] = some_low
-                outcomes[i, k, 2] = low_tie
-                outcomes[i, k, 3] = scoop
-                outcomes[i, k, 4] = quarter
-                outcomes[i, k, 5] = winner_category
+            if mode & RECORD:
+                outcomes[i, k] = flags | (winner_category << N_SUMMARY)
+            if mode & PAIR:
+                other = np.int64(outcomes[i, k])
+                same_winner = (other >> N_SUMMARY) == winner_category
+                joint[k, flags & other & FLAG_MASK, winner_category if same_winner else N_CATEGORIES] += 1
         if (i + 1) % FOLD_EVERY == 0:
             _fold_lanes(second_lanes, second)
     _fold_lanes(second_lanes, second)
@@ -206,7 +213,7 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         cards = deal_cards(rng, n, players * game.hole_cards + game.board_cards)
         hole, board = split_deal(cards, players, game.hole_cards)
         high, low, present = evaluator.high_low_present(hole, board)
-        showdown_counts(high, low, evaluator.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, False)
+        showdown_counts(high, low, evaluator.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT)
         remaining -= n
     return _shard_tables(game.name, game.ranking.order, shard.deals, summary, per_category)
 

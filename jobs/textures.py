@@ -126,14 +126,15 @@ def add_boards(boards, outcomes, k, straights, skips, low_limit, flop_lookup, te
         if a > b:
             a, b = b, a
         f = flop_lookup[a * 2704 + b * 52 + c]
-        hi_chop = outcomes[i, k, 0]
-        some_low = outcomes[i, k, 1]
-        scoop = outcomes[i, k, 3]
+        code = np.int64(outcomes[i, k])  # showdown's outcome code: flags, then the winning category
+        hi_chop = code & 1
+        some_low = (code >> 1) & 1
+        scoop = (code >> 3) & 1
         texture_counts[t, 0] += 1
         texture_counts[t, 1] += hi_chop
         texture_counts[t, 2] += some_low
         texture_counts[t, 3] += scoop
-        texture_wins[t, outcomes[i, k, 5]] += 1
+        texture_wins[t, code >> showdown.N_SUMMARY] += 1
         flop_counts[f, 0] += 1
         flop_counts[f, 1] += hi_chop
         flop_counts[f, 2] += some_low
@@ -158,8 +159,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         cards = deal_cards(rng, n, players * game.hole_cards + 5)
         hole, board = split_deal(cards, players, game.hole_cards)
         high, low, present = fast.high_low_present(hole, board)
-        outcomes = np.zeros((n, players + 1, 6), np.int8)
-        showdown.showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category, outcomes, True)
+        outcomes = np.zeros((n, players + 1), np.int16)
+        showdown.showdown_counts(
+            high, low, fast.tables.category_of_position, present, summary, per_category, outcomes, showdown.RECORD, showdown.NO_JOINT
+        )
         add_boards(board, outcomes, players, STRAIGHTS, skips, game.low or 0, lookup, texture_counts, texture_wins, flop_counts)
         remaining -= n
     used = np.flatnonzero(texture_counts[:, 0])

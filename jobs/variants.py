@@ -22,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from numba import njit
 
 from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
@@ -96,19 +95,6 @@ def prepare(config: RunConfig) -> None:
     run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
 
-@njit(cache=True)
-def paired_counts(base, other, joint, joint_win):
-    """Per k: sums of base * other flags (DELTA_INDEX order) and of matching winning categories."""
-    n, ks, _ = base.shape
-    for i in range(n):
-        for k in range(2, ks):
-            for f in range(4):
-                field = (0, 1, 3, 4)[f]
-                joint[k, f] += base[i, k, field] * other[i, k, field]
-            if base[i, k, 5] == other[i, k, 5]:
-                joint_win[k, base[i, k, 5]] += 1
-
-
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     games = variant_games(config)
     players = config.players
@@ -116,17 +102,17 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     rng = shard.generator()
     summary = np.zeros((len(games), players + 1, len(SUMMARY_FIELDS)), np.int64)
     per_category = np.zeros((len(games), players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
-    joint = np.zeros((len(games), players + 1, len(DELTA_FIELDS)), np.int64)
-    joint_win = np.zeros((len(games), players + 1, N_CATEGORIES), np.int64)
-    # Every entry a block's counts read is written first (each deal, each k >= 2), so one
-    # buffer serves every block.
-    outcome_buffer = np.zeros((len(games), showdown.BLOCK_DEALS, players + 1, 6), np.int8)
+    # Per variant, k, the flags it shares with the base and the shared winning category.
+    joint_counts = np.zeros((len(games), players + 1, 1 << len(SUMMARY_FIELDS), N_CATEGORIES + 1), np.int64)
+    # The base's outcome codes: every entry a block's counts read is written first (each deal,
+    # each k >= 2), so one buffer serves every block.
+    base_buffer = np.zeros((showdown.BLOCK_DEALS, players + 1), np.int16)
     remaining = shard.deals
     while remaining:
         n = min(remaining, showdown.BLOCK_DEALS)
         cards = deal_cards(rng, n, players * hole_cards + 5)
         hole, board = split_deal(cards, players, hole_cards)
-        outcomes = outcome_buffer[:, :n]
+        base_outcomes = base_buffer[:n]
         # The categories that can be made depend on the hole use alone; the high on the hole
         # use and the ranking (another ranking is mostly a relabelling, see ``rerank``); the
         # low on the hole use and the qualifier. Each is computed once per block.
@@ -152,11 +138,15 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
                 high, low = fast.high_low(hole, board)
             highs[(use, game.ranking)] = high
             lows[(use, game.low)] = low
+            mode = showdown.RECORD | showdown.PAIR if v == 0 else showdown.PAIR  # the base first
             showdown.showdown_counts(
-                high, low, fast.tables.category_of_position, present, summary[v], per_category[v], outcomes[v], True
+                high, low, fast.tables.category_of_position, present, summary[v], per_category[v],
+                base_outcomes, mode, joint_counts[v],
             )
-            paired_counts(outcomes[0], outcomes[v], joint[v], joint_win[v])
         remaining -= n
+    flags = np.arange(1 << len(SUMMARY_FIELDS))
+    joint = np.stack([joint_counts[:, :, (flags >> i) & 1 == 1].sum(axis=(2, 3)) for i in DELTA_INDEX], axis=2)
+    joint_win = joint_counts[:, :, :, :N_CATEGORIES].sum(axis=2)
     rows = [(v, k) for v in range(len(games)) for k in range(2, players + 1)]
     keys = {
         "variant": pa.array([games[v].name for v, _ in rows], pa.string()),

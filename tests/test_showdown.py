@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from evaluator import reference
 from evaluator.deal import deal_cards, split_deal
 from evaluator.games import game
-from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, NO_OUTCOMES, SUMMARY_FIELDS, showdown_counts
+from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, NO_JOINT, NO_OUTCOMES, SUMMARY_FIELDS, showdown_counts
 from pipeline import cli
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
@@ -57,7 +57,7 @@ def test_kernel_counts_equal_plain_python(name):
     high, low, present = fast.high_low_present(hole, board)
     summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
     per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
-    showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, False)
+    showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT)
     plain_summary, plain_per_category = _plain_counts(g, hole, board, players)
     assert np.array_equal(summary, plain_summary)
     assert np.array_equal(per_category, plain_per_category)
