@@ -69,7 +69,7 @@ def main() -> None:
             t_subsets = best_of(lambda: fast._run_subsets(hole, board))
             print(f"{'':8} {'subsets (old)':>14} {args.hands / t_subsets / 1e6:10.1f}   split/subsets {t_subsets / t_present:4.1f}x")
     warm = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c",
+        [sys.executable, "-c",
          "import time; t=time.perf_counter(); from evaluator.fast import fast_evaluator; from evaluator.games import game; "
          "import numpy as np; f=fast_evaluator(game('pls7')); f.high_low(np.zeros((1,1,3),np.uint8)+np.array([0,1,2],np.uint8), np.array([[3,4,5,6,7]],np.uint8)); print(time.perf_counter()-t)"],
         capture_output=True, text=True, check=True,
