@@ -290,67 +290,30 @@ def subset_high_low(
 
 
 @njit(inline="always")
-def _best_flush(hole_mask, board_mask, need, flush_value):
-    """Best flush-type value of ``hole_mask`` joined to any ``need`` ranks of ``board_mask``
-    (all one suit)."""
-    if need == 5:
-        return np.int64(flush_value[board_mask])  # the whole board is one suit
-    best = np.int64(0)
-    m1 = board_mask
-    while m1:
-        b1 = m1 & -m1
-        m1 ^= b1
-        if need == 1:
-            best = max(best, np.int64(flush_value[hole_mask | b1]))
-            continue
-        m2 = m1
-        while m2:
-            b2 = m2 & -m2
-            m2 ^= b2
-            if need == 2:
-                best = max(best, np.int64(flush_value[hole_mask | b1 | b2]))
-                continue
-            m3 = m2
-            while m3:
-                b3 = m3 & -m3
-                m3 ^= b3
-                if need == 3:
-                    best = max(best, np.int64(flush_value[hole_mask | b1 | b2 | b3]))
-                    continue
-                m4 = m3
-                while m4:
-                    b4 = m4 & -m4
-                    m4 ^= b4
-                    best = max(best, np.int64(flush_value[hole_mask | b1 | b2 | b3 | b4]))
-    return best
+def _bit_count(mask):
+    """Set bits of a 13-bit rank mask."""
+    return POPCOUNT8[mask & 0xFF] + POPCOUNT8[mask >> 8]
 
 
 @njit(inline="always")
 def _best_flush_using(hole_mask, used, board_mask, need, flush_ordinal):
     """Best flush-type ordinal of exactly ``used`` ranks of ``hole_mask`` with ``need`` ranks of
-    ``board_mask`` (cards of one suit)."""
-    if used == 0:
-        return _best_flush(0, board_mask, need, flush_ordinal)
+    ``board_mask`` (cards of one suit): every pair of sub-masks of those sizes, each mask's
+    sub-masks visited as ``sub = (sub - 1) & mask`` down to 0."""
     best = np.int64(0)
-    m1 = hole_mask
-    while m1:
-        b1 = m1 & -m1
-        m1 ^= b1
-        if used == 1:
-            best = max(best, _best_flush(b1, board_mask, need, flush_ordinal))
-            continue
-        m2 = m1
-        while m2:
-            b2 = m2 & -m2
-            m2 ^= b2
-            if used == 2:
-                best = max(best, _best_flush(b1 | b2, board_mask, need, flush_ordinal))
-                continue
-            m3 = m2
-            while m3:
-                b3 = m3 & -m3
-                m3 ^= b3
-                best = max(best, _best_flush(b1 | b2 | b3, board_mask, need, flush_ordinal))
+    hole_part = hole_mask
+    while True:
+        if _bit_count(hole_part) == used:
+            board_part = board_mask
+            while True:
+                if _bit_count(board_part) == need:
+                    best = max(best, np.int64(flush_ordinal[hole_part | board_part]))
+                if board_part == 0:
+                    break
+                board_part = (board_part - 1) & board_mask
+        if hole_part == 0:
+            break
+        hole_part = (hole_part - 1) & hole_mask
     return best
 
 
