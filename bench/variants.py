@@ -8,6 +8,11 @@ book's one-knob-at-a-time comparisons); and the 16 variants of 4 hole-card rules
 (12 of them restricted, served by the slower split kernels). Dealing is shared, the categories
 that can be made are computed once per hole rule, and another ranking mostly relabels the
 base's highs (``FastEvaluator.rerank``), so the sweep should cost well under 16x one variant.
+
+Columns: ``x base`` is the sweep's time over the base game's alone (the cheapest variant);
+``x alone`` is the sweep's time over the sum of each of its variants run alone (a variant of
+restricted hole use costs more than the base on its own). Every time is the best of
+``--repeats`` rounds in which all the runs take turns.
 """
 
 from __future__ import annotations
@@ -35,28 +40,48 @@ SWEEPS = {
 }
 
 
-def seconds(deals: int, spec: str) -> tuple[float, int]:
+def _config(deals: int, spec: str, game: str = "pls7", **knobs) -> RunConfig:
     options = (("variants", spec),) if spec else ()
-    config = RunConfig(job="variants", game="pls7", deals=deals, shard_deals=deals, players=8, seed=1, options=options)
-    variants.prepare(config)  # compile and load tables outside the timing
-    shard = ShardSpec(index=0, deals=deals, root_seed=1)
-    best = float("inf")
-    for _ in range(2):
-        start = time.perf_counter()
-        variants.run_shard(config, shard)
-        best = min(best, time.perf_counter() - start)
-    return best, len(variants.variant_games(config))
+    return RunConfig(job="variants", game=game, deals=deals, shard_deals=deals, players=8, seed=1, options=options, **knobs)
+
+
+def _once(config: RunConfig) -> float:
+    start = time.perf_counter()
+    variants.run_shard(config, ShardSpec(index=0, deals=config.deals, root_seed=1))
+    return time.perf_counter() - start
+
+
+def side_by_side(configs: list[RunConfig], repeats: int) -> list[float]:
+    """Best time of each config's shard, the configs run in turn ``repeats`` times (so a slow
+    spell of this shared machine hits them all alike)."""
+    for config in configs:
+        variants.prepare(config)  # compile and load tables outside the timing
+    best = [float("inf")] * len(configs)
+    for _ in range(repeats):
+        for i, config in enumerate(configs):
+            best[i] = min(best[i], _once(config))
+    return best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200_000)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    base, _ = seconds(args.deals, SWEEPS["base only"])
-    print(f"{'base only':36} 1 variant   {base:6.2f} s  ({args.deals / base / 1e6:.2f} M deals/s, 8 hands, every k)")
+    base = _config(args.deals, SWEEPS["base only"])
+    print(f"{'sweep':40} {'variants':>8} {'seconds':>8} {'x base':>7} {'x alone':>8}")
     for label, spec in list(SWEEPS.items())[1:]:
-        t, n = seconds(args.deals, spec)
-        print(f"{label:36} {n} variants {t:6.2f} s  {t / base:5.1f}x one variant ({t / base / n:.2f}x per variant)")
+        sweep = _config(args.deals, spec)
+        games = variants.variant_games(sweep)
+        # Each variant alone: its own one-variant run (its rules as the base), on the same deals.
+        alone = [
+            _config(args.deals, "base", hole_use=f"{g.hole_use[0]}-{g.hole_use[1]}", ranking=g.ranking.name,
+                    low="none" if g.low is None else str(g.low))
+            for g in games
+        ]
+        t_base, t_sweep, *t_alone = side_by_side([base, sweep, *alone], args.repeats)
+        print(f"{label:40} {len(games):8} {t_sweep:8.2f} {t_sweep / t_base:6.1f}x {t_sweep / sum(t_alone):7.2f}x"
+              f"   (base alone {t_base:.2f} s, {args.deals / t_base / 1e6:.2f} M deals/s; the {len(games)} alone {sum(t_alone):.2f} s)")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from evaluator.games import Category, Game
 from evaluator.tables import (
     MAX_SPLIT_HOLE,
     PART_MAJOR_SPLIT,
+    distinct_present,
     five_card_order,
     high_tables,
     hole_rank_index,
@@ -123,7 +124,7 @@ class FastEvaluator:
         kernel(
             hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
             self.lo_index, self.start, hole_rank_index(), value, present_bits, offsets, strides,
-            t.rank_present[5], flush_ordinal, t.flush_present, self._split_low, self.low_mask,
+            distinct_present(self.game.ranking), flush_ordinal, t.flush_present, self._split_low, self.low_mask,
             want_present, strength_of, high, low, present,
         )
         return high, low, present
@@ -211,9 +212,10 @@ class FastEvaluator:
             return None
         position, top_position = _positions(b.ranking)
         out = np.empty(high.shape, np.uint32)
-        redo = np.empty(high.shape, np.bool_)
-        if kernels.rerank_high(high, present, source.tables.category_of_position, position, top_position, out, redo):
-            deal, seat = np.nonzero(redo)
+        redo = np.empty(high.size, np.int64)
+        count = kernels.rerank_high(high, present, source.tables.category_of_position, position, top_position, out, redo)
+        if count:
+            deal, seat = np.divmod(redo[:count], high.shape[1])
             again, _ = self.high_low(np.ascontiguousarray(hole[deal, seat][:, None, :]), np.ascontiguousarray(board[deal]))
             out[deal, seat] = again[:, 0]
         return out

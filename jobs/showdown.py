@@ -37,7 +37,9 @@ CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
 # A deal's outcome for k players as one code: the SUMMARY_FIELDS flags (bit f) and, above
 # them, the winning category. ``showdown_counts`` can RECORD the codes (for the textures job
 # and the variants job's base) and PAIR its own outcomes with recorded ones (other variants).
-RECORD, PAIR = 1, 2
+# SKIP_BEST and SKIP_PRESENT leave out the per-player ``best`` and ``present`` sums, for a
+# variant whose highs (or present bits) are another variant's, which already counted them.
+RECORD, PAIR, SKIP_BEST, SKIP_PRESENT = 1, 2, 4, 8
 FLAG_MASK = (1 << N_SUMMARY) - 1
 NO_OUTCOMES = np.zeros((1, 1), dtype=np.int16)
 NO_JOINT = np.zeros((1, 1, 1), dtype=np.int64)
@@ -106,7 +108,8 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
     each deal's outcome code to ``outcomes[i, k]``; PAIR counts this deal's outcome against
     the code there in ``joint[k, flags & their flags, category]``, the category being the
     winning one when both winners share it and N_CATEGORIES otherwise (the variants job's
-    paired differences). RECORD | PAIR pairs a variant with itself.
+    paired differences). RECORD | PAIR pairs a variant with itself. SKIP_BEST (SKIP_PRESENT)
+    leaves the ``best`` (``present``) fields of ``per_category`` untouched: 1.3-1.5x faster.
 
     Every k is read off one pass over the players: the best high and low, their tie counts and
     how many players hold both are updated as each player joins. The per-deal counts X of a
@@ -135,10 +138,12 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
             h = np.int64(high[i, j])
             lo = np.int64(low[i, j])
             c = np.int64(category_of_position[h >> 20])
-            first[j, 0, c] += 1
-            first[j, 1, c] += best_seen[c]
-            best_seen[c] += 1
-            seen0, seen1, seen2 = _add_lanes(second_lanes, j, np.int64(present[i, j]), seen0, seen1, seen2)
+            if not mode & SKIP_BEST:
+                first[j, 0, c] += 1
+                first[j, 1, c] += best_seen[c]
+                best_seen[c] += 1
+            if not mode & SKIP_PRESENT:
+                seen0, seen1, seen2 = _add_lanes(second_lanes, j, np.int64(present[i, j]), seen0, seen1, seen2)
             high_reset = h > top_high
             if high_reset:
                 top_high = h

@@ -107,6 +107,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     # The base's outcome codes: every entry a block's counts read is written first (each deal,
     # each k >= 2), so one buffer serves every block.
     base_buffer = np.zeros((showdown.BLOCK_DEALS, players + 1), np.int16)
+    # A variant whose highs (same hole use and ranking) or present bits (same hole use) are an
+    # earlier variant's skips those per-player sums and copies the earlier variant's at the end.
+    best_source = [next(u for u, g in enumerate(games) if (g.hole_use, g.ranking) == (v.hole_use, v.ranking)) for v in games]
+    present_source = [next(u for u, g in enumerate(games) if g.hole_use == v.hole_use) for v in games]
     remaining = shard.deals
     while remaining:
         n = min(remaining, showdown.BLOCK_DEALS)
@@ -139,11 +143,17 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
             highs[(use, game.ranking)] = high
             lows[(use, game.low)] = low
             mode = showdown.RECORD | showdown.PAIR if v == 0 else showdown.PAIR  # the base first
+            mode |= showdown.SKIP_BEST if best_source[v] != v else 0
+            mode |= showdown.SKIP_PRESENT if present_source[v] != v else 0
             showdown.showdown_counts(
                 high, low, fast.tables.category_of_position, present, summary[v], per_category[v],
                 base_outcomes, mode, joint_counts[v],
             )
         remaining -= n
+    best, present = (CATEGORY_FIELDS.index(f) for f in ("best", "present"))
+    for v in range(len(games)):
+        per_category[v, :, best : best + 2] = per_category[best_source[v], :, best : best + 2]  # and its squares
+        per_category[v, :, present : present + 2] = per_category[present_source[v], :, present : present + 2]
     flags = np.arange(1 << len(SUMMARY_FIELDS))
     joint = np.stack([joint_counts[:, :, (flags >> i) & 1 == 1].sum(axis=(2, 3)) for i in DELTA_INDEX], axis=2)
     joint_win = joint_counts[:, :, :, :N_CATEGORIES].sum(axis=2)
