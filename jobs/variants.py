@@ -95,6 +95,42 @@ def prepare(config: RunConfig) -> None:
     run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
 
+def high_low_present(game: Game, hole: np.ndarray, board: np.ndarray, by_split: dict):
+    """``FastEvaluator.high_low_present`` for a sweep. A restricted hole rule's hands are those
+    with exactly h hole cards for each allowed h, so its high and low are the best of the
+    one-count rules' and its present bits their union: each one-count rule is evaluated once
+    (kept in ``by_split``) and shared by every rule allowing it. Exact; 1.5-2x less work for
+    the rule book's three restricted rules, and no more for one rule alone (measured).
+
+    >>> from evaluator.games import game
+    >>> from evaluator.deal import deal_cards, split_deal
+    >>> hole, board = split_deal(deal_cards(np.random.default_rng(1), 500, 3 * 3 + 5), 3, 3)
+    >>> rule, by_split = game("pls7").variant(hole_use="1-3"), {}
+    >>> shared = high_low_present(rule, hole, board, by_split)
+    >>> all(np.array_equal(a, b) for a, b in zip(shared, fast_evaluator(rule).high_low_present(hole, board)))
+    True
+    >>> sorted(g.hole_use for g in by_split)
+    [(1, 1), (2, 2), (3, 3)]
+    """
+    fast = fast_evaluator(game)
+    if fast.path == "tables":
+        return fast.high_low_present(hole, board)
+    parts = []
+    for h in game.hand_splits:
+        one = game.variant(hole_use=f"{h}-{h}")
+        if one not in by_split:
+            by_split[one] = fast_evaluator(one).high_low_present(hole, board)
+        parts.append(by_split[one])
+    if len(parts) == 1:
+        return parts[0]
+    high, low, present = (part.copy() for part in parts[0])
+    for h, lo, p in parts[1:]:
+        np.maximum(high, h, out=high)
+        np.maximum(low, lo, out=low)
+        np.bitwise_or(present, p, out=present)
+    return high, low, present
+
+
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     games = variant_games(config)
     players = config.players
@@ -123,11 +159,12 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         evaluated: dict = {}
         highs: dict = {}
         lows: dict = {}
+        by_split: dict = {}
         for v, game in enumerate(games):
             fast = fast_evaluator(game)
             use = game.hole_use
             if use not in evaluated:
-                high, low, present = fast.high_low_present(hole, board)
+                high, low, present = high_low_present(game, hole, board, by_split)
                 evaluated[use] = (fast, high, present)
                 highs[(use, game.ranking)] = high
                 lows[(use, game.low)] = low
