@@ -366,7 +366,8 @@ def _suited_present(
     categories still come from the split table (a paired hand is never suited); each board
     part of the right size then adds its flush type when it is of the subset's suit, or its
     five-distinct-rank category (``distinct_present`` by rank mask) when it is not: small
-    tables only, measured 2x faster than reading each part's 5-card multiset entry."""
+    tables instead of each part's 5-card multiset entry, and the best flush out of the same
+    walk (the whole +present kernel 1.1-1.5x faster on PLS7-2, PLO and PLO8, side by side)."""
     found = np.int64(0)
     best = np.int64(0)
     for s in range(hole_sets.shape[0]):

@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluator import reference
+from evaluator.cards import make_card
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import FastEvaluator
 from evaluator.games import PRESETS, RANKINGS, Category, Game, game
+from evaluator.tables import distinct_present
 from tests.strategies import deals, suit_permutations
 
 VARIANTS = [
@@ -109,6 +111,19 @@ def test_five_card_counts_standard_ranking():
         "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552, "one_pair": 1098240,
         "high_card": 1302540,
     }
+
+
+@pytest.mark.parametrize("ranking", ["base", "both"])
+def test_distinct_present_is_the_category_of_five_unsuited_ranks(ranking):
+    """By a mask of five ranks, distinct_present is the category bit the reference gives five
+    unsuited cards of those ranks (high card, straight or skip straight); other masks are 0."""
+    table = distinct_present(RANKINGS[ranking])
+    for ranks in itertools.combinations(range(13), 5):
+        cards = [make_card(r, 0) for r in ranks[:4]] + [make_card(ranks[4], 1)]
+        category, _ = reference.classify5(cards, RANKINGS[ranking])
+        assert table[sum(1 << r for r in ranks)] == 1 << category
+    sizes = np.array([bin(m).count("1") for m in range(1 << 13)])
+    assert not table[sizes != 5].any()
 
 
 @pytest.mark.parametrize("qualifier, expected", [(7, 21504), (8, 57344)])
