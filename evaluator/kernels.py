@@ -105,6 +105,19 @@ def _probe_suit(probe):
     return ((probe >> 7) & 1) | ((probe >> 10) & 2) | (((probe >> 15) & 1) * 3)
 
 
+@njit(inline="always")
+def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value):
+    """A free-use pool's best high and low from its summed ``CARD_WORD`` and OR-ed
+    ``CARD_SUIT_BIT``. Inlined into the kernels, where the tables are closure constants."""
+    key = word & KEY_MASK
+    value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
+    probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
+    if probe != 0:
+        suit_mask = (bits >> (16 * _probe_suit(probe))) & 0x1FFF
+        value = max(value, np.int64(flush_value[suit_mask]))
+    return value, low_value[_low_mask(_rank_mask(bits))]
+
+
 @lru_cache(maxsize=None)
 def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualifier: int | None):
     """``(high_low, high_low_present, low_only)`` kernels for free use: these card counts, this
@@ -129,8 +142,26 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
 
     @njit(cache=True)
     def high_low(hole, board, high, low):
-        """Best high and low of every player when any 5 of hole + board may play."""
+        """Best high and low of every player when any 5 of hole + board may play.
+
+        One player per board (a batch of random hands) takes its own loop, without the players
+        loop and the board's partial sums: 1.1-1.3x faster on PLS7 and hold'em, side by side.
+        """
         n, players, _ = hole.shape
+        if players == 1:
+            for i in range(n):
+                word = np.int64(0)
+                bits = np.int64(0)
+                for j in range(n_hole):
+                    c = hole[i, 0, j]
+                    word += CARD_WORD[c]
+                    bits |= CARD_SUIT_BIT[c]
+                for j in range(n_board):
+                    c = board[i, j]
+                    word += CARD_WORD[c]
+                    bits |= CARD_SUIT_BIT[c]
+                high[i, 0], low[i, 0] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+            return
         for i in range(n):
             b_word = np.int64(0)
             b_bits = np.int64(0)
@@ -145,14 +176,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     c = hole[i, p, j]
                     word += CARD_WORD[c]
                     bits |= CARD_SUIT_BIT[c]
-                key = word & KEY_MASK
-                value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
-                probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
-                if probe != 0:
-                    suit_mask = (bits >> (16 * _probe_suit(probe))) & 0x1FFF
-                    value = max(value, np.int64(flush_value[suit_mask]))
-                high[i, p] = value
-                low[i, p] = low_value[_low_mask(_rank_mask(bits))]
+                high[i, p], low[i, p] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
 
     @njit(cache=True)
     def high_low_present(hole, board, high, low, present):
