@@ -303,12 +303,10 @@ def five_card_order(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
 def distinct_present(ranking: Ranking) -> np.ndarray:
     """uint16[8192]: by a 13-bit rank mask of exactly five ranks, the category bit of five
     unsuited cards of those ranks (high card, straight or skip straight); 0 for other masks."""
+    five = rank_multisets(5)  # sorted rows, in the order of ``rank_present[5]``
+    distinct = (np.diff(five, axis=1) != 0).all(axis=1)
     table = np.zeros(1 << 13, dtype=np.uint16)
-    lo_index, start = multiset_index()
-    present5 = high_tables(ranking).rank_present[5]
-    for ranks in itertools.combinations(range(13), 5):
-        key = sum(rank_addend(r) for r in ranks)
-        table[sum(1 << r for r in ranks)] = present5[start[5, key >> HI_SHIFT] + lo_index[key & ((1 << HI_SHIFT) - 1)]]
+    table[(1 << five[distinct]).sum(axis=1)] = high_tables(ranking).rank_present[5][distinct]
     return table
 
 

@@ -187,10 +187,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
                 base_outcomes, mode, joint_counts[v],
             )
         remaining -= n
-    best, present = (CATEGORY_FIELDS.index(f) for f in ("best", "present"))
+    best_field, present_field = (CATEGORY_FIELDS.index(f) for f in ("best", "present"))
     for v in range(len(games)):
-        per_category[v, :, best : best + 2] = per_category[best_source[v], :, best : best + 2]  # and its squares
-        per_category[v, :, present : present + 2] = per_category[present_source[v], :, present : present + 2]
+        for field, source in ((best_field, best_source[v]), (present_field, present_source[v])):
+            per_category[v, :, field : field + 2] = per_category[source, :, field : field + 2]  # and its squares
     flags = np.arange(1 << len(SUMMARY_FIELDS))
     joint = np.stack([joint_counts[:, :, (flags >> i) & 1 == 1].sum(axis=(2, 3)) for i in DELTA_INDEX], axis=2)
     joint_win = joint_counts[:, :, :, :N_CATEGORIES].sum(axis=2)
