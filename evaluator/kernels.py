@@ -7,7 +7,8 @@ unsigned integers (which it would promote to float).
 
 Free use (any 5 of the pool): per pool one packed key + suit-count word, one 64-bit
 suit/rank bit word and one low mask, then at most three table reads. The board's part is
-summed once per deal and shared by all players. Restricted hole use (``split_kernel``): one
+summed once per deal and shared by all players; random hands of 8-9 cards prefetch their
+rank entries (``evaluator.prefetch``). Restricted hole use (``split_kernel``): one
 split-table read per hole subset (the best over the board's parts, see ``evaluator.tables``),
 one low-table read per hand, and the rare suited case out of line. ``subset_high_low`` reads
 every allowed (hole subset, board subset) pair: the plain path for what the split tables do
@@ -33,9 +34,11 @@ from evaluator.tables import (
     POPCOUNT8 as _POPCOUNT8,
     high_tables,
     low_table,
+    low_rank_masks,
     multiset_index,
 )
 from evaluator.games import Ranking
+from evaluator.prefetch import prefetch
 
 # Numba freezes a closure's table into the code only up to 1 MB; the 9-card rank table (free
 # use of 4 hole cards, 1.08 MB) stays a pointer, so those kernels compile once per process
@@ -57,7 +60,12 @@ KEY_MASK = (1 << 32) - 1
 HI_SHIFT = 17
 FLUSH_PROBE = 0x3333  # adding 3 to each 4-bit suit count sets bit 3 when the count is >= 5
 FLUSH_BITS = 0x8888
+LOW_SHIFT = 24  # a rank entry's top byte: strengths stay below 1 << 24 (12 categories << 20)
+STRENGTH_MASK = (1 << LOW_SHIFT) - 1
 N_PAIRS = 91  # rank multisets of two cards: the width of the three-hole-card split table
+PREFETCH_TABLE_BYTES = 256 * 1024  # rank tables above this (8 and 9 cards) miss L2 often enough to prefetch
+PREFETCH_AHEAD = 16  # hands between summing a hand (and prefetching its entry) and finishing it
+RING = 32  # slots for the hands in between: a power of two above PREFETCH_AHEAD
 
 
 @njit(inline="always")
@@ -106,6 +114,21 @@ def _probe_suit(probe):
 
 
 @njit(inline="always")
+def _suit_ranks(hole, board, i, p, n_hole, n_board, suit):
+    """13-bit mask of the ranks of ``suit`` among player ``p``'s hole cards and deal ``i``'s
+    board: a pool with a flush suit goes back to its cards rather than every pool OR-ing suit
+    bits."""
+    mask = np.int64(0)
+    for j in range(n_hole):
+        c = np.int64(hole[i, p, j])
+        mask |= np.int64((c & 3) == suit) << (c >> 2)
+    for j in range(n_board):
+        c = np.int64(board[i, j])
+        mask |= np.int64((c & 3) == suit) << (c >> 2)
+    return mask
+
+
+@njit(inline="always")
 def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value):
     """A free-use pool's best high and low from its summed ``CARD_WORD`` and OR-ed
     ``CARD_SUIT_BIT``. Inlined into the kernels, where the tables are closure constants."""
@@ -136,6 +159,8 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     start_row = start[hole_cards + board_cards].copy()
     tables = high_tables(ranking)
     rank_value = tables.rank_value[hole_cards + board_cards]
+    rank_entry = rank_value | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT)
+    prefetching = rank_entry.nbytes > PREFETCH_TABLE_BYTES
     rank_present = tables.rank_present[hole_cards + board_cards]
     flush_value, flush_present, offsuit_present = tables.flush_value, tables.flush_present, tables.offsuit_present
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
@@ -146,8 +171,40 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
 
         One player per board (a batch of random hands) takes its own loop, without the players
         loop and the board's partial sums: 1.1-1.3x faster on PLS7 and hold'em, side by side.
+        With 8 or 9 cards that loop is software-pipelined, since their rank table (480 KB and
+        1 MB) misses L2: a hand's rank entry is prefetched PREFETCH_AHEAD hands before it is
+        read, and the entry's top byte is the pool's low-rank mask, so the loop sums just
+        ``CARD_WORD`` and only pools with a flush suit go back to their cards for its ranks.
+        Side by side with the plain loop: 1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
         """
         n, players, _ = hole.shape
+        if players == 1 and prefetching:
+            # Iteration i sums hand i and prefetches its entry, and finishes hand i - AHEAD.
+            ring_word = np.empty(RING, np.int64)
+            ring_index = np.empty(RING, np.int64)
+            for i in range(n + PREFETCH_AHEAD):
+                if i < n:
+                    word = np.int64(0)
+                    for j in range(n_hole):
+                        word += CARD_WORD[hole[i, 0, j]]
+                    for j in range(n_board):
+                        word += CARD_WORD[board[i, j]]
+                    key = word & KEY_MASK
+                    index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
+                    prefetch(rank_entry, index)
+                    ring_word[i & (RING - 1)] = word
+                    ring_index[i & (RING - 1)] = index
+                done = i - PREFETCH_AHEAD
+                if done >= 0:
+                    word = ring_word[done & (RING - 1)]
+                    entry = np.int64(rank_entry[ring_index[done & (RING - 1)]])
+                    value = entry & STRENGTH_MASK
+                    probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
+                    if probe != 0:
+                        value = max(value, np.int64(flush_value[_suit_ranks(hole, board, done, 0, n_hole, n_board, _probe_suit(probe))]))
+                    high[done, 0] = value
+                    low[done, 0] = low_value[entry >> LOW_SHIFT]
+            return
         if players == 1:
             for i in range(n):
                 word = np.int64(0)

@@ -121,6 +121,32 @@ def rank_multisets(n: int) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(len(rows), n)
 
 
+@lru_cache(maxsize=None)
+def low_rank_masks(n: int) -> np.ndarray:
+    """uint32 per ``n``-card rank multiset, in table order: its low-rank mask (bit 0 the ace,
+    bits 1..7 the ranks 2..8), so a kernel can read a pool's low from its rank entry.
+
+    The low seven are the low code's nonzero digits and the ace is the high code's top digit,
+    so this takes array operations, not the multisets themselves (``rank_multisets(9)`` takes
+    seconds; this, milliseconds).
+
+    >>> rows = rank_multisets(6)
+    >>> expected = [sum(low_bit(int(r)) for r in set(row)) for row in rows]
+    >>> bool((low_rank_masks(6) == expected).all())
+    True
+    """
+    lo_index, start = multiset_index()
+    codes = np.arange(5**LO_RANKS)
+    digits = (codes[:, None] // 5 ** np.arange(LO_RANKS)) % 5
+    lo_size, lo_mask = digits.sum(axis=1), ((digits > 0) << np.arange(1, LO_RANKS + 1)).sum(axis=1)
+    hi_codes = np.flatnonzero(start[n] != NO_ENTRY)  # in code order, as their blocks follow each other
+    hi_size = ((hi_codes[:, None] // 5 ** np.arange(13 - LO_RANKS)) % 5).sum(axis=1)
+    ace = (hi_codes >= 5 ** (12 - LO_RANKS)).astype(np.int64)
+    by_size = {size: lo_mask[lo_size == size] for size in range(n + 1)}
+    blocks = [by_size[n - size] | a for size, a in zip(hi_size.tolist(), ace.tolist())]
+    return np.concatenate(blocks).astype(np.uint32)
+
+
 def _unsuited_cards(ranks) -> list[int]:
     """Five distinct cards with these ranks, not all of one suit (so never a flush)."""
     seen: dict[int, int] = {}

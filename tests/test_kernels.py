@@ -12,6 +12,7 @@ from evaluator import reference
 from evaluator.cards import make_card
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import FastEvaluator
+from evaluator.kernels import PREFETCH_AHEAD as AHEAD
 from evaluator.games import PRESETS, RANKINGS, Category, Game, game
 from evaluator.tables import distinct_present
 from tests.strategies import deals, suit_permutations
@@ -67,11 +68,13 @@ def test_fast_equals_reference(g, pool):
 @pytest.mark.parametrize(
     "g, path",
     [(game("pls7"), "tables"), (game("plo8"), "split"), (game("pls7-2"), "split"),
-     (game("pls7").variant(hole_use="0-2"), "split"), (game("plo5-8"), "split")],
+     (game("pls7").variant(hole_use="0-2"), "split"), (game("plo5-8"), "split"),
+     (game("plo8").variant(hole_use="0-4"), "tables")],
     ids=lambda x: getattr(x, "name", x),
 )
 def test_fast_paths_agree_with_the_subset_kernel(g, path):
-    """The table and split paths equal the plain subset kernel on 20,000 hands of 3 players."""
+    """The table and split paths equal the plain subset kernel on 20,000 hands of 3 players,
+    and on the same hands one per board."""
     rng = np.random.default_rng(7)
     cards = np.argsort(rng.random((20_000, 52)), axis=1)[:, : 3 * g.hole_cards + 5].astype(np.uint8)
     hole = np.ascontiguousarray(cards[:, : 3 * g.hole_cards].reshape(-1, 3, g.hole_cards))
@@ -85,6 +88,22 @@ def test_fast_paths_agree_with_the_subset_kernel(g, path):
         assert np.array_equal(got, want)
     low_only = fast.low(hole, board)
     assert low_only is None if path != "tables" else np.array_equal(low_only, expected[1])
+    one_each = hole.reshape(-1, 1, g.hole_cards), np.repeat(board, 3, axis=0)
+    for got, want in zip(fast.high_low(*one_each), expected[:2]):
+        assert np.array_equal(got, want.reshape(-1, 1))
+
+
+@pytest.mark.parametrize("n", [0, 1, AHEAD - 1, AHEAD, AHEAD + 1, 2 * AHEAD + 3])
+@pytest.mark.parametrize("name", ["pls7", "holdem"])
+def test_any_batch_length_gives_the_same_hands(name, n):
+    """A batch shorter or longer than the prefetch distance of the one-hand-per-board loop gives
+    the same highs and lows as the same hands at the head of a longer batch."""
+    g = game(name)
+    hole, board = random_hands(g, 100, seed=3)
+    fast = FastEvaluator(g)
+    long_high, long_low = fast.high_low(hole, board)
+    high, low = fast.high_low(hole[:n], board[:n])
+    assert np.array_equal(high, long_high[:n]) and np.array_equal(low, long_low[:n])
 
 
 def _five_card_counts(ranking: str):
