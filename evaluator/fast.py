@@ -31,6 +31,7 @@ from evaluator.tables import (
     multiset_index,
     split_low_table,
     split_tables,
+    triple_table,
 )
 
 MAX_FREE_POOL = 9  # beyond 9 cards two suits could both hold five
@@ -113,6 +114,19 @@ class FastEvaluator:
             return np.zeros(1 << 16, np.uint32)
         return split_low_table(self.game.low, self.game.hand_splits)
 
+    def _run_triple(self, hole, board):
+        """High and low of a three-hole-card split game: one prefetched read per hand."""
+        g = self.game
+        n, players = hole.shape[:2]
+        high = np.empty((n, players), np.uint32)
+        low = np.empty((n, players), np.uint32)
+        strength_of, flush_ordinal = five_card_order(g.ranking)
+        kernels.triple_kernel(g.hand_splits)(
+            hole, board, self.lo_index, self.start, hole_rank_index()[3], triple_table(g.ranking, g.hand_splits),
+            strength_of, flush_ordinal, self._split_low, self.low_mask, high, low,
+        )
+        return high, low
+
     def _run_split(self, hole, board, want_present: bool):
         n, players = hole.shape[:2]
         high = np.empty((n, players), np.uint32)
@@ -153,6 +167,8 @@ class FastEvaluator:
     def high_low(self, hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(high, low)`` strengths, each ``uint32[n, players]``; a low of 0 is no low."""
         self._check(hole, board)
+        if self.uses_split and self.game.hole_cards == 3:
+            return self._run_triple(hole, board)
         if self.uses_split:
             high, low, _ = self._run_split(hole, board, want_present=False)
             return high, low

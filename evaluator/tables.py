@@ -397,6 +397,36 @@ def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
     return arrays["value"], arrays["present"]
 
 
+N_TRIPLES = 455  # rank multisets of three cards
+
+
+@lru_cache(maxsize=None)
+def triple_table(ranking: Ranking, hand_splits: tuple[int, ...]) -> np.ndarray:
+    """``uint16[board multiset * N_TRIPLES + hole multiset]``: with three hole cards of which
+    exactly h play (h in ``hand_splits``) and a 5-card board, the ordinal of the best non-flush
+    hand: the best of the split tables' entries over every allowed (hole part, board part).
+
+    One read per hand instead of one per hole subset (and ten for all three hole cards). At
+    5.6 MB it is far beyond L2, so the kernel prefetches it (``kernels.triple_kernel``). Built
+    from the cached split tables in a fraction of a second, so it is not stored on disk.
+    """
+    five, triples = rank_multisets(5), rank_multisets(3)
+    rank_index = hole_rank_index()
+    best = np.zeros((len(five), N_TRIPLES), dtype=np.uint16)
+    for used in hand_splits:
+        value, _ = split_tables(ranking, used)
+        if used == PART_MAJOR_SPLIT:  # [triple, board pair]: the best over the board's ten pairs
+            pairs = [rank_index[2, five[:, x] * 13 + five[:, y]] for x, y in itertools.combinations(range(5), 2)]
+            part = value.reshape(N_TRIPLES, -1)[:, np.stack(pairs, axis=1)].max(axis=2).T
+        else:  # [board, hole part]: the best over the triple's parts of this size
+            codes = [sum((triples[:, j] * 13 ** (used - 1 - k) for k, j in enumerate(js)), np.zeros(N_TRIPLES, np.int64))
+                     for js in itertools.combinations(range(3), used)]
+            parts = np.stack([rank_index[used, c] for c in codes], axis=1)
+            part = value.reshape(len(five), -1)[:, parts].max(axis=2)
+        best = np.maximum(best, part)
+    return best.ravel()
+
+
 # The k lowest set bits of an 8-bit mask (k = 0..5), for picking a low's board cards.
 LOWEST_BITS = np.zeros((6, 256), dtype=np.int64)
 for _k in range(6):
