@@ -31,12 +31,13 @@ from evaluator.tables import (
     CARD_SUIT_BIT as _CARD_SUIT_BIT,
     CARD_SUIT_COUNT as _CARD_SUIT_COUNT,
     PAIRED_CATEGORIES,
-    N_TRIPLES,
+    N_PAIRS,
     POPCOUNT8 as _POPCOUNT8,
     high_tables,
     low_rank_masks,
     low_table,
     multiset_index,
+    rank_multisets,
 )
 from evaluator.games import Ranking
 from evaluator.prefetch import prefetch
@@ -63,7 +64,6 @@ FLUSH_PROBE = 0x3333  # adding 3 to each 4-bit suit count sets bit 3 when the co
 FLUSH_BITS = 0x8888
 LOW_SHIFT = 24  # a rank entry's top byte: strengths stay below 1 << 24 (12 categories << 20)
 STRENGTH_MASK = (1 << LOW_SHIFT) - 1
-N_PAIRS = 91  # rank multisets of two cards: the width of the three-hole-card split table
 PREFETCH_TABLE_BYTES = 256 * 1024  # rank tables above this (8 and 9 cards) miss L2 often enough to prefetch
 PREFETCH_AHEAD = 16  # hands between summing a hand (and prefetching its entry) and finishing it
 RING = 32  # slots for the hands in between: a power of two above PREFETCH_AHEAD
@@ -620,25 +620,23 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
 
 
 @lru_cache(maxsize=None)
-def triple_kernel(hand_splits: tuple[int, ...]):
-    """Restricted hole use with three hole cards and a 5-card board, high and low only: one read
-    per hand of ``tables.triple_table`` by (board multiset, hole multiset).
+def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
+    """Restricted hole use with three or four hole cards and a 5-card board, high and low only:
+    one read per hand of ``tables.hole_table`` by (board multiset, hole multiset).
 
-    The table is 5.6 MB, so the kernel is software-pipelined like the free-use one: iteration k
-    reads hand k's cards, prefetches its entry and keeps its table index, low index and suited
-    test in a ring; hand k - PREFETCH_AHEAD is then finished from the ring (hands counted deal by
-    deal, player by player). Flush types, as in ``split_kernel``, go out of line to
-    ``_suited_best`` for the few hands with some suit holding h hole and 5 - h board cards.
-    Side by side with ``split_kernel`` on PLS7-2 with its own board: 2.5x (measured in
-    ``bench/evaluator.py``); without the prefetch the same table read is slower than the split
-    tables' several reads.
+    The table is 5.6 or 22 MB, so the kernel is software-pipelined like the free-use one:
+    iteration k sums hand k's cards, prefetches its entry and keeps its table index, low index
+    and suited test in a ring; hand k - PREFETCH_AHEAD is then finished from the ring (hands
+    counted deal by deal, player by player). Flush types, as in ``split_kernel``, go out of
+    line to ``_suited_best`` for the few hands with some suit holding h hole and 5 - h board
+    cards. Without the prefetch the one read is slower than the split tables' several.
     """
+    n_hole = hole_cards
+    n_holes = len(rank_multisets(hole_cards))
     use0, use1, use2, use3 = (h in hand_splits for h in range(4))
 
     @njit(cache=True)
-    def triple_high_low(
-        hole, board, lo_index, start, triple_index, table, strength_of, flush_ordinal, split_low, low_mask, high, low
-    ):
+    def hole_table_high_low(hole, board, lo_index, start, table, strength_of, flush_ordinal, split_low, low_mask, high, low):
         n, players, _ = hole.shape
         total = n * players
         ring_index = np.empty(RING, np.int64)
@@ -660,19 +658,23 @@ def triple_kernel(hand_splits: tuple[int, ...]):
                         b_key += CARD_KEY[c]
                         b_low |= CARD_LOW_BIT[c]
                         b_counts += _suit_count(c)
-                    row = np.int64(start[5, b_key >> HI_SHIFT] + lo_index[b_key & LO_MASK]) * N_TRIPLES
+                    row = np.int64(start[5, b_key >> HI_SHIFT] + lo_index[b_key & LO_MASK]) * n_holes
                     low_row = (b_low & low_mask) << 8
                     # Per split, the suits with enough board cards (bit 3 of each 4-bit count).
                     room0 = (b_counts + 3 * 0x1111) & FLUSH_BITS
                     room1 = (b_counts + 4 * 0x1111) & FLUSH_BITS
                     room2 = (b_counts + 5 * 0x1111) & FLUSH_BITS
                     room3 = (b_counts + 6 * 0x1111) & FLUSH_BITS
-                c0 = np.int64(hole[i, player_in, 0])
-                c1 = np.int64(hole[i, player_in, 1])
-                c2 = np.int64(hole[i, player_in, 2])
-                index = row + triple_index[((c0 >> 2) * 13 + (c1 >> 2)) * 13 + (c2 >> 2)]
+                h_key = np.int64(0)
+                h_low = np.int64(0)
+                h_counts = np.int64(0)
+                for j in range(n_hole):
+                    c = np.int64(hole[i, player_in, j])
+                    h_key += CARD_KEY[c]
+                    h_low |= CARD_LOW_BIT[c]
+                    h_counts += _suit_count(c)
+                index = row + start[n_hole, h_key >> HI_SHIFT] + lo_index[h_key & LO_MASK]
                 prefetch(table, index)
-                h_counts = _suit_count(c0) + _suit_count(c1) + _suit_count(c2)
                 suited = np.int64(0)
                 if use0:
                     suited |= room0
@@ -684,7 +686,7 @@ def triple_kernel(hand_splits: tuple[int, ...]):
                     suited |= room3 & (h_counts + 5 * 0x1111)
                 slot = k & (RING - 1)
                 ring_index[slot] = index
-                ring_low[slot] = low_row | ((CARD_LOW_BIT[c0] | CARD_LOW_BIT[c1] | CARD_LOW_BIT[c2]) & low_mask)
+                ring_low[slot] = low_row | (h_low & low_mask)
                 ring_suited[slot] = suited & FLUSH_BITS
                 player_in += 1
                 if player_in == players:
@@ -709,7 +711,7 @@ def triple_kernel(hand_splits: tuple[int, ...]):
                     player_out = 0
                     deal_out += 1
 
-    return triple_high_low
+    return hole_table_high_low
 
 
 @njit(inline="always")

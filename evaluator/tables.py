@@ -313,6 +313,7 @@ def low_table(qualifier: int) -> np.ndarray:
 
 MAX_SPLIT_HOLE = 3
 PART_MAJOR_SPLIT = 3  # the hole-card count whose split table is hole-major over board pairs
+N_PAIRS = 91  # rank multisets of two cards: the width of that table
 
 
 @lru_cache(maxsize=None)
@@ -397,33 +398,37 @@ def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
     return arrays["value"], arrays["present"]
 
 
-N_TRIPLES = 455  # rank multisets of three cards
+MAX_TABLE_HOLE = 4  # a hole table of 5 hole cards would take 76 MB
 
 
 @lru_cache(maxsize=None)
-def triple_table(ranking: Ranking, hand_splits: tuple[int, ...]) -> np.ndarray:
-    """``uint16[board multiset * N_TRIPLES + hole multiset]``: with three hole cards of which
-    exactly h play (h in ``hand_splits``) and a 5-card board, the ordinal of the best non-flush
-    hand: the best of the split tables' entries over every allowed (hole part, board part).
+def hole_table(ranking: Ranking, hole_cards: int, hand_splits: tuple[int, ...]) -> np.ndarray:
+    """``uint16[board multiset * H + hole multiset]`` (H the number of ``hole_cards``-card rank
+    multisets, in ``START``/``LO_INDEX`` order): with exactly h of the hole cards playing (h in
+    ``hand_splits``) and a 5-card board, the ordinal of the best non-flush hand, which is the
+    best of the split tables' entries over every allowed (hole part, board part).
 
-    One read per hand instead of one per hole subset (and ten for all three hole cards). At
-    5.6 MB it is far beyond L2, so the kernel prefetches it (``kernels.triple_kernel``). Built
-    from the cached split tables in a fraction of a second, so it is not stored on disk.
+    One read per hand instead of one per hole subset (ten for three hole cards). At 5.6 MB
+    (three hole cards) or 22 MB (four) it is far beyond L2, so the kernel prefetches it
+    (``kernels.hole_table_kernel``). Built from the cached split tables in about a second, a
+    block of boards at a time, so it is not stored on disk.
     """
-    five, triples = rank_multisets(5), rank_multisets(3)
+    five, holes = rank_multisets(5), rank_multisets(hole_cards)
     rank_index = hole_rank_index()
-    best = np.zeros((len(five), N_TRIPLES), dtype=np.uint16)
+    pairs = np.stack([rank_index[2, five[:, x] * 13 + five[:, y]] for x, y in itertools.combinations(range(5), 2)], axis=1)
+    best = np.zeros((len(five), len(holes)), dtype=np.uint16)
     for used in hand_splits:
         value, _ = split_tables(ranking, used)
-        if used == PART_MAJOR_SPLIT:  # [triple, board pair]: the best over the board's ten pairs
-            pairs = [rank_index[2, five[:, x] * 13 + five[:, y]] for x, y in itertools.combinations(range(5), 2)]
-            part = value.reshape(N_TRIPLES, -1)[:, np.stack(pairs, axis=1)].max(axis=2).T
-        else:  # [board, hole part]: the best over the triple's parts of this size
-            codes = [sum((triples[:, j] * 13 ** (used - 1 - k) for k, j in enumerate(js)), np.zeros(N_TRIPLES, np.int64))
-                     for js in itertools.combinations(range(3), used)]
-            parts = np.stack([rank_index[used, c] for c in codes], axis=1)
-            part = value.reshape(len(five), -1)[:, parts].max(axis=2)
-        best = np.maximum(best, part)
+        codes = [sum((holes[:, j] * 13 ** (used - 1 - k) for k, j in enumerate(js)), np.zeros(len(holes), np.int64))
+                 for js in itertools.combinations(range(hole_cards), used)]
+        parts = np.stack([rank_index[used, c] for c in codes], axis=1)  # [hole multiset, its parts]
+        for first in range(0, len(five), 512):
+            boards = slice(first, first + 512)
+            if used == PART_MAJOR_SPLIT:  # [triple, board pair]: each triple's best over the board's pairs
+                by_part = value.reshape(-1, N_PAIRS)[:, pairs[boards]].max(axis=2).T
+            else:  # [board, hole part]
+                by_part = value.reshape(len(five), -1)[boards]
+            best[boards] = np.maximum(best[boards], by_part[:, parts].max(axis=2))
     return best.ravel()
 
 

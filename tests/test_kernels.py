@@ -94,10 +94,10 @@ def test_fast_paths_agree_with_the_subset_kernel(g, path):
 
 
 @pytest.mark.parametrize("n", [0, 1, AHEAD - 1, AHEAD, AHEAD + 1, 2 * AHEAD + 3])
-@pytest.mark.parametrize("name", ["pls7", "holdem", "pls7-2"])
+@pytest.mark.parametrize("name", ["pls7", "holdem", "pls7-2", "plo8"])
 def test_any_batch_length_gives_the_same_hands(name, n):
     """A batch shorter or longer than the prefetch distance of the pipelined loops (free use of
-    8 cards, three hole cards restricted) gives the same highs and lows as the same hands at the
+    8 cards, the hole table of restricted use) gives the same highs and lows as the same hands at the
     head of a longer batch."""
     g = game(name)
     hole, board = random_hands(g, 100, seed=3)
