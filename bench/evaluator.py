@@ -5,12 +5,17 @@
 Each preset's fast kernel runs on the same random batch as a slice evaluated by the reference
 (the plain-Python rule book), in the same process, so the printed ratio is robust to a busy
 machine. ``M hands/s`` deals every hand its own board; ``8/board`` deals 8 hands per board,
-as the showdown job does, so the board's part is summed once for 8 hands. Also: how long importing the evaluator takes once tables and the numba cache are warm.
+as the showdown job does, so the board's part is summed once for 8 hands. The kernels of a
+preset take turns, best of ``--repeats`` rounds. Restricted games whose ``hi+lo`` reads the
+hole table (with 8 per board only when three hole cards may play) also print the split
+tables' rates beside it. Also: how
+long importing the evaluator takes once tables and the numba cache are warm.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import subprocess
 import sys
 import time
@@ -28,21 +33,40 @@ from evaluator.fast import FastEvaluator  # noqa: E402
 from evaluator.games import PRESETS  # noqa: E402
 
 
-def best_of(fn, repeats=5) -> float:
-    times = []
+def keep_freed_memory() -> None:
+    """Ask glibc to keep freed memory for reuse. Otherwise each 8 MB output array of a call can
+    go back to the OS when freed and the next call pays its page faults again: the first
+    preset measured in a process ran 1.2-1.4x slower through ``high_low`` than its kernel
+    with preallocated outputs, the later presets not at all."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc: nothing to tune
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    libc.mallopt(m_trim_threshold, 1 << 30)
+    libc.mallopt(m_mmap_threshold, 1 << 25)  # glibc's largest
+
+
+def best_of(fns: dict, repeats: int) -> dict:
+    """Best time of each function over ``repeats`` rounds, the functions taking turns within a
+    round, so a slow spell of this shared machine hits them all alike."""
+    times: dict = {name: [] for name in fns}
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(t) for name, t in times.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2_000_000)
     parser.add_argument("--reference-hands", type=int, default=2_000)
+    parser.add_argument("--repeats", type=int, default=7, help="rounds; each kernel's best round counts")
     args = parser.parse_args()
-    print(f"{'game':8} {'kernel':>14} {'M hands/s':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}")
+    keep_freed_memory()
+    print(f"{'game':8} {'kernel':>16} {'M hands/s':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}")
     for name, game in PRESETS.items():
         rng = np.random.default_rng(1)
         cards = deal_cards(rng, args.hands, game.hole_cards + game.board_cards)
@@ -53,21 +77,34 @@ def main() -> None:
         fast = FastEvaluator(game)
         fast.high_low(hole[:10], board[:10])  # compile / load the cache
         fast.high_low_present(hole[:10], board[:10])
-        t_fast = best_of(lambda: fast.high_low(hole, board))
-        t_present = best_of(lambda: fast.high_low_present(hole, board))
-        t_fast8 = best_of(lambda: fast.high_low(hole8, board8))
-        t_present8 = best_of(lambda: fast.high_low_present(hole8, board8))
+        runs = {
+            "fast": lambda: fast.high_low(hole, board),
+            "present": lambda: fast.high_low_present(hole, board),
+            "fast8": lambda: fast.high_low(hole8, board8),
+            "present8": lambda: fast.high_low_present(hole8, board8),
+        }
+        if fast.uses_hole_table(1):  # hi+lo reads the hole table: the split tables beside it
+            fast._run_split(hole[:10], board[:10], want_present=False)
+            runs["split"] = lambda: fast._run_split(hole, board, want_present=False)
+            runs["split8"] = lambda: fast._run_split(hole8, board8, want_present=False)
+        if fast.path == "split":
+            runs["subsets"] = lambda: fast._run_subsets(hole, board)
+        t = best_of(runs, args.repeats)
         n_ref = args.reference_hands
         ref_hole, ref_board = hole[:n_ref, 0].tolist(), board[:n_ref].tolist()
-        t_ref = best_of(lambda: [reference.showdown(game, h, b) for h, b in zip(ref_hole, ref_board)], repeats=1)
-        fast_rate, ref_rate = args.hands / t_fast, n_ref / t_ref
-        rate8 = hole8.shape[0] * 8 / t_fast8
-        kernel = fast.path
-        print(f"{name:8} {kernel + ' hi+lo':>14} {fast_rate / 1e6:10.1f} {rate8 / 1e6:8.1f} {ref_rate:12,.0f} {fast_rate / ref_rate:9,.0f}x")
-        print(f"{'':8} {'+present':>14} {args.hands / t_present / 1e6:10.1f} {hole8.shape[0] * 8 / t_present8 / 1e6:8.1f}")
-        if fast.path == "split":
-            t_subsets = best_of(lambda: fast._run_subsets(hole, board))
-            print(f"{'':8} {'subsets (old)':>14} {args.hands / t_subsets / 1e6:10.1f}   split/subsets {t_subsets / t_present:4.1f}x")
+        t_ref = best_of({"ref": lambda: [reference.showdown(game, h, b) for h, b in zip(ref_hole, ref_board)]}, 1)["ref"]
+        own, shared8 = args.hands, hole8.shape[0] * 8
+        ref_rate = n_ref / t_ref
+        kernel = "hole table" if fast.uses_hole_table(1) else fast.path
+        print(f"{name:8} {kernel + ' hi+lo':>16} {own / t['fast'] / 1e6:10.1f} {shared8 / t['fast8'] / 1e6:8.1f} "
+              f"{ref_rate:12,.0f} {own / t['fast'] / ref_rate:9,.0f}x")
+        print(f"{'':8} {'+present':>16} {own / t['present'] / 1e6:10.1f} {shared8 / t['present8'] / 1e6:8.1f}")
+        if "split" in t:
+            print(f"{'':8} {'split hi+lo':>16} {own / t['split'] / 1e6:10.1f} {shared8 / t['split8'] / 1e6:8.1f}"
+                  f"   hole table/split {t['split'] / t['fast']:4.2f}x {t['split8'] / t['fast8']:4.2f}x")
+        if "subsets" in t:
+            print(f"{'':8} {'subsets (old)':>16} {own / t['subsets'] / 1e6:10.1f}"
+                  f"   split/subsets {t['subsets'] / t['present']:4.1f}x")
     warm = subprocess.run(
         [sys.executable, "-c",
          "import time; t=time.perf_counter(); from evaluator.fast import fast_evaluator; from evaluator.games import game; "

@@ -179,10 +179,12 @@ def test_card_order_and_suit_names_never_matter(data, perm, g):
 @pytest.mark.parametrize("name", ["pls7", "pls", "holdem", "pls7-2", "plo8"])
 def test_fast_equals_reference_million(name, pool):
     """Slow: 1,000,000 random hands per preset (free use, and the split path with and
-    without a low) equal the reference."""
+    without a low) equal the reference, and so does ``high_low`` (the pipelined loops)."""
     g = game(name)
     hole, board = random_hands(g, 1_000_000, seed=11)
     high, low, present = FastEvaluator(g).high_low_present(hole, board)
+    for got, want in zip(FastEvaluator(g).high_low(hole, board), (high, low)):
+        assert np.array_equal(got, want)
     chunks = [(g, hole[i : i + 20000], board[i : i + 20000]) for i in range(0, len(board), 20000)]
     expected = np.array([row for rows in pool.map(_reference_rows, chunks) for row in rows])
     assert np.array_equal(high[:, 0], expected[:, 0])
