@@ -381,6 +381,19 @@ def subset_high_low(
 
 
 @njit(inline="always")
+def _suit_room(b_counts, used):
+    """The suits with at least ``5 - used`` board cards: bit 3 of each 4-bit suit count."""
+    return (b_counts + (used + 3) * 0x1111) & FLUSH_BITS
+
+
+@njit(inline="always")
+def _suited(h_counts, room, used):
+    """The suits of ``room`` (``_suit_room``) also holding ``used`` hole cards or more: a hand
+    whose best may be a flush type when exactly ``used`` hole cards play."""
+    return room & (h_counts + (8 - used) * 0x1111) if used else room
+
+
+@njit(inline="always")
 def _bit_count(mask):
     """Set bits of a 13-bit rank mask."""
     return POPCOUNT8[mask & 0xFF] + POPCOUNT8[mask >> 8]
@@ -551,11 +564,10 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         board_pair[t] = r2[(np.int64(board[i, x]) >> 2) * 13 + (np.int64(board[i, y]) >> 2)]
                         t += 1
             low_row = (_low_mask(_rank_mask(b_bits)) & low_mask) << 8
-            # Per split, the suits with enough board cards (bit 3 of each 4-bit count).
-            board_room0 = (b_counts + 3 * 0x1111) & FLUSH_BITS
-            board_room1 = (b_counts + 4 * 0x1111) & FLUSH_BITS
-            board_room2 = (b_counts + 5 * 0x1111) & FLUSH_BITS
-            board_room3 = (b_counts + 6 * 0x1111) & FLUSH_BITS
+            board_room0 = _suit_room(b_counts, 0)
+            board_room1 = _suit_room(b_counts, 1)
+            board_room2 = _suit_room(b_counts, 2)
+            board_room3 = _suit_room(b_counts, 3)
             parts_ready = False
             for p in range(players):
                 h_counts = np.int64(0)
@@ -573,14 +585,14 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                     best_high = max(best_high, np.int64(split_value[index]))
                     if want_present:
                         found |= split_present[index]
-                    suited |= board_room0
+                    suited |= _suited(h_counts, board_room0, 0)
                 if use1:
                     for a in range(n_hole):
                         index = row1 + r1[rank[a]]
                         best_high = max(best_high, np.int64(split_value[index]))
                         if want_present:
                             found |= split_present[index]
-                    suited |= board_room1 & (h_counts + 7 * 0x1111)
+                    suited |= _suited(h_counts, board_room1, 1)
                 if use2:
                     for a in range(n_hole):
                         for b in range(a + 1, n_hole):
@@ -588,7 +600,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                             best_high = max(best_high, np.int64(split_value[index]))
                             if want_present:
                                 found |= split_present[index]
-                    suited |= board_room2 & (h_counts + 6 * 0x1111)
+                    suited |= _suited(h_counts, board_room2, 2)
                 if use3:
                     for a in range(n_hole):
                         for b in range(a + 1, n_hole):
@@ -598,7 +610,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                                     best_high = max(best_high, np.int64(split_value[row + board_pair[t]]))
                                     if want_present:
                                         found |= split_present[row + board_pair[t]]
-                    suited |= board_room3 & (h_counts + 5 * 0x1111)
+                    suited |= _suited(h_counts, board_room3, 3)
                 if suited & FLUSH_BITS:
                     if want_present:
                         if not parts_ready:
@@ -660,11 +672,10 @@ def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                         b_counts += _suit_count(c)
                     row = np.int64(start[5, b_key >> HI_SHIFT] + lo_index[b_key & LO_MASK]) * n_holes
                     low_row = (b_low & low_mask) << 8
-                    # Per split, the suits with enough board cards (bit 3 of each 4-bit count).
-                    room0 = (b_counts + 3 * 0x1111) & FLUSH_BITS
-                    room1 = (b_counts + 4 * 0x1111) & FLUSH_BITS
-                    room2 = (b_counts + 5 * 0x1111) & FLUSH_BITS
-                    room3 = (b_counts + 6 * 0x1111) & FLUSH_BITS
+                    room0 = _suit_room(b_counts, 0)
+                    room1 = _suit_room(b_counts, 1)
+                    room2 = _suit_room(b_counts, 2)
+                    room3 = _suit_room(b_counts, 3)
                 h_key = np.int64(0)
                 h_low = np.int64(0)
                 h_counts = np.int64(0)
@@ -677,13 +688,13 @@ def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                 prefetch(table, index)
                 suited = np.int64(0)
                 if use0:
-                    suited |= room0
+                    suited |= _suited(h_counts, room0, 0)
                 if use1:
-                    suited |= room1 & (h_counts + 7 * 0x1111)
+                    suited |= _suited(h_counts, room1, 1)
                 if use2:
-                    suited |= room2 & (h_counts + 6 * 0x1111)
+                    suited |= _suited(h_counts, room2, 2)
                 if use3:
-                    suited |= room3 & (h_counts + 5 * 0x1111)
+                    suited |= _suited(h_counts, room3, 3)
                 slot = k & (RING - 1)
                 ring_index[slot] = index
                 ring_low[slot] = low_row | (h_low & low_mask)
