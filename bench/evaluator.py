@@ -4,12 +4,14 @@
 
 Each preset's fast kernel runs on the same random batch as a slice evaluated by the reference
 (the plain-Python rule book), in the same process, so the printed ratio is robust to a busy
-machine. ``M hands/s`` deals every hand its own board; ``8/board`` deals 8 hands per board,
+machine. ``M hands/s`` deals every hand its own board, hole and board as views of one deal
+array (``split_deal``, as the jobs do); ``contiguous`` is the same hands as two contiguous
+arrays, which numba reads with strides known at compile time; ``8/board`` deals 8 hands per board,
 as the showdown job does, so the board's part is summed once for 8 hands. The kernels of a
 preset take turns, best of ``--repeats`` rounds. Restricted games whose ``hi+lo`` reads the
 hole table (with 8 per board only when three hole cards may play) also print the split
-tables' rates beside it. Also: how
-long importing the evaluator takes once tables and the numba cache are warm.
+tables' rates beside it. Also: how long importing the evaluator takes once tables and the
+numba cache are warm.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="rounds; each kernel's best round counts")
     args = parser.parse_args()
     keep_freed_memory()
-    print(f"{'game':8} {'kernel':>16} {'M hands/s':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}")
+    print(f"{'game':8} {'kernel':>16} {'M hands/s':>10} {'contiguous':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}")
     for name, game in PRESETS.items():
         rng = np.random.default_rng(1)
         cards = deal_cards(rng, args.hands, game.hole_cards + game.board_cards)
@@ -77,8 +79,12 @@ def main() -> None:
         fast = FastEvaluator(game)
         fast.high_low(hole[:10], board[:10])  # compile / load the cache
         fast.high_low_present(hole[:10], board[:10])
+        # The same hands as two contiguous arrays: numba then knows every stride.
+        hole_c, board_c = np.ascontiguousarray(hole), np.ascontiguousarray(board)
+        fast.high_low(hole_c[:10], board_c[:10])
         runs = {
             "fast": lambda: fast.high_low(hole, board),
+            "contiguous": lambda: fast.high_low(hole_c, board_c),
             "present": lambda: fast.high_low_present(hole, board),
             "fast8": lambda: fast.high_low(hole8, board8),
             "present8": lambda: fast.high_low_present(hole8, board8),
@@ -96,11 +102,11 @@ def main() -> None:
         own, shared8 = args.hands, hole8.shape[0] * 8
         ref_rate = n_ref / t_ref
         kernel = "hole table" if fast.uses_hole_table(1) else fast.path
-        print(f"{name:8} {kernel + ' hi+lo':>16} {own / t['fast'] / 1e6:10.1f} {shared8 / t['fast8'] / 1e6:8.1f} "
-              f"{ref_rate:12,.0f} {own / t['fast'] / ref_rate:9,.0f}x")
-        print(f"{'':8} {'+present':>16} {own / t['present'] / 1e6:10.1f} {shared8 / t['present8'] / 1e6:8.1f}")
+        print(f"{name:8} {kernel + ' hi+lo':>16} {own / t['fast'] / 1e6:10.1f} {own / t['contiguous'] / 1e6:10.1f} "
+              f"{shared8 / t['fast8'] / 1e6:8.1f} {ref_rate:12,.0f} {own / t['fast'] / ref_rate:9,.0f}x")
+        print(f"{'':8} {'+present':>16} {own / t['present'] / 1e6:10.1f} {'':10} {shared8 / t['present8'] / 1e6:8.1f}")
         if "split" in t:
-            print(f"{'':8} {'split hi+lo':>16} {own / t['split'] / 1e6:10.1f} {shared8 / t['split8'] / 1e6:8.1f}"
+            print(f"{'':8} {'split hi+lo':>16} {own / t['split'] / 1e6:10.1f} {'':10} {shared8 / t['split8'] / 1e6:8.1f}"
                   f"   hole table/split {t['split'] / t['fast']:4.2f}x {t['split8'] / t['fast8']:4.2f}x")
         if "subsets" in t:
             print(f"{'':8} {'subsets (old)':>16} {own / t['subsets'] / 1e6:10.1f}"

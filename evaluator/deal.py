@@ -87,8 +87,9 @@ def deal_cards(rng: np.random.Generator, deals: int, cards: int, deck=None) -> n
 
 
 def split_deal(cards: np.ndarray, players: int, hole_cards: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(hole[n, players, hole_cards], board[n, rest])`` views of dealt rows (no copy: the
-    kernels read strided arrays as fast as contiguous ones)."""
+    """``(hole[n, players, hole_cards], board[n, rest])`` views of dealt rows. No copy: copying
+    cost more than contiguous arrays gain (one hand per board 1.04-1.17x, 8 per board
+    0.95-1.06x, side by side; the copy alone took longer than the evaluation)."""
     n = cards.shape[0]
     hole = cards[:, : players * hole_cards].reshape(n, players, hole_cards)
     return hole, cards[:, players * hole_cards :]
