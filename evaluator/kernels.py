@@ -160,8 +160,9 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     start_row = start[hole_cards + board_cards].copy()
     tables = high_tables(ranking)
     rank_value = tables.rank_value[hole_cards + board_cards]
-    rank_entry = rank_value | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT)
-    prefetching = rank_entry.nbytes > PREFETCH_TABLE_BYTES
+    prefetching = rank_value.nbytes > PREFETCH_TABLE_BYTES
+    # The pipelined loop's entries: strength and low-rank mask (only that loop reads them).
+    rank_entry = rank_value | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT) if prefetching else rank_value
     rank_present = tables.rank_present[hole_cards + board_cards]
     flush_value, flush_present, offsuit_present = tables.flush_value, tables.flush_present, tables.offsuit_present
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)

@@ -135,7 +135,7 @@ def low_rank_masks(n: int) -> np.ndarray:
     >>> bool((low_rank_masks(6) == expected).all())
     True
     """
-    lo_index, start = multiset_index()
+    _, start = multiset_index()
     codes = np.arange(5**LO_RANKS)
     digits = (codes[:, None] // 5 ** np.arange(LO_RANKS)) % 5
     lo_size, lo_mask = digits.sum(axis=1), ((digits > 0) << np.arange(1, LO_RANKS + 1)).sum(axis=1)
