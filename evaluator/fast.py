@@ -188,7 +188,8 @@ class FastEvaluator:
         n, players = hole.shape[:2]
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
-        self._free_kernels[0](hole, board, high, low)
+        free = self._free_kernels
+        (free.one_per_board if players == 1 else free.shared_board)(hole, board, high, low)
         return high, low
 
     def high_low_present(self, hole: np.ndarray, board: np.ndarray):
@@ -203,7 +204,7 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
         present = np.empty((n, players), np.uint16)
-        self._free_kernels[1](hole, board, high, low, present)
+        self._free_kernels.high_low_present(hole, board, high, low, present)
         return high, low, present
 
     def low(self, hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
@@ -213,7 +214,7 @@ class FastEvaluator:
         if not self.uses_tables:
             return None
         low = np.empty(hole.shape[:2], np.uint32)
-        self._free_kernels[2](hole, board, low)
+        self._free_kernels.low_only(hole, board, low)
         return low
 
     def rerank(self, high: np.ndarray, present: np.ndarray, source: "FastEvaluator", hole, board) -> np.ndarray | None:

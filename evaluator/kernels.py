@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import warnings
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -46,7 +47,7 @@ from evaluator.prefetch import prefetch
 # use of 4 hole cards, 1.08 MB) stays a pointer, so those kernels compile once per process
 # (about 2 s) instead of loading from the disk cache. Numba's warning about it says no more.
 warnings.filterwarnings(
-    "ignore", message=r'Cannot cache compiled function "(high_low|high_low_present|low_only)"', category=NumbaWarning
+    "ignore", message=r'Cannot cache compiled function "(one_per_board|shared_board|high_low_present|low_only)"', category=NumbaWarning
 )
 
 # Module-level copies as int64: numba freezes globals into the compiled code (fast to read).
@@ -142,10 +143,19 @@ def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low
     return value, low_value[_low_mask(_rank_mask(bits))]
 
 
+class FreeKernels(NamedTuple):
+    """The free-use kernels of one game: ``(hole, board, high, low)`` for the first two."""
+
+    one_per_board: Callable
+    shared_board: Callable
+    high_low_present: Callable
+    low_only: Callable
+
+
 @lru_cache(maxsize=None)
 def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualifier: int | None):
-    """``(high_low, high_low_present, low_only)`` kernels for free use: these card counts, this
-    ranking's tables and this low qualifier's table, all closure constants.
+    """``FreeKernels`` for free use: these card counts, this ranking's tables and this low
+    qualifier's table, all closure constants.
 
     Constants, not arguments, because numba then unrolls the card loops (about 1.5x) and
     freezes the tables into the code, which frees the registers the array arguments held
@@ -157,7 +167,8 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     """
     n_hole, n_board = hole_cards, board_cards
     lo_index, start = multiset_index()
-    start_row = start[hole_cards + board_cards].copy()
+    # Unsigned (its unused entries 0, never read): numba then skips the negative-index wrap (1.03x).
+    start_row = np.maximum(start[hole_cards + board_cards], 0).astype(np.uint32)
     tables = high_tables(ranking)
     rank_value = tables.rank_value[hole_cards + board_cards]
     prefetching = rank_value.nbytes > PREFETCH_TABLE_BYTES
@@ -168,19 +179,22 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
 
     @njit(cache=True)
-    def high_low(hole, board, high, low):
-        """Best high and low of every player when any 5 of hole + board may play.
+    def one_per_board(hole, board, high, low):
+        """``shared_board`` for a batch with one player per board (random hands).
 
-        One player per board (a batch of random hands) takes its own loop, without the players
-        loop and the board's partial sums: 1.1-1.3x faster on PLS7 and hold'em, side by side.
-        With 8 or 9 cards that loop is software-pipelined, since their rank table (480 KB and
-        1 MB) misses L2: a hand's rank entry is prefetched PREFETCH_AHEAD hands before it is
-        read, and the entry's top byte is the pool's low-rank mask, so the loop sums just
-        ``CARD_WORD`` and only pools with a flush suit go back to their cards for its ranks.
-        Side by side with the plain loop: 1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
+        Its own function, which callers pick by the batch's shape: without the players loop
+        and the board's partial sums it is 1.1-1.3x faster, and outside the function holding
+        the other loops it spills fewer registers (with the unsigned start row: hold'em
+        1.18-1.21x, PLS7 and PLS 1.08-1.16x over one function, side by side). With 8 or 9
+        cards the loop is software-pipelined, since their rank table (480 KB and 1 MB) misses
+        L2: a hand's rank entry is prefetched PREFETCH_AHEAD hands before it is read, and the
+        entry's top byte is the pool's low-rank mask, so the loop sums just ``CARD_WORD`` and
+        only pools with a flush suit go back to their cards for its ranks. Side by side with
+        the plain loop: 1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
         """
         n, players, _ = hole.shape
-        if players == 1 and prefetching:
+        assert players == 1, "one_per_board takes one player per board"
+        if prefetching:
             # Iteration i sums hand i and prefetches its entry, and finishes hand i - AHEAD.
             ring_word = np.empty(RING, np.int64)
             ring_index = np.empty(RING, np.int64)
@@ -207,20 +221,24 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     high[done, 0] = value
                     low[done, 0] = low_value[entry >> LOW_SHIFT]
             return
-        if players == 1:
-            for i in range(n):
-                word = np.int64(0)
-                bits = np.int64(0)
-                for j in range(n_hole):
-                    c = hole[i, 0, j]
-                    word += CARD_WORD[c]
-                    bits |= CARD_SUIT_BIT[c]
-                for j in range(n_board):
-                    c = board[i, j]
-                    word += CARD_WORD[c]
-                    bits |= CARD_SUIT_BIT[c]
-                high[i, 0], low[i, 0] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
-            return
+        for i in range(n):
+            word = np.int64(0)
+            bits = np.int64(0)
+            for j in range(n_hole):
+                c = hole[i, 0, j]
+                word += CARD_WORD[c]
+                bits |= CARD_SUIT_BIT[c]
+            for j in range(n_board):
+                c = board[i, j]
+                word += CARD_WORD[c]
+                bits |= CARD_SUIT_BIT[c]
+            high[i, 0], low[i, 0] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+
+    @njit(cache=True)
+    def shared_board(hole, board, high, low):
+        """Best high and low of every player when any 5 of hole + board may play: the board's
+        part of each pool is summed once per deal and shared by its players."""
+        n, players, _ = hole.shape
         for i in range(n):
             b_word = np.int64(0)
             b_bits = np.int64(0)
@@ -239,7 +257,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
 
     @njit(cache=True)
     def high_low_present(hole, board, high, low, present):
-        """``high_low`` plus the category bits some 5 of hole + board make exactly.
+        """``shared_board`` plus the category bits some 5 of hole + board make exactly.
 
         Without a flush suit no 5 cards are suited and the multiset's bits are exact. With one,
         paired categories come from the multiset, flush types from the suit's mask, and the
@@ -294,7 +312,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     bits |= CARD_SUIT_BIT[hole[i, p, j]]
                 low[i, p] = low_value[_low_mask(_rank_mask(bits))]
 
-    return high_low, high_low_present, low_only
+    return FreeKernels(one_per_board, shared_board, high_low_present, low_only)
 
 
 @njit(cache=True)

@@ -107,6 +107,21 @@ def test_any_batch_length_gives_the_same_hands(name, n):
     assert np.array_equal(high, long_high[:n]) and np.array_equal(low, long_low[:n])
 
 
+@pytest.mark.parametrize("players", [1, 3])
+@pytest.mark.parametrize("name", ["pls7", "holdem", "plo8"])
+def test_views_of_one_deal_array_give_the_same_hands(name, players):
+    """Hole and board as views of one dealt array (the jobs' layout, compiled apart from
+    contiguous arrays) give the same highs, lows and categories as contiguous copies."""
+    g = game(name)
+    hole, board = split_deal(deal_cards(np.random.default_rng(4), 3000, players * g.hole_cards + 5), players, g.hole_cards)
+    fast = FastEvaluator(g)
+    contiguous = np.ascontiguousarray(hole), np.ascontiguousarray(board)
+    for got, want in zip(fast.high_low(hole, board), fast.high_low(*contiguous)):
+        assert np.array_equal(got, want)
+    for got, want in zip(fast.high_low_present(hole, board), fast.high_low_present(*contiguous)):
+        assert np.array_equal(got, want)
+
+
 def _five_card_counts(ranking: str):
     g = Game("five", 1, (0, 1), RANKINGS[ranking], 7, board_cards=4)
     hands = np.array(list(itertools.combinations(range(52), 5)), np.uint8)
