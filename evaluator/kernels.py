@@ -47,7 +47,9 @@ from evaluator.prefetch import prefetch
 # use of 4 hole cards, 1.08 MB) stays a pointer, so those kernels compile once per process
 # (about 2 s) instead of loading from the disk cache. Numba's warning about it says no more.
 warnings.filterwarnings(
-    "ignore", message=r'Cannot cache compiled function "(one_per_board|shared_board|high_low_present|low_only)"', category=NumbaWarning
+    "ignore",
+    message=r'Cannot cache compiled function "(one_per_board|shared_board|high_low_present|low_only)"',
+    category=NumbaWarning,
 )
 
 # Module-level copies as int64: numba freezes globals into the compiled code (fast to read).
