@@ -7,8 +7,8 @@ Each preset's fast kernel runs on the same random batch as a slice evaluated by 
 machine. ``M hands/s`` deals every hand its own board, hole and board as views of one deal
 array (``split_deal``, as the jobs do); ``contiguous`` is the same hands as two contiguous
 arrays, which numba reads with strides known at compile time; ``8/board`` deals 8 hands per board,
-as the showdown job does, so the board's part is summed once for 8 hands. The kernels of a
-preset take turns, best of ``--repeats`` rounds. Restricted games whose ``hi+lo`` reads the
+as the showdown job does, so the board's part is summed once for 8 hands. All kernels of all
+presets take turns, best of ``--repeats`` rounds. Restricted games whose ``hi+lo`` reads the
 hole table (with 8 per board only when three hole cards may play) also print the split
 tables' rates beside it. Also: how long importing the evaluator takes once tables and the
 numba cache are warm.
@@ -61,6 +61,35 @@ def best_of(fns: dict, repeats: int) -> dict:
     return {name: min(t) for name, t in times.items()}
 
 
+def preset_runs(game, hands: int) -> tuple[FastEvaluator, dict, np.ndarray, np.ndarray, int]:
+    """The timed calls of one preset, compiled and ready: ``(fast, runs, hole, board, hands
+    with 8 per board)``."""
+    rng = np.random.default_rng(1)
+    cards = deal_cards(rng, hands, game.hole_cards + game.board_cards)
+    hole, board = split_deal(cards, 1, game.hole_cards)
+    # The showdown job's layout: 8 hands share each board (the board's sums are reused).
+    shared = deal_cards(rng, hands // 8, 8 * game.hole_cards + game.board_cards)
+    hole8, board8 = split_deal(shared, 8, game.hole_cards)
+    # The same hands as two contiguous arrays: numba then knows every stride.
+    hole_c, board_c = np.ascontiguousarray(hole), np.ascontiguousarray(board)
+    fast = FastEvaluator(game)
+    runs = {
+        "fast": lambda: fast.high_low(hole, board),
+        "contiguous": lambda: fast.high_low(hole_c, board_c),
+        "present": lambda: fast.high_low_present(hole, board),
+        "fast8": lambda: fast.high_low(hole8, board8),
+        "present8": lambda: fast.high_low_present(hole8, board8),
+    }
+    if fast.uses_hole_table(1):  # hi+lo reads the hole table: the split tables beside it
+        runs["split"] = lambda: fast._run_split(hole, board, want_present=False)
+        runs["split8"] = lambda: fast._run_split(hole8, board8, want_present=False)
+    if fast.path == "split":
+        runs["subsets"] = lambda: fast._run_subsets(hole, board)
+    for run in runs.values():  # compile or load the cache, and touch the tables
+        run()
+    return fast, runs, hole, board, hole8.shape[0] * 8
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2_000_000)
@@ -68,38 +97,19 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="rounds; each kernel's best round counts")
     args = parser.parse_args()
     keep_freed_memory()
+    prepared = {name: preset_runs(game, args.hands) for name, game in PRESETS.items()}
+    # Every round times every preset's kernels in turn, so each preset's best comes from the
+    # same minutes of this shared machine, whose speed drifts from one minute to the next.
+    every_run = {(name, kind): run for name, (_, runs, *_) in prepared.items() for kind, run in runs.items()}
+    best = best_of(every_run, args.repeats)
     print(f"{'game':8} {'kernel':>16} {'M hands/s':>10} {'contiguous':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}")
-    for name, game in PRESETS.items():
-        rng = np.random.default_rng(1)
-        cards = deal_cards(rng, args.hands, game.hole_cards + game.board_cards)
-        hole, board = split_deal(cards, 1, game.hole_cards)
-        # The showdown job's layout: 8 hands share each board (the board's sums are reused).
-        shared = deal_cards(rng, args.hands // 8, 8 * game.hole_cards + game.board_cards)
-        hole8, board8 = split_deal(shared, 8, game.hole_cards)
-        fast = FastEvaluator(game)
-        fast.high_low(hole[:10], board[:10])  # compile / load the cache
-        fast.high_low_present(hole[:10], board[:10])
-        # The same hands as two contiguous arrays: numba then knows every stride.
-        hole_c, board_c = np.ascontiguousarray(hole), np.ascontiguousarray(board)
-        fast.high_low(hole_c[:10], board_c[:10])
-        runs = {
-            "fast": lambda: fast.high_low(hole, board),
-            "contiguous": lambda: fast.high_low(hole_c, board_c),
-            "present": lambda: fast.high_low_present(hole, board),
-            "fast8": lambda: fast.high_low(hole8, board8),
-            "present8": lambda: fast.high_low_present(hole8, board8),
-        }
-        if fast.uses_hole_table(1):  # hi+lo reads the hole table: the split tables beside it
-            fast._run_split(hole[:10], board[:10], want_present=False)
-            runs["split"] = lambda: fast._run_split(hole, board, want_present=False)
-            runs["split8"] = lambda: fast._run_split(hole8, board8, want_present=False)
-        if fast.path == "split":
-            runs["subsets"] = lambda: fast._run_subsets(hole, board)
-        t = best_of(runs, args.repeats)
+    for name, (fast, runs, hole, board, shared8) in prepared.items():
+        t = {kind: best[name, kind] for kind in runs}
+        game = fast.game
         n_ref = args.reference_hands
         ref_hole, ref_board = hole[:n_ref, 0].tolist(), board[:n_ref].tolist()
         t_ref = best_of({"ref": lambda: [reference.showdown(game, h, b) for h, b in zip(ref_hole, ref_board)]}, 1)["ref"]
-        own, shared8 = args.hands, hole8.shape[0] * 8
+        own = args.hands
         ref_rate = n_ref / t_ref
         kernel = "hole table" if fast.uses_hole_table(1) else fast.path
         print(f"{name:8} {kernel + ' hi+lo':>16} {own / t['fast'] / 1e6:10.1f} {own / t['contiguous'] / 1e6:10.1f} "
