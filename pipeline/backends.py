@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -19,6 +20,13 @@ from evaluator.errors import SampyongError
 from pipeline.plan import RunConfig, ShardSpec
 
 _RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+# Shard tasks queued ahead of the free CPUs when --workers is not given. Ray holds them until
+# a CPU frees up, and the autoscaler sizes the cluster by that queue: 256 one-CPU tasks ask for
+# all of cluster.yaml's 16 workers of 16 CPUs at once. A larger cluster queues 2 per CPU.
+QUEUE_AHEAD = 256
+# How often the driver re-reads the cluster's nodes and CPUs while tasks run.
+POLL_SECONDS = 1.0
 
 ShardFn = Callable[[RunConfig, ShardSpec], dict]
 
@@ -32,11 +40,27 @@ class ShardTask:
     shard: ShardSpec
 
 
+@dataclasses.dataclass(frozen=True)
+class ClusterStatus:
+    """What the driver last read of the cluster: live nodes, their CPUs, and CPUs busy."""
+
+    nodes: int
+    cpus: int
+    busy: int
+
+    def __str__(self) -> str:
+        """>>> str(ClusterStatus(nodes=3, cpus=6, busy=5))
+        '3 nodes, 5/6 CPUs busy'
+        """
+        return f"{self.nodes} node{'s' * (self.nodes != 1)}, {self.busy}/{self.cpus} CPU{'s' * (self.cpus != 1)} busy"
+
+
 OnResult = Callable[[ShardTask, dict], None]
+OnStatus = Callable[[ClusterStatus], None]
 
 
 class Backend(Protocol):
-    def run(self, tasks: Sequence[ShardTask], on_result: OnResult) -> None: ...
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult, on_status: OnStatus | None = None) -> None: ...
 
     def session(self): ...
 
@@ -47,7 +71,7 @@ class SerialBackend:
     def session(self):
         return contextlib.nullcontext()
 
-    def run(self, tasks: Sequence[ShardTask], on_result: OnResult) -> None:
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult, on_status: OnStatus | None = None) -> None:
         for task in tasks:
             on_result(task, task.fn(task.config, task.shard))
 
@@ -57,15 +81,23 @@ def _run_shard_task(fn: ShardFn, config: RunConfig, shard: ShardSpec) -> dict:
 
 
 class RayBackend:
-    """Ray tasks, a bounded number in flight, retried when a worker or node dies.
+    """Ray tasks, retried when a worker or node dies.
 
-    ``address``: ``local`` starts an embedded Ray (dashboard off, small object store) and stops
-    it afterwards; ``auto`` or ``HOST:PORT`` joins an existing cluster. ``RAY_ADDRESS`` in the
-    environment replaces ``local``.
+    ``address``: ``local`` (the default) always starts an embedded Ray of its own (dashboard
+    off, small object store), whatever else runs on the machine, and stops it afterwards;
+    ``auto`` (the cluster in ``RAY_ADDRESS`` or on this machine) or ``HOST:PORT`` joins an
+    existing cluster, with token authentication whenever a token is at hand, as Ray does for
+    clusters it finds itself.
+
+    ``workers``: at most that many shard tasks at once, exactly. Without it the number in
+    flight follows the cluster as it grows and shrinks: twice its CPUs, and at least
+    ``QUEUE_AHEAD`` queued, so an autoscaler sees the demand and adds nodes.
     """
 
     def __init__(self, address: str = "local", workers: int | None = None, max_retries: int = 3):
-        self.address = os.environ.get("RAY_ADDRESS", address) if address == "local" else address
+        if workers is not None and workers < 1:
+            raise SampyongError(f"workers must be at least 1, not {workers}")
+        self.address = address or "local"
         self.workers = workers
         self.max_retries = max_retries
 
@@ -80,8 +112,10 @@ class RayBackend:
         # drop the notice (it would land in every run's output).
         logging.getLogger(_RAY_TOKEN_LOGGER).setLevel(logging.ERROR)
         try:
-            if self.address in ("local", "", None):
+            if self.address == "local":
+                # address="local": never join a cluster that `ray start` left on this machine.
                 ray.init(
+                    address="local",
                     num_cpus=self.workers or os.cpu_count(),
                     include_dashboard=False,
                     object_store_memory=200 * 1024 * 1024,
@@ -89,10 +123,35 @@ class RayBackend:
                     configure_logging=False,
                 )
             else:
-                ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+                self._join(ray)
         except (ConnectionError, RuntimeError, ValueError, OSError) as error:
-            raise SampyongError(f"cannot start or reach Ray at {self.address!r}: {error}") from None
+            hint = ""
+            if self.address != "local" and os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+                hint = (
+                    "; if the cluster uses token authentication, set RAY_AUTH_MODE=token and its token in "
+                    "RAY_AUTH_TOKEN or ~/.ray/auth_token"
+                )
+            first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise SampyongError(f"cannot start or reach Ray at {self.address!r}: {first_line}{hint}") from None
         return ray, True
+
+    def _join(self, ray) -> None:
+        """Join a running cluster, with token authentication whenever a token is at hand.
+
+        Ray does that itself only for a cluster it finds on this machine; for an explicit
+        ``HOST:PORT`` (and for ``auto`` through ``RAY_ADDRESS``, as ``ray job submit`` sets it)
+        it does not, and a head started by ``ray start --head`` with a token then refuses the
+        driver. ``RAY_AUTH_MODE``, when set, is respected as it is.
+        """
+        try:
+            from ray._private.authentication.authentication_token_setup import (
+                maybe_enable_token_auth_if_token_available,
+            )
+        except ImportError:  # a Ray without token authentication
+            pass
+        else:
+            maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+        ray.init(address=self.address, log_to_driver=False, configure_logging=False)
 
     @contextlib.contextmanager
     def session(self):
@@ -104,12 +163,26 @@ class RayBackend:
             if started:
                 ray.shutdown()
 
-    def parallelism(self, ray) -> int:
+    def in_flight_limit(self, cpus: int) -> int:
+        """Shard tasks to keep submitted for a cluster of ``cpus`` CPUs.
+
+        >>> RayBackend(workers=3).in_flight_limit(64)
+        3
+        >>> RayBackend().in_flight_limit(2), RayBackend().in_flight_limit(1000)
+        (256, 2000)
+        """
         if self.workers:
             return self.workers
-        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return max(2 * cpus, QUEUE_AHEAD)
 
-    def run(self, tasks: Sequence[ShardTask], on_result: OnResult) -> None:
+    @staticmethod
+    def cluster_status(ray) -> ClusterStatus:
+        total = int(ray.cluster_resources().get("CPU", 0))
+        free = int(ray.available_resources().get("CPU", 0))
+        nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+        return ClusterStatus(nodes=nodes, cpus=total, busy=max(total - free, 0))
+
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult, on_status: OnStatus | None = None) -> None:
         ray, started = self._init()
         try:
             remote = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
@@ -122,24 +195,35 @@ class RayBackend:
                 fn_ref, config_ref = refs[key]
                 return remote.remote(fn_ref, config_ref, task.shard)
 
-            limit = 2 * self.parallelism(ray)
             pending = list(tasks)[::-1]
             in_flight: dict = {}
+            status = self.cluster_status(ray)
+            polled = time.monotonic()
             while pending or in_flight:
+                limit = self.in_flight_limit(status.cpus)
                 while pending and len(in_flight) < limit:
                     task = pending.pop()
                     in_flight[submit(task)] = task
-                done, _ = ray.wait(list(in_flight), num_returns=1)
+                if on_status is not None:
+                    on_status(status)
+                # A timeout, so that a node joining while long shards run is seen within a poll.
+                done, _ = ray.wait(list(in_flight), num_returns=1, timeout=POLL_SECONDS)
                 for ref in done:
                     task = in_flight.pop(ref)
                     on_result(task, ray.get(ref))
+                if time.monotonic() - polled >= POLL_SECONDS:
+                    status = self.cluster_status(ray)
+                    polled = time.monotonic()
         finally:
             if started:
                 ray.shutdown()
 
 
 def make_backend(name: str, address: str = "local", workers: int | None = None) -> Backend:
+    """The backend called ``name``: ``serial`` (no Ray options allowed) or ``ray``."""
     if name == "serial":
+        if address not in ("local", None) or workers is not None:
+            raise SampyongError("--address and --workers apply to the ray backend, not to --backend serial")
         return SerialBackend()
     if name == "ray":
         return RayBackend(address=address, workers=workers)

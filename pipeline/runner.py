@@ -104,7 +104,7 @@ def execute_all(
         for run in runs:
             if not run.todo:
                 _build(run)
-        backend.run(tasks, on_result)
+        backend.run(tasks, on_result, on_status=progress.cluster)
     return [run.store.run_dir for run in runs]
 
 

@@ -61,7 +61,7 @@ def test_same_config_same_bytes_any_shard_order(reference_run, tmp_path):
     """Running the shards in reverse order gives bit-identical tables."""
 
     class Reversed(SerialBackend):
-        def run(self, tasks, on_result):
+        def run(self, tasks, on_result, on_status=None):
             super().run(list(tasks)[::-1], on_result)
 
     run_dir = execute(CONFIG, Reversed(), tmp_path, quiet=True)
@@ -80,7 +80,7 @@ def test_resume_after_deleting_shards(reference_run, tmp_path):
     computed = []
 
     class Counting(SerialBackend):
-        def run(self, tasks, on_result):
+        def run(self, tasks, on_result, on_status=None):
             computed.extend(t.shard.index for t in tasks)
             super().run(tasks, on_result)
 
@@ -110,7 +110,7 @@ def test_damaged_shard_is_detected_and_recomputed(reference_run, tmp_path, damag
     computed = []
 
     class Counting(SerialBackend):
-        def run(self, tasks, on_result):
+        def run(self, tasks, on_result, on_status=None):
             computed.extend(t.shard.index for t in tasks)
             super().run(tasks, on_result)
 
@@ -125,7 +125,7 @@ def test_no_resume_recomputes_everything(reference_run, tmp_path):
     computed = []
 
     class Counting(SerialBackend):
-        def run(self, tasks, on_result):
+        def run(self, tasks, on_result, on_status=None):
             computed.extend(t.shard.index for t in tasks)
             super().run(tasks, on_result)
 
@@ -141,7 +141,7 @@ def test_runs_share_one_task_stream(reference_run, tmp_path):
     calls = []
 
     class Recording(SerialBackend):
-        def run(self, tasks, on_result):
+        def run(self, tasks, on_result, on_status=None):
             calls.append([(t.config.seed, t.shard.index) for t in tasks])
             super().run(tasks, on_result)
 
