@@ -1,6 +1,8 @@
 """A run on a real multi-node Ray cluster grows with it: the head has no CPUs, one node has 1,
 and a node of 2 CPUs joins while the run goes on."""
 
+import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -52,3 +54,20 @@ def test_run_scales_out_to_a_node_that_joins(cluster, tmp_path):
     )
     run_dir = Path(stdout.strip().splitlines()[-1])
     assert tables(run_dir) == tables(Path(serial.stdout.strip().splitlines()[-1]))
+
+
+def test_embedded_run_ignores_a_cluster_recorded_on_the_machine(tmp_path):
+    """A `ray start` record left on the machine (a live cluster or an unclean stop) does not stop
+    the default run: it starts a Ray of its own."""
+    ray_tmp = Path(tempfile.mkdtemp(prefix="rs", dir="/tmp"))
+    (ray_tmp / "ray").mkdir()
+    (ray_tmp / "ray" / "ray_current_cluster").write_text("127.0.0.1:1")  # what `ray start` writes
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env.update(RAY_TMPDIR=str(ray_tmp), RAY_USAGE_STATS_ENABLED="0")
+    try:
+        result = subprocess.run(["sampyong", "run", "showdown", "--deals", "20000", "--shard-deals", "10000",
+                                 "--out", str(tmp_path), "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(ray_tmp, ignore_errors=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (Path(result.stdout.strip().splitlines()[-1]) / "report.md").is_file()
