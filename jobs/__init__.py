@@ -1,6 +1,7 @@
 """Studies. A job module provides:
 
 * ``DESCRIPTION`` — one line for ``sampyong jobs``; ``DEFAULT_PLAYERS`` — hands per deal;
+* ``TABLES`` — the names of the count tables every shard returns;
 * ``validate(config)`` — raise ``SampyongError`` for a config the job cannot run;
 * ``configure(config) -> config`` — fix fields that do not apply (an exact job has no seed);
 * ``exact(config) -> bool`` (exact jobs only) — whether this config is enumerated, not sampled;

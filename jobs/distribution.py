@@ -29,6 +29,8 @@ from pipeline.plan import RunConfig, ShardSpec
 
 DEFAULT_PLAYERS = 1
 DESCRIPTION = "exact category and low distribution over every pool of a free-use game"
+# The count tables every shard returns (``run_shard``), checked table by table on resume.
+TABLES = ("categories", "low")
 DECK = np.arange(52, dtype=np.uint8)
 QUALIFIERS = (6, 7, 8)
 

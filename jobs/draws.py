@@ -34,6 +34,8 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 2
 DESCRIPTION = "turn draws against trips: draw type, outs and exact river equity"
+# The count tables every shard returns (``run_shard``), checked table by table on resume.
+TABLES = ("draws",)
 BLOCK = 1 << 14
 GROUPS = (
     ("straight", (Category.straight,)),

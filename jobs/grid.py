@@ -38,6 +38,8 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 2
 DESCRIPTION = "exact heads-up equity of every starting-hand class (1,755 / 169) over all boards"
+# The count tables every shard returns (``run_shard``), checked table by table on resume.
+TABLES = ("grid",)
 BOARD_SHARDS = 64
 BOARD_BLOCK = 16  # boards evaluated per kernel call: all their hands at once
 

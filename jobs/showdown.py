@@ -29,6 +29,8 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 8
 DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P players from one deal"
+# The count tables every shard returns (``run_shard``), checked table by table on resume.
+TABLES = ("summary", "categories")
 BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
 SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")

@@ -32,6 +32,8 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 6
 DESCRIPTION = "board textures (pairing, suits, straight/skip/low draws) and the 1,755 flop classes"
+# The count tables every shard returns (``run_shard``), checked table by table on resume.
+TABLES = ("textures", "flops")
 PAIRING = ("none", "pair", "two_pair", "trips+")
 SUIT = ("<=2", "3", "4", "5")
 NEED = ("0", "1", "2", "3", "none")

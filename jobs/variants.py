@@ -33,6 +33,8 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 8
 DESCRIPTION = "rule variants (hole use, ranking, low) on the same deals, with paired differences"
+# The count tables every shard returns (``run_shard``), checked table by table on resume.
+TABLES = ("summary", "categories")
 DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS
 DELTA_INDEX = (0, 1, 3, 4)
 

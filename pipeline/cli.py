@@ -178,33 +178,48 @@ def run(
     typer.echo(str(run_dir))
 
 
+def _open_run(run_dir: Path):
+    """The store of ``run_dir`` with its study's tables, and the study's planned shard indices."""
+    from jobs import job_module
+    from pipeline.store import RunStore
+
+    config = RunStore.read_config(run_dir)
+    job = job_module(config.job)
+    return RunStore(run_dir, config, job.TABLES), [s.index for s in job.plan(config)]
+
+
 @app.command()
 @user_errors
 def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB/RUN_ID).")]) -> None:
-    """Rebuild a run's tables, figures and report.md from its finished shards."""
-    from pipeline.aggregate import build_outputs
-    from pipeline.store import RunStore
+    """Rebuild a run's tables, figures and report.md from its shards.
 
-    store = RunStore.open(run_dir)
-    manifest = store.finished_shards(log=lambda m: typer.echo(m, err=True))
-    if not manifest:
-        raise SampyongError(f"{run_dir} has no finished shards")
-    build_outputs(store, manifest)
+    Refuses (exit code 1, nothing written) a run that is not complete and sound: run the same
+    `sampyong run` command again to finish it, or see `sampyong check RUN_DIR`.
+    """
+    from pipeline.aggregate import build_outputs
+
+    store, planned = _open_run(run_dir)
+    problems = store.audit(planned)
+    if problems:
+        typer.echo(
+            f"error: {run_dir} is not complete and sound ({problems[0]}"
+            f"{f'; {len(problems) - 1} more' if len(problems) > 1 else ''}); see `sampyong check {run_dir}`",
+            err=True,
+        )
+        raise typer.Exit(1)
+    build_outputs(store, store.read_manifest())
     typer.echo(str(store.run_dir))
 
 
 @app.command()
 @user_errors
 def check(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB/RUN_ID).")]) -> None:
-    """Verify a run directory: manifest against files, checksums, schema version, run_id, completeness.
+    """Verify a run directory table by table: every shard of the plan has every table of its study,
+    and each file matches its checksum, run_id, shard, schema version and row count.
 
     Exit code 0 only when the run is complete and sound; 1 lists what is missing or wrong.
     """
-    from jobs import job_module
-    from pipeline.store import RunStore
-
-    store = RunStore.open(run_dir)
-    planned = [s.index for s in job_module(store.config.job).plan(store.config)]
+    store, planned = _open_run(run_dir)
     problems = store.audit(planned)
     for problem in problems:
         typer.echo(problem)

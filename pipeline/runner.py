@@ -44,10 +44,10 @@ def _open(config: RunConfig, out: Path, resume: bool, log) -> _Run:
     job.validate(config)
     config = job.configure(config)
     job.prepare(config)  # warm tables and compiled kernels once, before workers need them
-    store = RunStore.create(out, config)
+    store = RunStore.create(out, config, job.TABLES)
     manifest = store.finished_shards(log=log) if resume else {}
     if not resume:
-        store._write_manifest({})
+        store.write_manifest({})
     shards = job.plan(config)
     todo = [s for s in shards if s.index not in manifest]
     if manifest:

@@ -9,9 +9,10 @@
 
 A shard counts only once it is in the manifest, and the manifest is written after the shard's
 files (each through a temporary file and ``os.replace``), so a crash at any moment leaves
-either a finished shard or none. On resume every listed shard is checked (file present,
-checksum, run_id and shard index in the Parquet metadata); anything wrong is dropped from the
-manifest and computed again.
+either a finished shard or none. A shard is finished only with every table its study declares.
+On resume every listed shard is checked table by table (every declared table listed and no
+other, file present, checksum, run_id, shard index and schema version in the Parquet metadata,
+row count); anything wrong is dropped from the manifest and computed again.
 """
 
 from __future__ import annotations
@@ -50,40 +51,49 @@ def _atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: tmp.write_text(text))
 
 
-class RunStore:
-    """One run directory."""
+def _listed_paths(entry) -> set[str]:
+    """The file paths a manifest entry names (none if it is malformed)."""
+    files = entry.get("files") if isinstance(entry, dict) else None
+    if not isinstance(files, dict):
+        return set()
+    return {info["path"] for info in files.values() if isinstance(info, dict) and "path" in info}
 
-    def __init__(self, run_dir: Path, config: RunConfig):
+
+class RunStore:
+    """One run directory: ``run_dir`` holds the run of ``config``, whose every shard has the
+    count tables named in ``tables`` (the study's declaration)."""
+
+    def __init__(self, run_dir: Path, config: RunConfig, tables: tuple[str, ...]):
         self.run_dir = Path(run_dir)
         self.config = config
         self.run_id = config.run_id
+        self.tables = tuple(tables)
 
     @classmethod
-    def create(cls, out: Path, config: RunConfig) -> RunStore:
+    def create(cls, out: Path, config: RunConfig, tables: tuple[str, ...]) -> RunStore:
         run_dir = Path(out) / config.job / config.run_id
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
-            store = cls(run_dir, config)
+            store = cls(run_dir, config, tables)
             config_file = run_dir / "run.json"
             if not config_file.exists():
                 _atomic_write_text(config_file, config.to_json())
             if not store.manifest_path.exists():
-                store._write_manifest({})
+                store.write_manifest({})
         except OSError as error:
             raise SampyongError(f"cannot write the run directory {run_dir}: {error.strerror or error}") from None
         return store
 
-    @classmethod
-    def open(cls, run_dir: Path) -> RunStore:
-        run_dir = Path(run_dir)
-        config_file = run_dir / "run.json"
+    @staticmethod
+    def read_config(run_dir: Path) -> RunConfig:
+        """The ``RunConfig`` in ``run_dir/run.json``; ``SampyongError`` if there is none."""
+        config_file = Path(run_dir) / "run.json"
         if not config_file.is_file():
             raise SampyongError(f"{run_dir} is not a run directory (no run.json)")
         try:
-            config = RunConfig.from_json(config_file.read_text())
-        except (ValueError, TypeError) as error:
+            return RunConfig.from_json(config_file.read_text())
+        except (ValueError, TypeError, AttributeError) as error:
             raise SampyongError(f"{config_file} is not a valid run config: {error}") from None
-        return cls(run_dir, config)
 
     # --- manifest -----------------------------------------------------------------------
     @property
@@ -91,15 +101,18 @@ class RunStore:
         return self.run_dir / "manifest.json"
 
     def read_manifest(self) -> dict[int, dict]:
+        """The manifest's shard entries by shard index; empty when it is missing, unreadable or
+        another run's."""
         try:
             data = json.loads(self.manifest_path.read_text())
-        except (OSError, ValueError):
+            if data.get("run_id") != self.run_id:
+                return {}
+            return {int(k): v for k, v in data.get("shards", {}).items()}
+        except (OSError, ValueError, AttributeError, TypeError):
             return {}
-        if data.get("run_id") != self.run_id:
-            return {}
-        return {int(k): v for k, v in data.get("shards", {}).items()}
 
-    def _write_manifest(self, shards: dict[int, dict]) -> None:
+    def write_manifest(self, shards: dict[int, dict]) -> None:
+        """Replace the manifest (atomically) with these finished shards' entries."""
         data = {
             "run_id": self.run_id,
             "schema_version": SCHEMA_VERSION,
@@ -113,6 +126,8 @@ class RunStore:
 
     def write_shard(self, index: int, tables: dict[str, pa.Table], manifest: dict[int, dict]) -> None:
         """Write a finished shard's tables, then record it in ``manifest`` (and on disk)."""
+        if set(tables) != set(self.tables):
+            raise ValueError(f"shard {index} has tables {sorted(tables)}, the study declares {sorted(self.tables)}")
         files = {}
         for name, table in tables.items():
             path = self.shard_path(name, index)
@@ -130,25 +145,52 @@ class RunStore:
                 "sha256": _sha256(path),
             }
         manifest[index] = {"files": files}
-        self._write_manifest(manifest)
+        self.write_manifest(manifest)
 
     def shard_problem(self, index: int, entry: dict) -> str | None:
-        """Why a manifest entry cannot be trusted, or None if its files are sound."""
-        for name, info in entry.get("files", {}).items():
-            path = self.run_dir / info["path"]
-            if not path.is_file():
-                return f"shard {index}: {info['path']} is missing"
-            if _sha256(path) != info["sha256"]:
-                return f"shard {index}: {info['path']} does not match its checksum"
-            try:
-                meta = pq.read_schema(path).metadata or {}
-                rows = pq.read_metadata(path).num_rows
-            except (OSError, pa.ArrowException) as error:
-                return f"shard {index}: {info['path']} is unreadable ({error})"
-            if meta.get(META_RUN_ID) != self.run_id.encode() or meta.get(META_SHARD) != str(index).encode():
-                return f"shard {index}: {info['path']} belongs to another run or shard"
-            if rows != info["rows"]:
-                return f"shard {index}: {info['path']} has {rows} rows, the manifest says {info['rows']}"
+        """Why a manifest entry cannot be trusted, or None if it lists every declared table and
+        each file is sound."""
+        files = entry.get("files") if isinstance(entry, dict) else None
+        if not isinstance(files, dict):
+            return f"shard {index}: the manifest entry lists no files"
+        missing = [name for name in self.tables if name not in files]
+        if missing:
+            return f"shard {index}: table {missing[0]} is not in the manifest"
+        extra = sorted(set(files) - set(self.tables))
+        if extra:
+            return f"shard {index}: table {extra[0]} is not a table of {self.config.job}"
+        for name in self.tables:
+            problem = self._file_problem(index, name, files[name])
+            if problem:
+                return f"shard {index}, table {name}: {problem}"
+        return None
+
+    def _file_problem(self, index: int, name: str, info) -> str | None:
+        try:
+            relative, rows, checksum = info["path"], info["rows"], info["sha256"]
+        except (TypeError, KeyError):
+            return "the manifest entry is malformed"
+        if relative != str(self.shard_path(name, index).relative_to(self.run_dir)):
+            return f"the manifest names {relative!r}, not this table's file"
+        path = self.run_dir / relative
+        if not path.is_file():
+            return f"{relative} is missing"
+        if _sha256(path) != checksum:
+            return f"{relative} does not match its checksum"
+        try:
+            meta = pq.read_schema(path).metadata or {}
+            file_rows = pq.read_metadata(path).num_rows
+        except (OSError, pa.ArrowException) as error:
+            return f"{relative} is unreadable ({error})"
+        if meta.get(META_RUN_ID) != self.run_id.encode():
+            return f"{relative} belongs to run {meta.get(META_RUN_ID, b'?').decode(errors='replace')}, not {self.run_id}"
+        if meta.get(META_SHARD) != str(index).encode():
+            return f"{relative} belongs to shard {meta.get(META_SHARD, b'?').decode(errors='replace')}"
+        if meta.get(META_SCHEMA) != str(SCHEMA_VERSION).encode():
+            found = meta.get(META_SCHEMA, b"none").decode(errors="replace")
+            return f"{relative} has schema version {found}, this sampyong writes {SCHEMA_VERSION}"
+        if file_rows != rows:
+            return f"{relative} has {file_rows} rows, the manifest says {rows}"
         return None
 
     def finished_shards(self, log=None) -> dict[int, dict]:
@@ -162,7 +204,7 @@ class RunStore:
             elif log is not None:
                 log(f"recomputing {problem}")
         if sound.keys() != manifest.keys():
-            self._write_manifest(sound)
+            self.write_manifest(sound)
         return sound
 
     def audit(self, planned: list[int]) -> list[str]:
@@ -172,6 +214,8 @@ class RunStore:
             data = json.loads(self.manifest_path.read_text())
         except (OSError, ValueError):
             return ["manifest.json is missing or unreadable"]
+        if not isinstance(data, dict):
+            return ["manifest.json is not a manifest"]
         if data.get("run_id") != self.run_id:
             problems.append(f"manifest.json names run {data.get('run_id')!r}, run.json is {self.run_id!r}")
         if data.get("schema_version") != SCHEMA_VERSION:
@@ -182,7 +226,7 @@ class RunStore:
             problem = self.shard_problem(index, manifest[index])
             if problem:
                 problems.append(problem)
-            listed |= {info["path"] for info in manifest[index]["files"].values()}
+            listed |= _listed_paths(manifest[index])
         missing = sorted(set(planned) - set(manifest))
         if missing:
             shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")

@@ -11,6 +11,7 @@ from evaluator.errors import SampyongError
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, plan_shards
 from pipeline.runner import execute, execute_all
+from jobs.showdown import TABLES
 from pipeline.store import RunStore
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=30_000, shard_deals=10_000, players=6, seed=3)
@@ -72,11 +73,11 @@ def test_resume_after_deleting_shards(reference_run, tmp_path):
     """Deleting a shard and its manifest entry, then rerunning, recomputes only it: same tables."""
     copy = tmp_path / "showdown" / CONFIG.run_id
     shutil.copytree(reference_run, copy)
-    store = RunStore.open(copy)
+    store = RunStore(copy, CONFIG, TABLES)
     manifest = store.read_manifest()
     for info in manifest.pop(1)["files"].values():
         (copy / info["path"]).unlink()
-    store._write_manifest(manifest)
+    store.write_manifest(manifest)
     computed = []
 
     class Counting(SerialBackend):
@@ -105,7 +106,7 @@ def test_damaged_shard_is_detected_and_recomputed(reference_run, tmp_path, damag
     else:
         target.unlink()
     problems = []
-    RunStore.open(run_dir).finished_shards(log=problems.append)
+    RunStore(run_dir, CONFIG, TABLES).finished_shards(log=problems.append)
     assert len(problems) == 1 and "shard 2" in problems[0]
     computed = []
 
@@ -165,7 +166,7 @@ def test_report_rebuilds_from_shards(reference_run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(reference_run, copy)
     shutil.rmtree(copy / "tables")
-    store = RunStore.open(copy)
+    store = RunStore(copy, CONFIG, TABLES)
     build_outputs(store, store.finished_shards())
     assert tables(copy) == tables(reference_run)
 
@@ -173,4 +174,4 @@ def test_report_rebuilds_from_shards(reference_run, tmp_path):
 def test_open_rejects_non_run_directory(tmp_path):
     """A folder without run.json is not a run directory."""
     with pytest.raises(SampyongError, match="not a run directory"):
-        RunStore.open(tmp_path)
+        RunStore.read_config(tmp_path)

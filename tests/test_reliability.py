@@ -232,8 +232,8 @@ def test_check_reports_sound_and_damaged_runs(undisturbed, tmp_path):
     (copy / "shards" / "categories" / "shard-000007.parquet").unlink()
     bad = sampyong(["check", str(copy)], cwd=tmp_path)
     assert bad.returncode == 1
-    assert "shard 3: shards/summary/shard-000003.parquet does not match its checksum" in bad.stdout
-    assert "shard 7: shards/categories/shard-000007.parquet is missing" in bad.stdout
+    assert "shard 3, table summary: shards/summary/shard-000003.parquet does not match its checksum" in bad.stdout
+    assert "shard 7, table categories: shards/categories/shard-000007.parquet is missing" in bad.stdout
     assert "stray file shards/summary/stray.parquet" in bad.stdout
     manifest = json.loads((copy / "manifest.json").read_text())
     del manifest["shards"]["5"]

@@ -109,4 +109,4 @@ def test_report_command_rebuilds(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout.strip().splitlines()[-1] == str(run_dir)
     assert (run_dir / "tables" / "summary.csv").read_bytes() == before
-    assert RunStore.open(run_dir).config == config
+    assert RunStore.read_config(run_dir) == config
