@@ -1,14 +1,19 @@
-"""The equity calculator: known hold'em numbers, exact against Monte Carlo, bad input."""
+"""The equity calculator: known hold'em numbers, exact results against a reference brute force,
+Monte Carlo against exact, bad input."""
 
 import itertools
 import json
+import statistics
+from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
 
-from evaluator.cards import format_cards, make_card
+from evaluator import reference
+from evaluator.cards import format_cards, make_card, parse_cards
 from evaluator.equity import equity
 from evaluator.errors import SampyongError
+from evaluator.games import game
 from pipeline.cli import app
 
 
@@ -38,20 +43,123 @@ def test_exact_and_monte_carlo_agree(game, hands, board):
         assert abs(e["equity"] - s["equity"]) <= 4 * s["equity_se"]
 
 
-def test_random_hand_is_sampled_with_error_bars():
-    """A random hand forces Monte Carlo; shares sum to one and carry standard errors."""
-    result = equity("pls7", ["As 2h 3d", "random"], samples=50_000)
-    assert not result["exact"] and result["samples"] == 50_000
-    assert sum(h["equity"] for h in result["hands"]) == pytest.approx(1.0)
-    assert all(h["equity_se"] > 0 for h in result["hands"])
+# --- brute force with the reference evaluator --------------------------------------------
+
+
+def _reference_parts(g, holes, board):
+    """Each hand's (high part, low part) of the pot by the reference evaluator and RULES
+    section 6: halves when some hand has a low, tied winners of a half share it equally."""
+    shows = [reference.showdown(g, hole, board) for hole in holes]
+    highs = [s.high.strength for s in shows]
+    lows = [s.low.strength if s.low else 0 for s in shows]
+    high_winners = [p for p, h in enumerate(highs) if h == max(highs)]
+    low_winners = [p for p, lo in enumerate(lows) if lo and lo == max(lows)]
+    high_pot = Fraction(1, 2) if low_winners else Fraction(1)
+    return [
+        (high_pot / len(high_winners) if p in high_winners else Fraction(0),
+         Fraction(1, 2) / len(low_winners) if p in low_winners else Fraction(0))
+        for p in range(len(holes))
+    ]
+
+
+def _stats(parts_per_deal):
+    """Per hand: the mean of equity, win (whole pot), tie (part of it), high and low parts,
+    and the population standard deviation of the per-deal share."""
+    out = []
+    for p in range(len(parts_per_deal[0])):
+        high = [d[p][0] for d in parts_per_deal]
+        low = [d[p][1] for d in parts_per_deal]
+        share = [h + lo for h, lo in zip(high, low)]
+        n = len(share)
+        out.append({
+            "equity": sum(share) / n,
+            "win": Fraction(sum(s == 1 for s in share), n),
+            "tie": Fraction(sum(0 < s < 1 for s in share), n),
+            "high": sum(high) / n,
+            "low": sum(low) / n,
+            "sd": statistics.pstdev([float(s) for s in share]),
+        })
+    return out
+
+
+def _unseen(*texts):
+    seen = set(parse_cards(" ".join(t for t in texts if t)))
+    return [c for c in range(52) if c not in seen]
+
+
+@pytest.mark.parametrize(
+    "game_name, hands, board, dead",
+    [
+        ("pls7", ["As 2h 3d", "Kd Kc Qs", "7c 8c 9c"], "4s 5h Td", ""),  # flop: 780 turn-river pairs
+        ("pls7-2", ["As 2h 3d", "Kd Kc Qs", "7c 8c 9c", "4c 4d 6h"], "5s 8h Jd 6c", ""),  # at least two hole cards
+        ("plo8", ["As 2c Kh Kd", "Ad 3s 8h 8c"], "7s 4h Qc", "Js"),  # flop, a dead card
+        ("holdem", ["As Ah", "Kd Kc", "Jh Th"], "Qs 7d 2c", "9h 8h"),  # three-way, two dead cards
+    ],
+)
+def test_exact_equals_a_reference_brute_force(game_name, hands, board, dead):
+    """Exact equity, win, tie, high and low of every hand equal a brute force over every board
+    completion with the reference evaluator and the rule book's split."""
+    g = game(game_name)
+    result = equity(game_name, hands, board=board, dead=dead)
+    board_cards = parse_cards(board)
+    completions = list(itertools.combinations(_unseen(*hands, board, dead), g.board_cards - len(board_cards)))
+    assert result["exact"] and result["samples"] == len(completions)
+    holes = [parse_cards(h) for h in hands]
+    expected = _stats([_reference_parts(g, holes, board_cards + list(rest)) for rest in completions])
+    for got, want in zip(result["hands"], expected):
+        for field in ("equity", "win", "tie", "high", "low"):
+            assert got[field] == pytest.approx(float(want[field]), abs=1e-12), (got["hand"], field)
+        assert got["equity_se"] == 0
+
+
+@pytest.mark.parametrize(
+    "game_name, hero, board, dead",
+    [
+        # hold'em river: the random hand is one of C(45, 2) = 990
+        ("holdem", "As Ah", "Kd Qc 7h 7s 2d", ""),
+        # PLS7 river with 20 dead cards: the random hand is one of C(24, 3) = 2,024
+        ("pls7", "As 2h 3d", "4s 5h Td Kc 7c", "2s 2d 2c 3s 3h 3c 6s 6h 6d 6c 8s 8h 8d 8c 9s 9h 9d 9c Js Jh"),
+    ],
+)
+def test_monte_carlo_random_hand_within_4_se_of_a_brute_force(game_name, hero, board, dead):
+    """Against a random hand, sampled equity, win, tie, high and low lie within 4 standard
+    errors of the exact values by a brute force over every hand with the reference evaluator,
+    and the reported SE is the exact per-deal spread over the square root of the samples."""
+    g = game(game_name)
+    samples = 20_000
+    result = equity(game_name, [hero, "random"], board=board, dead=dead, samples=samples, seed=7)
+    assert not result["exact"] and result["samples"] == samples
+    hero_cards, board_cards = parse_cards(hero), parse_cards(board)
+    parts = [_reference_parts(g, [hero_cards, list(other)], board_cards)
+             for other in itertools.combinations(_unseen(hero, board, dead), g.hole_cards)]
+    expected = _stats(parts)
+    for p, (got, want) in enumerate(zip(result["hands"], expected)):
+        per_deal = {
+            "equity": [float(d[p][0] + d[p][1]) for d in parts],
+            "win": [float(d[p][0] + d[p][1] == 1) for d in parts],
+            "tie": [float(0 < d[p][0] + d[p][1] < 1) for d in parts],
+            "high": [float(d[p][0]) for d in parts],
+            "low": [float(d[p][1]) for d in parts],
+        }
+        for field, values in per_deal.items():
+            se = statistics.pstdev(values) / samples**0.5
+            assert abs(got[field] - float(want[field])) <= 4 * se + 1e-12, (got["hand"], field)
+        assert got["equity_se"] == pytest.approx(want["sd"] / samples**0.5, rel=0.1)
 
 
 def test_cli_json():
-    """--json prints the documented object."""
+    """--json prints the documented object with As Ah winning 42 of 44 rivers against Kd Kc on Qs 7d 2c 3h."""
+    # Counted by hand: only Ks and Kh make the kings a set, and no river makes a straight or a
+    # flush (the board is rainbow and A-2-3 needs both 4 and 5).
     result = CliRunner().invoke(app, ["equity", "As Ah", "Kd Kc", "--game", "holdem", "--board", "Qs 7d 2c 3h", "--json"])
     data = json.loads(result.stdout)
-    assert data["exact"] is True and data["samples"] == 44
+    assert data["exact"] is True and data["samples"] == 44 and data["board"] == "Qs 7d 2c 3h"
     assert set(data["hands"][0]) >= {"hand", "equity", "win", "tie", "equity_se"}
+    aces, kings = data["hands"]
+    assert (aces["hand"], kings["hand"]) == ("As Ah", "Kd Kc")
+    for hand, won in ((aces, 42), (kings, 2)):
+        assert hand["equity"] == pytest.approx(won / 44) and hand["win"] == pytest.approx(won / 44)
+        assert hand["high"] == pytest.approx(won / 44) and hand["tie"] == hand["low"] == hand["equity_se"] == 0
 
 
 @pytest.mark.parametrize(

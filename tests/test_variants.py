@@ -1,12 +1,20 @@
-"""The variants job: common random numbers, paired differences, and agreement with showdown."""
+"""The variants job: rates and paired differences against a reference brute force, and
+agreement with the showdown job."""
 
+import statistics
+from fractions import Fraction
+
+import numpy as np
 import polars as pl
 import pytest
 
+from evaluator import reference
+from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.errors import SampyongError
+from evaluator.games import Category, game
 from jobs import variants
 from pipeline.backends import SerialBackend
-from pipeline.plan import RunConfig
+from pipeline.plan import RunConfig, ShardSpec
 from pipeline.runner import execute
 
 OPTIONS = (("variants", "base;ranking=skip_over_flush;hole_use=2-3;low=8"),)
@@ -33,12 +41,126 @@ def test_tables_and_columns(sweep):
                               "scoop", "scoop_se", "quartered", "quartered_se"]
 
 
-def test_base_difference_with_itself_is_exactly_zero(sweep):
-    """The base variant's paired difference with itself is exactly 0 with SE 0."""
-    run_dir, _ = sweep
-    base = pl.read_csv(run_dir / "tables" / "deltas.csv").filter(pl.col("variant") == "pls7")
-    for column in base.columns[3:]:
-        assert (base[column] == 0).all()
+# --- a brute force with the reference evaluator ----------------------------------------------
+
+BRUTE_VARIANTS = "base;ranking=skip_over_flush;hole_use=2-3;low=8;ranking=both,low=none;hole_use=2-2"
+BRUTE_GAMES = {  # the same variants built from games.py's knobs, not from the job's parser
+    g.name: g
+    for g in (
+        game("pls7"),
+        game("pls7").variant(ranking="skip_over_flush"),
+        game("pls7").variant(hole_use="2-3"),
+        game("pls7").variant(low=8),
+        game("pls7").variant(ranking="both", low=None),
+        game("pls7").variant(hole_use="2-2"),
+    )
+}
+
+
+def _reference_deal(g, holes, board):
+    """Per k = 2..P (the first k hands): the summary flags, the winning high category, and
+    each hand's best category and present categories, by the reference and RULES section 6."""
+    shows = [reference.showdown(g, hole, board) for hole in holes]
+    out = {}
+    for k in range(2, len(holes) + 1):
+        highs = [s.high.strength for s in shows[:k]]
+        lows = [s.low.strength if s.low else 0 for s in shows[:k]]
+        high_winners = [p for p in range(k) if highs[p] == max(highs)]
+        low_winners = [p for p in range(k) if lows[p] and lows[p] == max(lows)]
+        shares = [Fraction(0)] * k
+        for winners, pot in ((high_winners, Fraction(1, 2) if low_winners else Fraction(1)), (low_winners, Fraction(1, 2))):
+            for p in winners:
+                shares[p] += pot / len(winners)
+        flags = {
+            "hi_chop": len(high_winners) >= 2,
+            "low_exists": bool(low_winners),
+            "low_tie": len(low_winners) >= 2,
+            "scoop": max(shares) == 1,
+            "quartered": Fraction(1, 4) in shares,
+        }
+        out[k] = (flags, shows[high_winners[0]].high.category, [s.high.category for s in shows[:k]], [s.present for s in shows[:k]])
+    return out
+
+
+def _paired(xs, ys):
+    """Mean and standard error of the per-deal differences x - y."""
+    d = [x - y for x, y in zip(xs, ys)]
+    return statistics.fmean(d), statistics.stdev(d) / len(d) ** 0.5
+
+
+@pytest.fixture(scope="module")
+def brute():
+    """The job's tables on 300 deals of 5 players, and the same deals by the reference."""
+    deals, players = 300, 5
+    dealt = []
+
+    def spy(*args, **kwargs):
+        cards = real_deal_cards(*args, **kwargs)
+        dealt.append(cards.copy())
+        return cards
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(variants, "deal_cards", spy)
+        config = RunConfig(job="variants", game="pls7", deals=deals, shard_deals=deals, players=players, seed=21,
+                           options=(("variants", BRUTE_VARIANTS),))
+        counts = variants.run_shard(config, ShardSpec(index=0, deals=deals, root_seed=21))
+    tables = variants.summarize({k: pl.from_arrow(v) for k, v in counts.items()}, config)
+    expected = {}
+    for name, g in BRUTE_GAMES.items():
+        expected[name] = [
+            _reference_deal(g, [cards[3 * p : 3 * p + 3] for p in range(players)], cards[3 * players :])
+            for cards in np.concatenate(dealt).tolist()
+        ]
+    return tables, expected, deals, players
+
+
+def test_rates_equal_a_reference_brute_force(brute):
+    """Every variant's hi_chop, low_exists, low_tie, scoop and quartered rates for k = 2..5
+    equal a count over the same deals with the reference evaluator."""
+    tables, expected, deals, players = brute
+    table = tables["variants"]
+    assert set(table["variant"]) == set(BRUTE_GAMES)
+    for row in table.iter_rows(named=True):
+        per_deal = [deal[row["players"]][0] for deal in expected[row["variant"]]]
+        with_low = sum(f["low_exists"] for f in per_deal)
+        for field in ("hi_chop", "low_exists", "scoop", "quartered"):
+            assert row[field] == pytest.approx(sum(f[field] for f in per_deal) / deals), (row["variant"], row["players"], field)
+        low_tie = sum(f["low_tie"] for f in per_deal) / with_low if with_low else None
+        assert row["low_tie"] == (None if low_tie is None else pytest.approx(low_tie)), (row["variant"], row["players"])
+
+
+def test_categories_equal_a_reference_brute_force(brute):
+    """Every variant's per-hand best and present shares and the winning category shares equal
+    a count over the same deals with the reference evaluator."""
+    tables, expected, deals, players = brute
+    for row in tables["variant_categories"].iter_rows(named=True):
+        k, c = row["players"], Category[row["category"]]
+        per_deal = [deal[k] for deal in expected[row["variant"]]]
+        assert row["win"] == pytest.approx(sum(d[1] == c for d in per_deal) / deals), (row["variant"], k, c)
+        assert row["best"] == pytest.approx(sum(d[2].count(c) for d in per_deal) / (deals * k)), (row["variant"], k, c)
+        assert row["present"] == pytest.approx(sum(sum(c in p for p in d[3]) for d in per_deal) / (deals * k)), (row["variant"], k, c)
+
+
+def test_deltas_equal_paired_differences_by_brute_force(brute):
+    """Each variant's differences from the base and their paired standard errors equal the
+    mean and standard error of the per-deal indicator differences from the reference (0 for
+    the base itself)."""
+    tables, expected, deals, players = brute
+    deltas = tables["deltas"]
+    assert deltas.height == len(BRUTE_GAMES) * (players - 1)
+    for row in deltas.iter_rows(named=True):
+        k, name = row["players"], row["variant"]
+        for field in ("hi_chop", "low_exists", "scoop", "quartered"):
+            mine = [int(deal[k][0][field]) for deal in expected[name]]
+            base = [int(deal[k][0][field]) for deal in expected["pls7"]]
+            mean, se = _paired(mine, base)
+            assert row[field] == pytest.approx(mean, abs=1e-12), (name, k, field)
+            assert row[f"{field}_se"] == pytest.approx(se, abs=1e-7), (name, k, field)
+    for row in tables["win_deltas"].iter_rows(named=True):
+        k, name, c = row["players"], row["variant"], Category[row["category"]]
+        mean, se = _paired([int(d[k][1] == c) for d in expected[name]], [int(d[k][1] == c) for d in expected["pls7"]])
+        assert row["win"] == pytest.approx(mean, abs=1e-12), (name, k, c)
+        assert row["win_se"] == pytest.approx(se, abs=1e-7), (name, k, c)
 
 
 def test_base_variant_equals_the_showdown_job(sweep):
