@@ -116,6 +116,11 @@ def equity(
         raise SampyongError("too large to enumerate exactly (random hands, or over 1e8 evaluations): sample instead")
     if samples <= 0:
         raise SampyongError("samples must be positive")
+    if not 0 <= seed <= 2**64 - 1:
+        raise SampyongError(f"bad seed {seed}: must be 0 to 2**64-1")
+    most = (2**63 - 1) // share_unit(len(known)) ** 2  # share^2 per sample, summed in int64
+    if not exact and samples > most:
+        raise SampyongError(f"at most {most:,} samples for {len(known)} hands (the squared shares must fit 64-bit counters)")
 
     fast = fast_evaluator(g)
     players = len(known)

@@ -64,3 +64,41 @@ def referee(
             for hole, high, low, won in zip(holes, highs, lows, chips)
         ],
     }
+
+
+def referee_lines(lines, game: str = "pls7", pot: int = 100, button: int = 0, source: str = "input") -> list[dict]:
+    """Judge every deal of a JSON-lines stream (``{"game", "board", "hands", "pot", "button"}``,
+    ``game``, ``pot`` and ``button`` defaulting to the arguments); blank lines are skipped.
+
+    Every line is judged before anything is returned, so a bad line (a ``SampyongError``
+    naming ``source`` and the line number) leaves no partial output.
+
+    >>> deal = '{"game": "plo8", "board": "Ad 8c 5h Ks 2c", "hands": ["As Ah 3s 6d", "Kh Qc Jh Td"], "pot": 101}'
+    >>> [p["chips"] for p in referee_lines([deal, ""])[0]["players"]]
+    [101, 0]
+    >>> referee_lines(['{"board": "Ad"}'], source="deals.jsonl")
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: deals.jsonl line 1: bad JSON deal (KeyError('hands'))
+    """
+    import json
+
+    results = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            deal = json.loads(line)
+            results.append(
+                referee(
+                    deal.get("game", game),
+                    deal["board"],
+                    deal["hands"],
+                    pot=int(deal.get("pot", pot)),
+                    button=int(deal.get("button", button)),
+                )
+            )
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
+            message = str(error) if isinstance(error, SampyongError) else f"bad JSON deal ({error!r})"
+            raise SampyongError(f"{source} line {number}: {message}") from None
+    return results

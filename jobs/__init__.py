@@ -2,6 +2,7 @@
 
 * ``DESCRIPTION`` — one line for ``sampyong jobs``; ``DEFAULT_PLAYERS`` — hands per deal;
 * ``TABLES`` — the names of the count tables every shard returns;
+* ``OPTIONS`` — the ``sampyong run`` options it uses (any other is refused);
 * ``validate(config)`` — raise ``SampyongError`` for a config the job cannot run;
 * ``configure(config) -> config`` — fix fields that do not apply (an exact job has no seed);
 * ``exact(config) -> bool`` (exact jobs only) — whether this config is enumerated, not sampled;
@@ -18,6 +19,12 @@ import importlib
 from types import ModuleType
 
 from evaluator.errors import SampyongError
+
+# Options of ``sampyong run`` that studies share: the game and its knobs, and the sampling
+# (which an exact enumeration has no use for).
+GAME_OPTIONS = frozenset({"game", "hole_use", "ranking", "low"})
+SAMPLING_OPTIONS = frozenset({"deals", "seed", "shard_deals"})
+MONTE_CARLO_OPTIONS = GAME_OPTIONS | SAMPLING_OPTIONS | {"players"}
 
 JOBS = {
     "showdown": "jobs.showdown",

@@ -25,10 +25,12 @@ from evaluator.errors import SampyongError
 from evaluator.fast import MAX_FREE_POOL, fast_evaluator
 from evaluator.games import Category
 from evaluator.tables import PAIRED_CATEGORIES
+from jobs import GAME_OPTIONS
 from pipeline.plan import RunConfig, ShardSpec
 
 DEFAULT_PLAYERS = 1
 DESCRIPTION = "exact category and low distribution over every pool of a free-use game"
+OPTIONS = GAME_OPTIONS | {"exact"}
 # The count tables every shard returns (``run_shard``), checked table by table on resume.
 TABLES = ("categories", "low")
 DECK = np.arange(52, dtype=np.uint8)

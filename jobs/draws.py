@@ -30,10 +30,12 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
+from jobs import MONTE_CARLO_OPTIONS
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 2
 DESCRIPTION = "turn draws against trips: draw type, outs and exact river equity"
+OPTIONS = MONTE_CARLO_OPTIONS
 # The count tables every shard returns (``run_shard``), checked table by table on resume.
 TABLES = ("draws",)
 BLOCK = 1 << 14

@@ -34,10 +34,12 @@ from evaluator.fast import fast_evaluator
 from evaluator.settle import pot_shares, share_unit
 from evaluator.tables import cache_dir, cached_arrays
 from evaluator.deal import deal_cards, split_deal
+from jobs import MONTE_CARLO_OPTIONS
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 2
 DESCRIPTION = "exact heads-up equity of every starting-hand class (1,755 / 169) over all boards"
+OPTIONS = MONTE_CARLO_OPTIONS | {"exact"}
 # The count tables every shard returns (``run_shard``), checked table by table on resume.
 TABLES = ("grid",)
 BOARD_SHARDS = 64
@@ -49,6 +51,16 @@ def validate(config: RunConfig) -> None:
     if game.hole_cards not in (2, 3) or game.board_cards != 5:
         raise SampyongError(f"grid covers games of 2 or 3 hole cards; {game.name} has {game.hole_cards}")
     game.check_players(config.players)
+    if not exact(config):
+        # A deal adds at most 4 hands of one class (four of each rank), each at most a whole pot
+        # squared, to that class's share_units_sq: int64 within a shard, uint64 over the run.
+        per_deal = 4 * share_unit(config.players) ** 2
+        most_deals, most_shard = (2**64 - 1) // per_deal, (2**63 - 1) // per_deal
+        if config.deals > most_deals or config.shard_deals > most_shard:
+            raise SampyongError(
+                f"grid with {config.players} players: at most {most_deals:,} deals and {most_shard:,} per shard "
+                "(the squared pot shares must fit 64-bit counters)"
+            )
 
 
 def exact(config: RunConfig) -> bool:

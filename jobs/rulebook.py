@@ -31,6 +31,7 @@ from pipeline.store import atomic_write
 
 DEFAULT_PLAYERS = 8
 DESCRIPTION = "every study (showdown, baselines, variants, textures, draws, distribution, grid) and one report"
+OPTIONS = frozenset({"deals", "seed"})
 BASELINES = ("holdem", "plo", "plo8", "plo5-8")
 
 

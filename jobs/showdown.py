@@ -25,10 +25,12 @@ from numba import njit
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
+from jobs import MONTE_CARLO_OPTIONS
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 8
 DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P players from one deal"
+OPTIONS = MONTE_CARLO_OPTIONS
 # The count tables every shard returns (``run_shard``), checked table by table on resume.
 TABLES = ("summary", "categories")
 BLOCK_DEALS = 1 << 15

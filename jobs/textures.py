@@ -25,13 +25,14 @@ from numba import njit
 
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
-from jobs import showdown
+from jobs import MONTE_CARLO_OPTIONS, showdown
 from jobs.grid import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 6
 DESCRIPTION = "board textures (pairing, suits, straight/skip/low draws) and the 1,755 flop classes"
+OPTIONS = MONTE_CARLO_OPTIONS
 # The count tables every shard returns (``run_shard``), checked table by table on resume.
 TABLES = ("textures", "flops")
 PAIRING = ("none", "pair", "two_pair", "trips+")

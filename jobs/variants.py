@@ -27,12 +27,13 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game, RANKINGS
-from jobs import showdown
+from jobs import MONTE_CARLO_OPTIONS, showdown
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 DEFAULT_PLAYERS = 8
 DESCRIPTION = "rule variants (hole use, ranking, low) on the same deals, with paired differences"
+OPTIONS = MONTE_CARLO_OPTIONS | {"variants"}
 # The count tables every shard returns (``run_shard``), checked table by table on resume.
 TABLES = ("summary", "categories")
 DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS

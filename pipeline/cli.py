@@ -102,80 +102,95 @@ def execute(config, backend, out, *, resume, quiet):
 @user_errors
 def run(
     job: Annotated[str, typer.Argument(help="The study to run (see `sampyong jobs`).")],
-    game: Annotated[str, typer.Option(help="Game preset (see `sampyong games`).")] = "pls7",
+    game: Annotated[Optional[str], typer.Option(help="Game preset (see `sampyong games`) [default: pls7].")] = None,
     hole_use: Annotated[
         Optional[str], typer.Option(help="Hole cards a hand must use: MIN-MAX, N, free, at-least-one, pls-2.")
     ] = None,
     ranking: Annotated[Optional[str], typer.Option(help="Category order: base, trips_over_straight, skip_over_flush, both, standard.")] = None,
     low: Annotated[Optional[str], typer.Option(help="Low qualifier 6, 7, 8, or none.")] = None,
-    deals: Annotated[str, typer.Option(help="Deals to simulate: 1e6, 200M, 1_000_000.")] = "20M",
+    deals: Annotated[Optional[str], typer.Option(help="Deals to simulate: 1e6, 200M, 1_000_000 [default: 20M].")] = None,
     players: Annotated[
         Optional[int], typer.Option(help="Hands per deal (showdown: 8, tables cover 2..PLAYERS; grid: 2).")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives bit-identical tables.")] = 0,
-    shard_deals: Annotated[str, typer.Option(help="Deals per shard (the unit of work and of resume).")] = "1M",
+    seed: Annotated[Optional[int], typer.Option(help="Root seed, 0 to 2**64-1; the same seed gives bit-identical tables [default: 0].")] = None,
+    shard_deals: Annotated[Optional[str], typer.Option(help="Deals per shard, the unit of work and of resume [default: 1M].")] = None,
     variants: Annotated[
         Optional[str], typer.Option(help='variants job: "hole_use=2-3;ranking=both,low=8" (default: the rule book\'s).')
     ] = None,
     exact: Annotated[
         bool, typer.Option("--exact", help="Insist on exact enumeration (distribution; grid heads-up): an error if the job would sample.")
     ] = False,
-    address: Annotated[str, typer.Option(help="Ray: local (embedded), auto, or HOST:PORT of a cluster.")] = "local",
-    workers: Annotated[Optional[int], typer.Option(help="Parallel tasks (default: all CPUs Ray sees).")] = None,
+    address: Annotated[
+        Optional[str], typer.Option(help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster.")
+    ] = None,
+    workers: Annotated[
+        Optional[int], typer.Option(help="At most this many shard tasks at once (default: follow the cluster's CPUs).")
+    ] = None,
     backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
     out: Annotated[Path, typer.Option(help="Output root; the run lands in OUT/JOB/RUN_ID.")] = Path("outputs"),
     resume: Annotated[bool, typer.Option(help="Skip shards a previous run of the same config finished.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
 ) -> None:
-    """Run a study; the last line printed is the run directory."""
-    from jobs import job_module
+    """Run a study; the last line printed is the run directory.
+
+    Every option a study has no use for is refused (exit code 2), and every limit is checked
+    before anything is written.
+    """
     from pipeline.backends import make_backend
-    from pipeline.counts import parse_count
-    from pipeline.plan import RunConfig
 
-    module = job_module(job)
-    config = RunConfig(
-        job=job,
-        game=game.strip().lower(),
-        deals=parse_count(deals, "deal count"),
-        shard_deals=parse_count(shard_deals, "shard size"),
-        players=module.DEFAULT_PLAYERS if players is None else players,
-        seed=seed,
-        hole_use=hole_use,
-        ranking=ranking,
-        low=low,
-        options=(("variants", variants),) if variants else (),
-    )
-    if variants and job != "variants":
-        raise SampyongError("--variants belongs to the variants job")
-    if job == "rulebook":
-        from jobs.rulebook import run_rulebook
-
-        if workers is not None and workers < 1:
-            raise SampyongError(f"workers must be at least 1, not {workers}")
-        try:
-            report_dir = run_rulebook(
-                config.deals, seed, make_backend(backend, address, workers), out, resume=resume, quiet=quiet
-            )
-        except KeyboardInterrupt:
-            typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
-            raise typer.Exit(130) from None
-        typer.echo(str(report_dir))
-        return
-    module.validate(config)
-    if exact and not (hasattr(module, "exact") and module.exact(config)):
-        raise SampyongError(
-            f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players"
-        )
-    config = module.configure(config)
-    if workers is not None and workers < 1:
-        raise SampyongError(f"workers must be at least 1, not {workers}")
+    given = dict(game=game, hole_use=hole_use, ranking=ranking, low=low, deals=deals, players=players, seed=seed,
+                 shard_deals=shard_deals, variants=variants)
+    given = {name: value for name, value in given.items() if value is not None}
+    if exact:
+        given["exact"] = True
+    module, config = run_config(job, given)
+    runner = make_backend(backend, "local" if address is None else address, workers)
     try:
-        run_dir = execute(config, make_backend(backend, address, workers), out, resume=resume, quiet=quiet)
+        if job == "rulebook":
+            from jobs.rulebook import run_rulebook
+
+            run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
+        else:
+            run_dir = execute(config, runner, out, resume=resume, quiet=quiet)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None
     typer.echo(str(run_dir))
+
+
+def run_config(job: str, given: dict):
+    """The study module and the ``RunConfig`` of ``sampyong run JOB`` with the options ``given``
+    (only those the user wrote): an option the study has no use for, a value out of range or a
+    config the study cannot run is a ``SampyongError``."""
+    from jobs import SAMPLING_OPTIONS, job_module
+    from pipeline.counts import parse_count
+    from pipeline.plan import MAX_DEALS, RunConfig, check_limits
+
+    module = job_module(job)
+    unused = [name for name in given if name not in module.OPTIONS]
+    if unused:
+        raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
+    config = RunConfig(
+        job=job,
+        game=str(given.get("game", "pls7")).strip().lower(),
+        deals=parse_count(given.get("deals", "20M"), "deal count", at_most=MAX_DEALS),
+        shard_deals=parse_count(given.get("shard_deals", "1M"), "shard size", at_most=MAX_DEALS),
+        players=given.get("players", module.DEFAULT_PLAYERS),
+        seed=given.get("seed", 0),
+        hole_use=given.get("hole_use"),
+        ranking=given.get("ranking"),
+        low=given.get("low"),
+        options=(("variants", given["variants"]),) if "variants" in given else (),
+    )
+    check_limits(config)
+    module.validate(config)
+    is_exact = hasattr(module, "exact") and module.exact(config)
+    if "exact" in given and not is_exact:
+        raise SampyongError(f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players")
+    sampling = [name for name in given if name in SAMPLING_OPTIONS]
+    if is_exact and sampling:
+        raise SampyongError(f"{job} with these options is an exact enumeration: --{sampling[0].replace('_', '-')} does not apply")
+    return module, module.configure(config)
 
 
 def _open_run(run_dir: Path):
@@ -255,29 +270,13 @@ def eval_(
     ] = None,
 ) -> None:
     """Referee a showdown: each player's high and low and the chips won."""
-    from evaluator.referee import referee
+    from evaluator.referee import referee, referee_lines
 
     if input_file is not None:
+        if board is not None or hands or as_json:
+            raise SampyongError("--input reads deals as JSON lines and prints JSON lines: drop --board, the hands and --json")
         stream = sys.stdin if input_file == "-" else _open_input(input_file)
-        results = []
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            try:
-                deal = json.loads(line)
-                results.append(
-                    referee(
-                        deal.get("game", game),
-                        deal["board"],
-                        deal["hands"],
-                        pot=int(deal.get("pot", pot)),
-                        button=int(deal.get("button", button)),
-                    )
-                )
-            except (ValueError, KeyError, TypeError, AttributeError) as error:
-                message = str(error) if isinstance(error, SampyongError) else f"bad JSON deal ({error!r})"
-                raise SampyongError(f"{input_file} line {number}: {message}") from None
-        for result in results:  # nothing is printed unless every line was valid
+        for result in referee_lines(stream, game=game, pot=pot, button=button, source=input_file):
             typer.echo(json.dumps(result))
         return
     if board is None or not hands:

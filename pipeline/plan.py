@@ -19,11 +19,21 @@ import json
 
 import numpy as np
 
+from evaluator.errors import SampyongError
 from evaluator.games import Game, resolve_game
 
 # Part of every run_id: bump it whenever the numbers a config gives change (3: xoshiro dealing),
 # so a run directory from older code is never resumed with new shards.
 SCHEMA_VERSION = 3
+
+
+# Limits, checked before anything is written. Seeds are numpy SeedSequence entropy (unsigned
+# 64-bit); a run's counters are unsigned 64-bit sums of each shard's signed 64-bit ones, and a
+# deal adds at most a few thousand to a count (a study that adds more states its own bound).
+MAX_SEED = 2**64 - 1
+MAX_DEALS = 10**15
+MAX_SHARD_DEALS = 10**9
+MAX_SHARDS = 10**6
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +88,27 @@ class ShardSpec:
         """The shard's stream: ``SeedSequence(root_seed, spawn_key=(index,))``, independent of workers."""
         sequence = np.random.SeedSequence(self.root_seed, spawn_key=(self.index,))
         return np.random.Generator(np.random.PCG64(sequence))
+
+
+def check_limits(config: RunConfig) -> None:
+    """Raise ``SampyongError`` for a seed, deal count or shard size out of range.
+
+    >>> check_limits(RunConfig(job="showdown", game="pls7", deals=10, shard_deals=4, players=3, seed=-1))
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: bad seed -1: must be 0 to 2**64-1
+    """
+    if not 0 <= config.seed <= MAX_SEED:
+        raise SampyongError(f"bad seed {config.seed}: must be 0 to 2**64-1")
+    if not 0 < config.deals <= MAX_DEALS:
+        raise SampyongError(f"bad deal count {config.deals}: must be 1 to {MAX_DEALS:,}")
+    if not 0 < config.shard_deals <= MAX_SHARD_DEALS:
+        raise SampyongError(f"bad shard size {config.shard_deals}: must be 1 to {MAX_SHARD_DEALS:,}")
+    shards = -(-config.deals // config.shard_deals)
+    if shards > MAX_SHARDS:
+        raise SampyongError(
+            f"{shards:,} shards of {config.shard_deals:,} deals: at most {MAX_SHARDS:,} (raise --shard-deals)"
+        )
 
 
 def plan_shards(config: RunConfig) -> list[ShardSpec]:

@@ -76,7 +76,7 @@ def test_serial_backend_flag(captured):
         (["run", "showdown", "--players", "1"], "players must be"),
         (["run", "showdown", "--workers", "0"], "workers"),
         (["run", "showdown", "--backend", "gpu"], "unknown backend"),
-        (["run", "showdown", "--exact"], "--exact applies to"),
+        (["run", "showdown", "--exact"], "showdown has no use for --exact"),
         (["run", "grid", "--exact", "--players", "3"], "--exact applies to"),
         (["report", "/nonexistent/run"], "not a run directory"),
     ],
