@@ -92,7 +92,8 @@ def test_unwritable_output_directory(tmp_path):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-RUN = ["run", "showdown", "--deals", "600k", "--shard-deals", "30k", "--players", "4", "--backend", "serial", "--quiet"]
+RUN = ["run", "showdown", "--deals", "20M", "--shard-deals", "1M", "--players", "8", "--backend", "serial", "--quiet"]
+SHARDS = 20
 
 
 def _tables(run_dir: Path) -> dict[str, bytes]:
@@ -106,42 +107,74 @@ def undisturbed(tmp_path_factory):
     return Path(result.stdout.strip().splitlines()[-1])
 
 
-def _kill_and_resume(out: Path, delay: float) -> tuple[Path, int]:
-    """Start the run, kill -9 the driver after ``delay`` s, rerun; return the run dir and shards done before."""
+def _finished(out: Path) -> dict:
+    """The manifest's shard entries of the run under ``out`` (none before it exists)."""
+    for manifest in out.glob("showdown/*/manifest.json"):
+        try:
+            return json.loads(manifest.read_text())["shards"]
+        except (OSError, ValueError, KeyError):
+            return {}
+    return {}
+
+
+def _kill_and_resume(out: Path, after_shards: int) -> tuple[Path, dict[str, tuple[bytes, int]]]:
+    """Start the run, kill -9 the driver once ``after_shards`` shards are finished, rerun it.
+
+    Returns the run dir and, for every shard file finished before the kill, its bytes and
+    modification time then; the kill must land with some shards finished and some not.
+    """
     process = subprocess.Popen([*SAMPYONG, *RUN, "--out", str(out)], cwd=out, env=ENV,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(delay)
+    deadline = time.time() + 300
+    while len(_finished(out)) < after_shards and process.poll() is None and time.time() < deadline:
+        time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    manifests = list(out.glob("showdown/*/manifest.json"))
-    before = len(json.loads(manifests[0].read_text())["shards"]) if manifests else 0
+    finished = _finished(out)
+    assert 0 < len(finished) < SHARDS, f"the kill landed with {len(finished)} of {SHARDS} shards finished"
+    run_dir = next(out.glob("showdown/*"))
+    kept = {}
+    for entry in finished.values():
+        for info in entry["files"].values():
+            path = run_dir / info["path"]
+            kept[info["path"]] = (path.read_bytes(), path.stat().st_mtime_ns)
     result = sampyong([*RUN, "--out", str(out)], cwd=out, check=True)
-    return Path(result.stdout.strip().splitlines()[-1]), before
+    return Path(result.stdout.strip().splitlines()[-1]), kept
+
+
+def _assert_kept(run_dir: Path, kept: dict[str, tuple[bytes, int]]) -> None:
+    """The shards finished before the kill were resumed as they were, not computed again."""
+    for relative, (data, mtime) in kept.items():
+        path = run_dir / relative
+        assert (path.read_bytes(), path.stat().st_mtime_ns) == (data, mtime), relative
 
 
 def _assert_exactly_once(run_dir: Path) -> None:
     manifest = json.loads((run_dir / "manifest.json").read_text())
-    assert sorted(int(k) for k in manifest["shards"]) == list(range(20))  # 600k / 30k
+    assert sorted(int(k) for k in manifest["shards"]) == list(range(SHARDS))
     files = sorted(p.name for p in (run_dir / "shards" / "summary").iterdir())
-    assert files == [f"shard-{i:06d}.parquet" for i in range(20)]  # no temporary or stray files
+    assert files == [f"shard-{i:06d}.parquet" for i in range(SHARDS)]  # no temporary or stray files
 
 
 def test_driver_killed_mid_run_resumes_identically(undisturbed, tmp_path):
-    """kill -9 of the driver, then the same command: it resumes and the tables are bit-identical."""
-    run_dir, _ = _kill_and_resume(tmp_path, delay=4.0)
+    """kill -9 of the driver with some shards finished, then the same command: the finished
+    shards are kept as they were, the rest computed once, and the tables are bit-identical."""
+    run_dir, kept = _kill_and_resume(tmp_path, after_shards=3)
     _assert_exactly_once(run_dir)
+    _assert_kept(run_dir, kept)
     assert _tables(run_dir) == _tables(undisturbed)
 
 
 @pytest.mark.slow
 def test_ten_random_driver_kills(undisturbed, tmp_path):
-    """Ten kills at random times: no shard lost or counted twice, tables bit-identical each time."""
+    """Ten kills after a random number of shards: none lost or counted twice, tables bit-identical each time."""
     rng = random.Random(7)
     for attempt in range(10):
         out = tmp_path / str(attempt)
         out.mkdir()
-        run_dir, _ = _kill_and_resume(out, delay=rng.uniform(1.0, 8.0))
+        run_dir, kept = _kill_and_resume(out, after_shards=rng.randint(1, SHARDS - 2))
         _assert_exactly_once(run_dir)
+        _assert_kept(run_dir, kept)
         assert _tables(run_dir) == _tables(undisturbed)
         shutil.rmtree(out)
 
