@@ -29,7 +29,7 @@ from pipeline.plan import RunConfig, ShardSpec  # noqa: E402
 def kernel_rate(deals: int, players: int, repeats: int = 3) -> float:
     """Deals/s of one shard in this process, best of ``repeats`` (the machine is shared)."""
     config = RunConfig(job="showdown", game="pls7", deals=deals, shard_deals=deals, players=players, seed=1)
-    showdown.prepare(config)
+    showdown.STUDY.warm(config)
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()

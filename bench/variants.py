@@ -55,7 +55,7 @@ def side_by_side(configs: list[RunConfig], repeats: int) -> list[float]:
     """Best time of each config's shard, the configs run in turn ``repeats`` times (so a slow
     spell of this shared machine hits them all alike)."""
     for config in configs:
-        variants.prepare(config)  # compile and load tables outside the timing
+        variants.STUDY.warm(config)  # compile and load tables outside the timing
     best = [float("inf")] * len(configs)
     for _ in range(repeats):
         for i, config in enumerate(configs):

@@ -25,25 +25,21 @@ from evaluator.errors import SampyongError
 from evaluator.fast import MAX_FREE_POOL, fast_evaluator
 from evaluator.games import Category
 from evaluator.tables import PAIRED_CATEGORIES
-from jobs import GAME_OPTIONS
+from jobs.common import GAME_OPTIONS, game_of
 from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Study
 
-DEFAULT_PLAYERS = 1
-DESCRIPTION = "exact category and low distribution over every pool of a free-use game"
-OPTIONS = GAME_OPTIONS | {"exact"}
-# The count tables every shard returns (``run_shard``), checked table by table on resume.
-TABLES = ("categories", "low")
 DECK = np.arange(52, dtype=np.uint8)
 QUALIFIERS = (6, 7, 8)
 
 
 def pool_size(config: RunConfig) -> int:
-    game = config.game_rules
+    game = game_of(config)
     return game.hole_cards + game.board_cards
 
 
 def validate(config: RunConfig) -> None:
-    game = config.game_rules
+    game = game_of(config)
     if not game.free_use or pool_size(config) > MAX_FREE_POOL:
         raise SampyongError(
             f"distribution enumerates free-use games of at most {MAX_FREE_POOL} cards "
@@ -74,7 +70,7 @@ def prepare(config: RunConfig) -> None:
 
 def count_pools(config: RunConfig, deck: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(best, present, low_pools) counts of the pools of ``deck`` starting at position ``first``."""
-    game = config.game_rules
+    game = game_of(config)
     fast = fast_evaluator(game)
     t = fast.tables
     size = pool_size(config)
@@ -100,8 +96,8 @@ def count_pools(config: RunConfig, deck: np.ndarray, first: int) -> tuple[np.nda
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     best, present, low_pools = count_pools(config, DECK, shard.index)
-    name = config.game_rules.name
-    order = config.game_rules.ranking.order
+    name = game_of(config).name
+    order = game_of(config).ranking.order
     return {
         "categories": pa.table(
             {
@@ -152,9 +148,9 @@ PLS_PRESENT = {"three_of_a_kind": 0.120, "straight": 0.098, "flush": 0.0689, "sk
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import _markdown
+    from pipeline.aggregate import markdown_table
 
-    game = config.game_rules
+    game = game_of(config)
     pools = tables["categories"]["pools"][0]
     lines = [
         f"# Distribution: {game.name} (exact)",
@@ -163,7 +159,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         "",
         "## Categories",
         "",
-        _markdown(tables["categories"]),
+        markdown_table(tables["categories"]),
     ]
     rows = {r["category"]: r for r in tables["categories"].iter_rows(named=True)}
     if game.ranking.name == "standard" and pool_size(config) == 7:
@@ -174,5 +170,23 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         lines += ["## Against RULES.md section 9 (8-card pools, can be made)", "", "| category | rule book | exact |", "|---|---|---|"]
         lines += [f"| {c} | ~{v:.2%} | {rows[c]['present_share']:.4%} |" for c, v in PLS_PRESENT.items()]
         lines.append("")
-    lines += ["## Lows", "", _markdown(tables["low"])]
+    lines += ["## Lows", "", markdown_table(tables["low"])]
     return "\n".join(lines) + "\n"
+
+
+STUDY = Study(
+    name="distribution",
+    description="exact category and low distribution over every pool of a free-use game",
+    tables=("categories", "low"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    figures=figures,
+    options=GAME_OPTIONS | {"exact"},
+    default_players=1,
+    validate=validate,
+    configure=configure,
+    plan=plan,
+    prepare=prepare,
+    exact=exact,
+)

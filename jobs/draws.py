@@ -30,14 +30,10 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from jobs import MONTE_CARLO_OPTIONS
-from pipeline.plan import RunConfig, ShardSpec, plan_shards
+from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Study
 
-DEFAULT_PLAYERS = 2
-DESCRIPTION = "turn draws against trips: draw type, outs and exact river equity"
-OPTIONS = MONTE_CARLO_OPTIONS
-# The count tables every shard returns (``run_shard``), checked table by table on resume.
-TABLES = ("draws",)
 BLOCK = 1 << 14
 GROUPS = (
     ("straight", (Category.straight,)),
@@ -55,17 +51,9 @@ MAX_OUTS = 52
 def validate(config: RunConfig) -> None:
     if config.players != 2:
         raise SampyongError("draws are heads-up spots (--players 2)")
-    game = config.game_rules
+    game = game_of(config)
     if game.board_cards != 5:
         raise SampyongError("draws need a 5-card board game")
-
-
-def configure(config: RunConfig) -> RunConfig:
-    return config
-
-
-def plan(config: RunConfig) -> list[ShardSpec]:
-    return plan_shards(config)
 
 
 def prepare(config: RunConfig) -> None:
@@ -73,7 +61,7 @@ def prepare(config: RunConfig) -> None:
 
 
 def _turn_game(config: RunConfig):
-    return dataclasses.replace(config.game_rules, board_cards=4)
+    return dataclasses.replace(game_of(config), board_cards=4)
 
 
 def _shares(high, low):
@@ -85,7 +73,7 @@ def _shares(high, low):
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
-    game = config.game_rules
+    game = game_of(config)
     river = fast_evaluator(game)
     turn = fast_evaluator(_turn_game(config))
     order = game.ranking.order
@@ -149,7 +137,7 @@ def _draw_name(mask: int) -> str:
 
 def rivers(config: RunConfig) -> int:
     """Unseen river cards in every spot: the deck less two hands and the turn board."""
-    return 52 - 2 * config.game_rules.hole_cards - 4
+    return 52 - 2 * game_of(config).hole_cards - 4
 
 
 def _mean_se(config: RunConfig) -> list[pl.Expr]:
@@ -191,12 +179,12 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import _markdown
+    from pipeline.aggregate import markdown_table
 
     spots = tables["draw_types"]["spots"].sum()
     return "\n".join(
         [
-            f"# Turn draws against trips: {config.game_rules.name}",
+            f"# Turn draws against trips: {game_of(config).name}",
             "",
             f"{spots:,} spots among {config.deals:,} sampled heads-up turns (seed {config.seed}); each spot's river "
             "enumerated exactly. A spot: the villain's best high is three of a kind, the hero's is worse, and some "
@@ -206,9 +194,24 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             "",
             "## By draw type",
             "",
-            _markdown(tables["draw_types"]),
+            markdown_table(tables["draw_types"]),
             "## By draw and outs",
             "",
-            _markdown(tables["draws"]),
+            markdown_table(tables["draws"]),
         ]
     ) + "\n"
+
+
+STUDY = Study(
+    name="draws",
+    description="turn draws against trips: draw type, outs and exact river equity",
+    tables=("draws",),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    figures=figures,
+    options=MONTE_CARLO_OPTIONS,
+    default_players=2,
+    validate=validate,
+    prepare=prepare,
+)

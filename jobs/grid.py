@@ -34,20 +34,16 @@ from evaluator.fast import fast_evaluator
 from evaluator.settle import pot_shares, share_unit
 from evaluator.tables import cache_dir, cached_arrays
 from evaluator.deal import deal_cards, split_deal
-from jobs import MONTE_CARLO_OPTIONS
+from jobs.common import MONTE_CARLO_OPTIONS, game_of
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
+from pipeline.study import Study
 
-DEFAULT_PLAYERS = 2
-DESCRIPTION = "exact heads-up equity of every starting-hand class (1,755 / 169) over all boards"
-OPTIONS = MONTE_CARLO_OPTIONS | {"exact"}
-# The count tables every shard returns (``run_shard``), checked table by table on resume.
-TABLES = ("grid",)
 BOARD_SHARDS = 64
 BOARD_BLOCK = 16  # boards evaluated per kernel call: all their hands at once
 
 
 def validate(config: RunConfig) -> None:
-    game = config.game_rules
+    game = game_of(config)
     if game.hole_cards not in (2, 3) or game.board_cards != 5:
         raise SampyongError(f"grid covers games of 2 or 3 hole cards; {game.name} has {game.hole_cards}")
     game.check_players(config.players)
@@ -112,8 +108,8 @@ def hand_classes(hole_cards: int) -> tuple[np.ndarray, np.ndarray, list[str], li
 
 def prepare(config: RunConfig) -> None:
     board_classes()
-    hand_classes(config.game_rules.hole_cards)
-    fast_evaluator(config.game_rules)
+    hand_classes(game_of(config).hole_cards)
+    fast_evaluator(game_of(config))
 
 
 # A hand travels through the sort and the sweep as one int64 item, so both read it in order
@@ -363,7 +359,7 @@ def _tally_boards(weights, positions, hands, high, low, with_low, lookup, oppone
 
 
 def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
-    game = config.game_rules
+    game = game_of(config)
     fast = fast_evaluator(game)
     size = game.hole_cards
     lookup, class_sizes, names, _ = hand_classes(size)
@@ -405,7 +401,7 @@ def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     if not exact(config):
         return _run_sampled(config, shard)
-    game = config.game_rules
+    game = game_of(config)
     fast = fast_evaluator(game)
     size = game.hole_cards
     lookup, class_sizes, names, _ = hand_classes(size)
@@ -445,7 +441,7 @@ def _combos(m: int, k: int):
 
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
-    game = config.game_rules
+    game = game_of(config)
     _, sizes, names, examples = hand_classes(game.hole_cards)
     info = pl.DataFrame({"class_id": np.arange(len(names), dtype=np.int32), "example": examples, "combos": sizes})
     g = counts["grid"].join(info, on="class_id")
@@ -481,7 +477,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
     grid = tables["grid"]
     key = "equity" if "equity" in grid.columns else "equity_hilo" if "equity_hilo" in grid.columns else "equity_high"
     ranks = "AKQJT98765432"
-    if config.game_rules.hole_cards == 2:
+    if game_of(config).hole_cards == 2:
         # The familiar 13x13: pairs on the diagonal, suited above it, offsuit below.
         matrix = np.full((13, 13), np.nan)
         for name, value in zip(grid["class"], grid[key]):
@@ -493,7 +489,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
         image = ax.imshow(matrix, cmap="RdYlGn")
         ax.set_xticks(range(13), list(ranks))
         ax.set_yticks(range(13), list(ranks))
-        ax.set_title(f"{config.game_rules.name}: {key} vs {config.players - 1} random hand(s) (suited above the diagonal)", fontsize=9)
+        ax.set_title(f"{game_of(config).name}: {key} vs {config.players - 1} random hand(s) (suited above the diagonal)", fontsize=9)
     else:
         # 1,755 classes: one panel per suit pattern, top rank down, middle rank across;
         # each cell shows the best low card's average (readable at a glance, table has all).
@@ -514,8 +510,8 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
             ax.set_yticks(range(13), list(ranks), fontsize=6)
             ax.set_xlabel("second card")
         np.atleast_1d(axes)[0].set_ylabel("top card")
-        fig.suptitle(f"{config.game_rules.name}: {key} vs {config.players - 1} random hand(s) (mean over the third card)")
-    fig.colorbar(image, ax=axes if config.game_rules.hole_cards == 3 else ax, shrink=0.8)
+        fig.suptitle(f"{game_of(config).name}: {key} vs {config.players - 1} random hand(s) (mean over the third card)")
+    fig.colorbar(image, ax=axes if game_of(config).hole_cards == 3 else ax, shrink=0.8)
     path = directory / "grid_heatmap.png"
     fig.savefig(path, dpi=80)
     plt.close(fig)
@@ -523,9 +519,9 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import _markdown
+    from pipeline.aggregate import markdown_table
 
-    game = config.game_rules
+    game = game_of(config)
     if exact(config):
         title = f"# Starting-hand grid: {game.name} (exact)"
         method = (
@@ -548,6 +544,24 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         "",
         "## Sorted by equity",
         "",
-        _markdown(tables["grid_by_equity"]),
+        markdown_table(tables["grid_by_equity"]),
     ]
     return "\n".join(lines) + "\n"
+
+
+STUDY = Study(
+    name="grid",
+    description="exact heads-up equity of every starting-hand class (1,755 / 169) over all boards",
+    tables=("grid",),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    figures=figures,
+    options=MONTE_CARLO_OPTIONS | {"exact"},
+    default_players=2,
+    validate=validate,
+    configure=configure,
+    plan=plan,
+    prepare=prepare,
+    exact=exact,
+)

@@ -24,12 +24,13 @@ import polars as pl
 from evaluator.cards import iso_classes
 from evaluator.fast import FastEvaluator
 from evaluator.games import RANKINGS, Category, Game
-from jobs import job_module
-from pipeline.aggregate import _markdown, write_table
+from jobs import STUDIES
+from pipeline.aggregate import markdown_table, write_table
 from pipeline.plan import RunConfig
+from pipeline.runner import execute_all
 from pipeline.store import atomic_write
 
-DEFAULT_PLAYERS = 8
+NAME = "rulebook"
 DESCRIPTION = "every study (showdown, baselines, variants, textures, draws, distribution, grid) and one report"
 OPTIONS = frozenset({"deals", "seed"})
 BASELINES = ("holdem", "plo", "plo8", "plo5-8")
@@ -45,7 +46,7 @@ def studies(deals: int, seed: int) -> list[RunConfig]:
 
     def run(job, game, n, shard_deals, players, **knobs):
         config = RunConfig(job=job, game=game, deals=n, shard_deals=shard_deals, players=players, seed=seed, **knobs)
-        return job_module(job).configure(config)
+        return STUDIES[job].configure(config)
 
     # The slowest studies first, so the last shards to finish are short ones.
     return [
@@ -62,14 +63,6 @@ def studies(deals: int, seed: int) -> list[RunConfig]:
     ]
 
 
-def validate(config: RunConfig) -> None:
-    return None
-
-
-def configure(config: RunConfig) -> RunConfig:
-    return config
-
-
 def five_card_counts(ranking: str) -> dict[str, int]:
     """Exact categories of all 2,598,960 five-card hands."""
     g = Game("five", 1, (0, 1), RANKINGS[ranking], 7, board_cards=4)
@@ -81,13 +74,11 @@ def five_card_counts(ranking: str) -> dict[str, int]:
 
 
 def run_rulebook(deals: int, seed: int, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
-    from pipeline.runner import execute_all
-
     configs = studies(deals, seed)
     digest = hashlib.sha256("".join(c.run_id for c in configs).encode()).hexdigest()[:12]
     report_dir = Path(out) / "rulebook" / digest
     with backend.session():
-        run_dirs = execute_all(configs, backend, out, resume=resume, quiet=quiet)
+        run_dirs = execute_all([(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet)
     runs = {(c.job, c.game): run_dir for c, run_dir in zip(configs, run_dirs)}
     write_report(runs, report_dir, deals, seed)
     return report_dir
@@ -187,7 +178,7 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         "",
         "## Section 7: table size (share of pots that split, 1 - scoop)",
         "",
-        _markdown(splits),
+        markdown_table(splits),
         "Rule book: from four players about three hands in ten split; heads-up about one in seven.",
         "",
         "## Section 9: reference figures",
@@ -202,18 +193,18 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         "",
         "## Baselines",
         "",
-        _markdown(base.filter(pl.col("players") == 6)),
+        markdown_table(base.filter(pl.col("players") == 6)),
         f"Rule variants of every game, 6 players (PLS7 {max(deals // 10, 1):,} deals, the others "
         f"{max(deals // 100, 1):,}; difference from the game's own rules, paired standard errors):",
         "",
-        _markdown(
+        markdown_table(
             sweeps.filter(pl.col("players") == 6).select(
                 "game", "variant", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se", "scoop", "scoop_se"
             )
         ),
         "## PLS7 starting hands (exact, heads-up vs a random hand): top 20 by hi-lo equity",
         "",
-        _markdown(pls_grid.sort("equity_hilo", descending=True).head(20)),
+        markdown_table(pls_grid.sort("equity_hilo", descending=True).head(20)),
         "## Figures",
         "",
         *[f"![{p.name}](figures/{p.name})" for p in sorted(figures.glob("*.png"))],

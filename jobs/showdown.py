@@ -25,14 +25,10 @@ from numba import njit
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from jobs import MONTE_CARLO_OPTIONS
-from pipeline.plan import RunConfig, ShardSpec, plan_shards
+from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Study
 
-DEFAULT_PLAYERS = 8
-DESCRIPTION = "hand categories, chops, lows, scoops and quartering for 2..P players from one deal"
-OPTIONS = MONTE_CARLO_OPTIONS
-# The count tables every shard returns (``run_shard``), checked table by table on resume.
-TABLES = ("summary", "categories")
 BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
 SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
@@ -50,20 +46,8 @@ NO_JOINT = np.zeros((1, 1, 1), dtype=np.int64)
 
 
 def validate(config: RunConfig) -> None:
-    game = config.game_rules
+    game = game_of(config)
     game.check_players(config.players)
-
-
-def configure(config: RunConfig) -> RunConfig:
-    return config
-
-
-def plan(config: RunConfig) -> list[ShardSpec]:
-    return plan_shards(config)
-
-
-def prepare(config: RunConfig) -> None:
-    run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
 
 # A player's best hand is one category, counted directly. The categories present are several:
@@ -210,7 +194,7 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
-    game = config.game_rules
+    game = game_of(config)
     evaluator = fast_evaluator(game)
     players = config.players
     rng = shard.generator()
@@ -319,7 +303,7 @@ def figures(tables: dict[str, pl.DataFrame], directory, config: RunConfig) -> li
             ax.errorbar(rows["players"], rows["win"], yerr=rows["win_se"], marker="o", label=name, capsize=2)
     ax.set_xlabel("players")
     ax.set_ylabel("share of deals won by the category")
-    ax.set_title(f"{config.game_rules.name}: winning high category by table size")
+    ax.set_title(f"{game_of(config).name}: winning high category by table size")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     path = directory / "win_by_players.png"
@@ -355,9 +339,9 @@ def rulebook_checks(tables: dict[str, pl.DataFrame]) -> list[tuple[str, float, f
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import _markdown
+    from pipeline.aggregate import markdown_table
 
-    game = config.game_rules
+    game = game_of(config)
     deals = tables["summary"]["deals"][0]
     lines = [
         f"# Showdown: {game.name}",
@@ -367,7 +351,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         "",
         "## Summary",
         "",
-        _markdown(tables["summary"]),
+        markdown_table(tables["summary"]),
     ]
     checks = rulebook_checks(tables)
     if checks:
@@ -376,7 +360,20 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             z = (ours - value) / se if se else math.nan
             lines.append(f"| {label} | {value:.4f} | {ours:.5f} | {se:.5f} | {z:+.1f} |")
         lines.append("")
-    lines += ["## Categories", "", _markdown(tables["categories"])]
+    lines += ["## Categories", "", markdown_table(tables["categories"])]
     lines += [f"![{name}](figures/{name})" for name in figure_files]
     return "\n".join(lines) + "\n"
 
+
+STUDY = Study(
+    name="showdown",
+    description="hand categories, chops, lows, scoops and quartering for 2..P players from one deal",
+    tables=("summary", "categories"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    figures=figures,
+    options=MONTE_CARLO_OPTIONS,
+    default_players=8,
+    validate=validate,
+)

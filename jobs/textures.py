@@ -25,16 +25,13 @@ from numba import njit
 
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
-from jobs import MONTE_CARLO_OPTIONS, showdown
+from jobs import showdown
 from jobs.grid import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from pipeline.plan import RunConfig, ShardSpec, plan_shards
+from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Study
 
-DEFAULT_PLAYERS = 6
-DESCRIPTION = "board textures (pairing, suits, straight/skip/low draws) and the 1,755 flop classes"
-OPTIONS = MONTE_CARLO_OPTIONS
-# The count tables every shard returns (``run_shard``), checked table by table on resume.
-TABLES = ("textures", "flops")
 PAIRING = ("none", "pair", "two_pair", "trips+")
 SUIT = ("<=2", "3", "4", "5")
 NEED = ("0", "1", "2", "3", "none")
@@ -56,15 +53,7 @@ SKIPS = _rank_sets(range(7, 13), 2)  # A-3-5-7-9 (top 9) .. 6-8-T-Q-A
 
 
 def validate(config: RunConfig) -> None:
-    config.game_rules.check_players(config.players)
-
-
-def configure(config: RunConfig) -> RunConfig:
-    return config
-
-
-def plan(config: RunConfig) -> list[ShardSpec]:
-    return plan_shards(config)
+    game_of(config).check_players(config.players)
 
 
 def prepare(config: RunConfig) -> None:
@@ -145,7 +134,7 @@ def add_boards(boards, outcomes, k, straights, skips, low_limit, flop_lookup, te
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
-    game = config.game_rules
+    game = game_of(config)
     fast = fast_evaluator(game)
     players = config.players
     lookup, sizes, names, _ = hand_classes(3)
@@ -242,7 +231,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
     ax.set_yticks(range(len(PAIRING)), PAIRING)
     ax.set_xlabel("most cards of one suit on the board")
     ax.set_ylabel("board pairing")
-    ax.set_title(f"{config.game_rules.name}, {config.players} players: high chop rate", fontsize=9)
+    ax.set_title(f"{game_of(config).name}, {config.players} players: high chop rate", fontsize=9)
     for (i, j), value in np.ndenumerate(matrix):
         if not np.isnan(value):
             ax.text(j, i, f"{value:.1%}", ha="center", va="center", color="white", fontsize=8)
@@ -255,10 +244,10 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import _markdown
+    from pipeline.aggregate import markdown_table
 
     lines = [
-        f"# Board textures: {config.game_rules.name}, {config.players} players",
+        f"# Board textures: {game_of(config).name}, {config.players} players",
         "",
         f"{config.deals:,} deals (Monte Carlo, seed {config.seed}). Texture features are described in `jobs/textures.py`:",
         "pairing; most cards of one suit; fewest hole cards (by rank) for a straight, a skip straight and a qualifying low.",
@@ -267,10 +256,24 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         "",
         "## Textures",
         "",
-        _markdown(tables["textures"].drop([c for c in tables["textures"].columns if c.startswith("win_")])),
+        markdown_table(tables["textures"].drop([c for c in tables["textures"].columns if c.startswith("win_")])),
         "## Flop classes (most frequent first)",
         "",
-        _markdown(tables["flops"].sort("deals", descending=True).head(50)),
+        markdown_table(tables["flops"].sort("deals", descending=True).head(50)),
     ]
     return "\n".join(lines) + "\n"
 
+
+STUDY = Study(
+    name="textures",
+    description="board textures (pairing, suits, straight/skip/low draws) and the 1,755 flop classes",
+    tables=("textures", "flops"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    figures=figures,
+    options=MONTE_CARLO_OPTIONS,
+    default_players=6,
+    validate=validate,
+    prepare=prepare,
+)

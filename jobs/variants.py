@@ -27,15 +27,12 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game, RANKINGS
-from jobs import MONTE_CARLO_OPTIONS, showdown
+from jobs import showdown
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from pipeline.plan import RunConfig, ShardSpec, plan_shards
+from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Study
 
-DEFAULT_PLAYERS = 8
-DESCRIPTION = "rule variants (hole use, ranking, low) on the same deals, with paired differences"
-OPTIONS = MONTE_CARLO_OPTIONS | {"variants"}
-# The count tables every shard returns (``run_shard``), checked table by table on resume.
-TABLES = ("summary", "categories")
 DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS
 DELTA_INDEX = (0, 1, 3, 4)
 
@@ -57,7 +54,7 @@ def default_variants(base: Game) -> str:
 
 def variant_games(config: RunConfig) -> list[Game]:
     """The base game first, then each variant (knobs applied to the base), duplicates dropped."""
-    base = config.game_rules
+    base = game_of(config)
     games = []
     for text in (config.option("variants") or default_variants(base)).split(";"):
         text = text.strip()
@@ -84,18 +81,6 @@ def validate(config: RunConfig) -> None:
         g.check_players(config.players)
     if len({g.hole_cards for g in games}) != 1:
         raise SampyongError("variants must deal the same number of hole cards")
-
-
-def configure(config: RunConfig) -> RunConfig:
-    return config
-
-
-def plan(config: RunConfig) -> list[ShardSpec]:
-    return plan_shards(config)
-
-
-def prepare(config: RunConfig) -> None:
-    run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
 
 def high_low_present(game: Game, hole: np.ndarray, board: np.ndarray, by_split: dict):
@@ -239,7 +224,7 @@ def _paired(field: str, base: str) -> list[pl.Expr]:
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
     games = {g.name: g for g in variant_games(config)}
-    base_name = config.game_rules.name
+    base_name = game_of(config).name
     s = counts["summary"].sort(["order", "players"])
     knobs = pl.DataFrame(
         {
@@ -288,7 +273,7 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
     import matplotlib.pyplot as plt
 
     directory.mkdir(parents=True, exist_ok=True)
-    deltas = tables["deltas"].filter(pl.col("variant") != config.game_rules.name)
+    deltas = tables["deltas"].filter(pl.col("variant") != game_of(config).name)
     fig, axes = plt.subplots(1, len(DELTA_FIELDS), figsize=(4 * len(DELTA_FIELDS), 4.5), sharey=True)
     for ax, field in zip(axes, DELTA_FIELDS):
         for name in deltas["variant"].unique(maintain_order=True):
@@ -306,11 +291,11 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import _markdown
+    from pipeline.aggregate import markdown_table
 
     deals = tables["variants"]["deals"][0]
     lines = [
-        f"# Rule variants of {config.game_rules.name}",
+        f"# Rule variants of {game_of(config).name}",
         "",
         f"{deals:,} deals (Monte Carlo, seed {config.seed}), every variant on the same deals; "
         "differences from the base carry paired standard errors.",
@@ -319,10 +304,23 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         "",
         "## Differences from the base",
         "",
-        _markdown(tables["deltas"]),
+        markdown_table(tables["deltas"]),
         "## Every variant",
         "",
-        _markdown(tables["variants"]),
+        markdown_table(tables["variants"]),
     ]
     return "\n".join(lines) + "\n"
 
+
+STUDY = Study(
+    name="variants",
+    description="rule variants (hole use, ranking, low) on the same deals, with paired differences",
+    tables=("summary", "categories"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    figures=figures,
+    options=MONTE_CARLO_OPTIONS | {"variants"},
+    default_players=8,
+    validate=validate,
+)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
-from jobs import job_module
 from pipeline.store import RunStore, atomic_write
+from pipeline.study import Study
 
 _COUNT_TYPES = (pl.UInt64, pl.UInt32, pl.Int64)
 
@@ -30,7 +30,15 @@ def sum_counts(files: list[Path]) -> pl.DataFrame:
     )
 
 
-def _markdown(frame: pl.DataFrame) -> str:
+def markdown_table(frame: pl.DataFrame) -> str:
+    """A Markdown table of ``frame``: its columns as headers, floats to 6 significant digits.
+
+    >>> print(markdown_table(pl.DataFrame({"game": ["pls7"], "hi_chop": [0.0705123]})), end="")
+    | game | hi_chop |
+    |---|---|
+    | pls7 | 0.0705123 |
+    """
+
     def cell(value) -> str:
         if isinstance(value, float):
             return f"{value:.6g}"
@@ -47,17 +55,17 @@ def write_table(directory: Path, name: str, frame: pl.DataFrame) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     atomic_write(directory / f"{name}.parquet", frame.write_parquet)
     atomic_write(directory / f"{name}.csv", frame.write_csv)
-    atomic_write(directory / f"{name}.md", lambda tmp: tmp.write_text(_markdown(frame)))
+    atomic_write(directory / f"{name}.md", lambda tmp: tmp.write_text(markdown_table(frame)))
 
 
-def build_outputs(store: RunStore, manifest: dict[int, dict]) -> dict[str, pl.DataFrame]:
-    """Aggregate the finished shards into ``tables/``, ``figures/`` and ``report.md``."""
-    job = job_module(store.config.job)
+def build_outputs(study: Study, store: RunStore, manifest: dict[int, dict]) -> dict[str, pl.DataFrame]:
+    """Aggregate the finished shards of ``store`` (those in ``manifest``) into ``tables/``,
+    ``figures/`` and ``report.md`` with ``study``'s summaries; return the summary tables."""
     counts = {name: sum_counts(files) for name, files in store.table_files(manifest).items()}
-    tables = job.summarize(counts, store.config)
+    tables = study.summarize(counts, store.config)
     for name, frame in tables.items():
         write_table(store.run_dir / "tables", name, frame)
-    figures = job.figures(tables, store.run_dir / "figures", store.config)
-    report = job.report(tables, store.config, figures)
+    figures = study.figures(tables, store.run_dir / "figures", store.config)
+    report = study.report(tables, store.config, figures)
     atomic_write(store.run_dir / "report.md", lambda tmp: tmp.write_text(report))
     return tables

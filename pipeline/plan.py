@@ -20,7 +20,6 @@ import json
 import numpy as np
 
 from evaluator.errors import SampyongError
-from evaluator.games import Game, resolve_game
 
 # Part of every run_id: bump it whenever the numbers a config gives change (3: xoshiro dealing),
 # so a run directory from older code is never resumed with new shards.
@@ -50,10 +49,6 @@ class RunConfig:
     ranking: str | None = None
     low: str | None = None
     options: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def game_rules(self) -> Game:
-        return resolve_game(self.game, hole_use=self.hole_use, ranking=self.ranking, low=self.low)
 
     def option(self, name: str, default: str | None = None) -> str | None:
         return dict(self.options).get(name, default)

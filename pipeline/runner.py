@@ -12,18 +12,19 @@ import sys
 from pathlib import Path
 
 from evaluator.errors import SampyongError
-from jobs import job_module
 from pipeline.aggregate import build_outputs
 from pipeline.backends import Backend, ShardTask
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.progress import Progress
 from pipeline.store import RunStore
+from pipeline.study import Study
 
 
 @dataclasses.dataclass
 class _Run:
-    """One config's store, its finished shards (the manifest) and the shards still to do."""
+    """One config's study and store, its finished shards (the manifest) and the shards still to do."""
 
+    study: Study
     config: RunConfig
     store: RunStore
     manifest: dict
@@ -39,50 +40,54 @@ class _Run:
         return sum(s.deals for s in self.shards if s.index in self.manifest)
 
 
-def _open(config: RunConfig, out: Path, resume: bool, log) -> _Run:
-    job = job_module(config.job)
-    job.validate(config)
-    config = job.configure(config)
-    job.prepare(config)  # warm tables and compiled kernels once, before workers need them
-    store = RunStore.create(out, config, job.TABLES)
+def _open(study: Study, config: RunConfig, out: Path, resume: bool, log) -> _Run:
+    if config.job != study.name:
+        raise ValueError(f"a {config.job} config handed to the {study.name} study")
+    study.warm(config)  # tables and compiled kernels once, before workers need them
+    store = RunStore.create(out, config, study.tables)
     manifest = store.finished_shards(log=log) if resume else {}
     if not resume:
         store.write_manifest({})
-    shards = job.plan(config)
+    shards = study.plan(config)
     todo = [s for s in shards if s.index not in manifest]
     if manifest:
         log(f"{config.job} {config.game}: resuming, {len(manifest)} of {len(shards)} shards already done")
-    return _Run(config, store, manifest, shards, todo)
+    return _Run(study, config, store, manifest, shards, todo)
 
 
 def _build(run: _Run) -> None:
     try:
-        build_outputs(run.store, run.manifest)
+        build_outputs(run.study, run.store, run.manifest)
     except OSError as error:
         raise SampyongError(f"cannot write the tables of {run.store.run_dir}: {error.strerror or error}") from None
 
 
 def execute_all(
-    configs: list[RunConfig],
+    runs: list[tuple[Study, RunConfig]],
     backend: Backend,
     out: Path,
     *,
     resume: bool = True,
     quiet: bool = False,
 ) -> list[Path]:
-    """Compute every missing shard of every config under ``out`` and write each run's tables;
-    return the run directories, in the order of ``configs``."""
+    """Compute every missing shard of every (study, config) under ``out`` and write each run's
+    tables; return the run directories, in the order of ``runs``.
+
+    Each config must be one its study accepts (validated and configured by the caller);
+    ``SampyongError`` for a run listed twice, an out-of-range config, or a folder that cannot be
+    written.
+    """
 
     def log(message: str) -> None:
         if not quiet:
             print(message, file=sys.stderr)
 
-    runs = [_open(config, out, resume, log) for config in configs]
+    runs = [_open(study, config, out, resume, log) for study, config in runs]
     by_config = {run.config: run for run in runs}
     if len(by_config) != len(runs):
         raise SampyongError("the same run is listed twice")
     row = {run.config: i for i, run in enumerate(runs)}
-    tasks = [ShardTask(job_module(run.config.job).run_shard, run.config, shard) for run in runs for shard in run.todo]
+    tasks = [ShardTask(run.study.run_shard, run.config, shard) for run in runs for shard in run.todo]
     remaining = {run.config: len(run.todo) for run in runs}
     labels = [f"{run.config.job} {run.config.game}" if len(runs) > 1 else run.config.job for run in runs]
 
@@ -109,6 +114,7 @@ def execute_all(
 
 
 def execute(
+    study: Study,
     config: RunConfig,
     backend: Backend,
     out: Path,
@@ -116,5 +122,6 @@ def execute(
     resume: bool = True,
     quiet: bool = False,
 ) -> Path:
-    """Compute every missing shard of ``config`` under ``out`` and write the tables; return the run dir."""
-    return execute_all([config], backend, out, resume=resume, quiet=quiet)[0]
+    """Compute every missing shard of ``study`` for ``config`` under ``out`` and write the
+    tables; return the run directory (``OUT/JOB/RUN_ID``)."""
+    return execute_all([(study, config)], backend, out, resume=resume, quiet=quiet)[0]

@@ -5,7 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from sampyong.cli import app
 
 runner = CliRunner()
 

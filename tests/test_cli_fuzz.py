@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import pipeline.cli as cli
+import sampyong.cli as cli
 from pipeline.plan import MAX_DEALS, MAX_SEED, MAX_SHARDS, check_limits
 
 EXTREME_INTS = st.sampled_from([0, 1, 2, -1, 3, 8, 16, 999, 2**31, 2**63, 2**64 - 1, 2**64, -(2**70), 10**30])
@@ -131,7 +131,7 @@ def workdir(tmp_path_factory) -> Path:
     return root
 
 
-def fake_execute(config, backend, out, *, resume, quiet):
+def fake_execute(study, config, backend, out, *, resume, quiet):
     """Stand-in for the runner: the config it is handed must be within every limit."""
     check_limits(config)
     assert 0 <= config.seed <= MAX_SEED and 0 < config.deals <= MAX_DEALS

@@ -3,7 +3,7 @@
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import cli
+from sampyong import cli
 from pipeline.backends import RayBackend, SerialBackend
 from pipeline.plan import RunConfig
 
@@ -15,7 +15,7 @@ def captured(monkeypatch, tmp_path):
     """Replace the heavy runner: record what the CLI asked for, create nothing."""
     calls = []
 
-    def fake_execute(config, backend, out, *, resume, quiet):
+    def fake_execute(study, config, backend, out, *, resume, quiet):
         calls.append({"config": config, "backend": backend, "out": out, "resume": resume, "quiet": quiet})
         return out / config.job / config.run_id
 

@@ -12,16 +12,17 @@ from evaluator.errors import SampyongError
 from evaluator.games import Category
 from jobs import distribution
 from jobs.distribution import HOLDEM_7, count_pools
+from jobs.common import game_of
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
-from pipeline.runner import execute
+from tests.helpers import execute
 
 
 @pytest.mark.parametrize("name, ranking", [("pls7", None), ("holdem", None), ("pls7", "both")])
 def test_small_deck_equals_brute_force(name, ranking):
     """On a random 14-card deck every pool's counts equal the reference evaluator's."""
     config = RunConfig(job="distribution", game=name, deals=1, shard_deals=0, players=1, seed=0, ranking=ranking)
-    g = config.game_rules
+    g = game_of(config)
     deck = np.sort(np.random.default_rng(3).choice(52, 14, replace=False)).astype(np.uint8)
     size = g.hole_cards + g.board_cards
     best = np.zeros(len(Category), np.int64)

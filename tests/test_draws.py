@@ -14,9 +14,10 @@ from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.equity import equity
 from evaluator.games import Category
 from jobs import draws
+from jobs.common import game_of
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.runner import execute
+from tests.helpers import execute
 
 C = Category
 # The rule book's groups of categories above trips (RULES section 4), written out here.
@@ -183,7 +184,7 @@ def _check_against_reference(game_name, knobs, deals, seed, monkeypatch):
 
     monkeypatch.setattr(draws, "deal_cards", spy)
     config = RunConfig(job="draws", game=game_name, deals=deals, shard_deals=deals, players=2, seed=seed, **knobs)
-    game = config.game_rules
+    game = game_of(config)
     counts = draws.run_shard(config, ShardSpec(index=0, deals=deals, root_seed=seed))
     tables = draws.summarize({"draws": pl.from_arrow(counts["draws"])}, config)
     h = game.hole_cards

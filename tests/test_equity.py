@@ -14,7 +14,7 @@ from evaluator.cards import format_cards, make_card, parse_cards
 from evaluator.equity import equity
 from evaluator.errors import SampyongError
 from evaluator.games import game
-from pipeline.cli import app
+from sampyong.cli import app
 
 
 def test_aces_against_kings_specific_suits():

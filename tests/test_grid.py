@@ -13,7 +13,7 @@ from evaluator.games import game
 from jobs import grid
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.runner import execute
+from tests.helpers import execute
 
 
 def _brute_force(g, board, hands, sample):

@@ -10,8 +10,8 @@ import pytest
 from evaluator.errors import SampyongError
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, plan_shards
-from pipeline.runner import execute, execute_all
-from jobs.showdown import TABLES
+from tests.helpers import execute, execute_all
+from jobs.showdown import STUDY as SHOWDOWN
 from pipeline.store import RunStore
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=30_000, shard_deals=10_000, players=6, seed=3)
@@ -73,7 +73,7 @@ def test_resume_after_deleting_shards(reference_run, tmp_path):
     """Deleting a shard and its manifest entry, then rerunning, recomputes only it: same tables."""
     copy = tmp_path / "showdown" / CONFIG.run_id
     shutil.copytree(reference_run, copy)
-    store = RunStore(copy, CONFIG, TABLES)
+    store = RunStore(copy, CONFIG, SHOWDOWN.tables)
     manifest = store.read_manifest()
     for info in manifest.pop(1)["files"].values():
         (copy / info["path"]).unlink()
@@ -106,7 +106,7 @@ def test_damaged_shard_is_detected_and_recomputed(reference_run, tmp_path, damag
     else:
         target.unlink()
     problems = []
-    RunStore(run_dir, CONFIG, TABLES).finished_shards(log=problems.append)
+    RunStore(run_dir, CONFIG, SHOWDOWN.tables).finished_shards(log=problems.append)
     assert len(problems) == 1 and "shard 2" in problems[0]
     computed = []
 
@@ -166,8 +166,8 @@ def test_report_rebuilds_from_shards(reference_run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(reference_run, copy)
     shutil.rmtree(copy / "tables")
-    store = RunStore(copy, CONFIG, TABLES)
-    build_outputs(store, store.finished_shards())
+    store = RunStore(copy, CONFIG, SHOWDOWN.tables)
+    build_outputs(SHOWDOWN, store, store.finished_shards())
     assert tables(copy) == tables(reference_run)
 
 

@@ -7,7 +7,7 @@ import yaml
 
 from pipeline.backends import RayBackend, SerialBackend
 from pipeline.plan import RunConfig
-from pipeline.runner import execute
+from tests.helpers import execute
 from tests.ray_tools import TaskCounter
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=40_000, shard_deals=10_000, players=4, seed=5)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPYONG = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+SAMPYONG = [sys.executable, "-c", "from sampyong.cli import main; main()"]
 ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONPATH": str(ROOT)}
 
 BAD_INPUTS = [

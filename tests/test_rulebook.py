@@ -3,7 +3,7 @@
 from typer.testing import CliRunner
 
 from jobs import rulebook
-from pipeline import cli
+from sampyong import cli
 
 
 def test_studies_cover_every_job():

@@ -9,10 +9,10 @@ from evaluator import reference
 from evaluator.deal import deal_cards, split_deal
 from evaluator.games import game
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, NO_JOINT, NO_OUTCOMES, SUMMARY_FIELDS, showdown_counts
-from pipeline import cli
+from sampyong import cli
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
-from pipeline.runner import execute
+from tests.helpers import execute
 from pipeline.store import RunStore
 
 

@@ -11,11 +11,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from jobs.showdown import TABLES
+from jobs.showdown import STUDY as SHOWDOWN
 from pipeline.backends import SerialBackend
-from pipeline.cli import app
+from sampyong.cli import app
 from pipeline.plan import RunConfig
-from pipeline.runner import execute
+from tests.helpers import execute
 from pipeline.store import META_RUN_ID, META_SCHEMA
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=40_000, shard_deals=10_000, players=4, seed=8)
@@ -165,7 +165,7 @@ def test_a_shard_missing_from_the_manifest_fails_report(sound_run, tmp_path):
     manifest = _manifest(run_dir)
     del manifest["shards"]["1"]
     _save_manifest(run_dir, manifest)
-    for table in TABLES:
+    for table in SHOWDOWN.tables:
         (run_dir / "shards" / table / "shard-000001.parquet").unlink()
     result = CliRunner().invoke(app, ["report", str(run_dir)])
     assert result.exit_code == 1 and "1 of 4 shards not finished: 1" in result.output

@@ -17,9 +17,10 @@ from evaluator.games import game
 from jobs import textures
 from jobs.grid import hand_classes
 from jobs.textures import SKIPS, STRAIGHTS, _labels, add_boards, texture_of
+from jobs.common import game_of
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.runner import execute
+from tests.helpers import execute
 
 
 @pytest.mark.parametrize(
@@ -193,7 +194,7 @@ def test_job_tables_equal_the_reference(name, players, deals, monkeypatch):
 
     monkeypatch.setattr(textures, "deal_cards", spy)
     config = RunConfig(job="textures", game=name, deals=deals, shard_deals=deals, players=players, seed=3)
-    g = config.game_rules
+    g = game_of(config)
     counts = textures.run_shard(config, ShardSpec(index=0, deals=deals, root_seed=3))
     tables = textures.summarize({k: pl.from_arrow(v) for k, v in counts.items()}, config)
     by_texture: dict = {}

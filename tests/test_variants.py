@@ -13,9 +13,10 @@ from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.errors import SampyongError
 from evaluator.games import Category, game
 from jobs import variants
+from jobs.common import game_of
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.runner import execute
+from tests.helpers import execute
 
 OPTIONS = (("variants", "base;ranking=skip_over_flush;hole_use=2-3;low=8"),)
 
@@ -179,7 +180,7 @@ def test_each_variant_equals_the_showdown_job_on_its_rules(sweep, tmp_path, knob
     run_dir, _ = sweep
     config = RunConfig(job="showdown", game="pls7", deals=40_000, shard_deals=20_000, players=5, seed=11, **knobs)
     showdown = execute(config, SerialBackend(), tmp_path, quiet=True)
-    name = config.game_rules.name
+    name = game_of(config).name
     ours = pl.read_csv(run_dir / "tables" / "variants.csv").filter(pl.col("variant") == name)
     assert ours.height == 4
     assert ours.drop("variant", "hole_use", "ranking", "low").equals(pl.read_csv(showdown / "tables" / "summary.csv").drop("game"))

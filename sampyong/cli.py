@@ -81,21 +81,22 @@ def games() -> None:
 @app.command()
 @user_errors
 def jobs() -> None:
-    """List the studies ``sampyong run`` knows."""
-    from jobs import JOBS, job_module
+    """List the studies ``sampyong run`` knows, and the rule book campaign."""
+    from jobs import STUDIES, rulebook
 
-    for name in JOBS:
-        typer.echo(f"{name:12} {job_module(name).DESCRIPTION}")
+    for study in STUDIES.values():
+        typer.echo(f"{study.name:12} {study.description}")
+    typer.echo(f"{rulebook.NAME:12} {rulebook.DESCRIPTION}")
 
 
 # --- run and report ------------------------------------------------------------------------
 
 
-def execute(config, backend, out, *, resume, quiet):
+def execute(study, config, backend, out, *, resume, quiet):
     """Indirection so CLI tests can replace the heavy backend."""
-    from pipeline.runner import execute as run_config
+    from pipeline.runner import execute as run_study
 
-    return run_config(config, backend, out, resume=resume, quiet=quiet)
+    return run_study(study, config, backend, out, resume=resume, quiet=quiet)
 
 
 @app.command()
@@ -143,15 +144,15 @@ def run(
     given = {name: value for name, value in given.items() if value is not None}
     if exact:
         given["exact"] = True
-    module, config = run_config(job, given)
+    study, config = run_config(job, given)
     runner = make_backend(backend, "local" if address is None else address, workers)
     try:
-        if job == "rulebook":
+        if study is None:  # the rule book campaign
             from jobs.rulebook import run_rulebook
 
             run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
         else:
-            run_dir = execute(config, runner, out, resume=resume, quiet=quiet)
+            run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None
@@ -159,15 +160,23 @@ def run(
 
 
 def run_config(job: str, given: dict):
-    """The study module and the ``RunConfig`` of ``sampyong run JOB`` with the options ``given``
-    (only those the user wrote): an option the study has no use for, a value out of range or a
-    config the study cannot run is a ``SampyongError``."""
-    from jobs import SAMPLING_OPTIONS, job_module
+    """The study named ``job`` (None for the rule book campaign) and the ``RunConfig`` of
+    ``sampyong run JOB`` with the options ``given`` (only those the user wrote), validated and
+    configured once. An unknown name, an option the study has no use for, a value out of range
+    or a config the study cannot run is a ``SampyongError``."""
+    from jobs import STUDIES, rulebook
     from pipeline.counts import parse_count
     from pipeline.plan import MAX_DEALS, RunConfig, check_limits
+    from pipeline.study import SAMPLING_OPTIONS
 
-    module = job_module(job)
-    unused = [name for name in given if name not in module.OPTIONS]
+    if job == rulebook.NAME:
+        study, options, players = None, rulebook.OPTIONS, 8
+    elif job in STUDIES:
+        study = STUDIES[job]
+        options, players = study.options, study.default_players
+    else:
+        raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
+    unused = [name for name in given if name not in options]
     if unused:
         raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
     config = RunConfig(
@@ -175,7 +184,7 @@ def run_config(job: str, given: dict):
         game=str(given.get("game", "pls7")).strip().lower(),
         deals=parse_count(given.get("deals", "20M"), "deal count", at_most=MAX_DEALS),
         shard_deals=parse_count(given.get("shard_deals", "1M"), "shard size", at_most=MAX_DEALS),
-        players=given.get("players", module.DEFAULT_PLAYERS),
+        players=given.get("players", players),
         seed=given.get("seed", 0),
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
@@ -183,24 +192,27 @@ def run_config(job: str, given: dict):
         options=(("variants", given["variants"]),) if "variants" in given else (),
     )
     check_limits(config)
-    module.validate(config)
-    is_exact = hasattr(module, "exact") and module.exact(config)
-    if "exact" in given and not is_exact:
+    if study is None:
+        return None, config
+    study.validate(config)
+    if "exact" in given and not study.is_exact(config):
         raise SampyongError(f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players")
     sampling = [name for name in given if name in SAMPLING_OPTIONS]
-    if is_exact and sampling:
+    if study.is_exact(config) and sampling:
         raise SampyongError(f"{job} with these options is an exact enumeration: --{sampling[0].replace('_', '-')} does not apply")
-    return module, module.configure(config)
+    return study, study.configure(config)
 
 
 def _open_run(run_dir: Path):
-    """The store of ``run_dir`` with its study's tables, and the study's planned shard indices."""
-    from jobs import job_module
+    """The study of ``run_dir``, its store, and the study's planned shard indices."""
+    from jobs import STUDIES
     from pipeline.store import RunStore
 
     config = RunStore.read_config(run_dir)
-    job = job_module(config.job)
-    return RunStore(run_dir, config, job.TABLES), [s.index for s in job.plan(config)]
+    if config.job not in STUDIES:
+        raise SampyongError(f"{run_dir} is a run of {config.job!r}, which this sampyong does not know")
+    study = STUDIES[config.job]
+    return study, RunStore(run_dir, config, study.tables), [s.index for s in study.plan(config)]
 
 
 @app.command()
@@ -213,7 +225,7 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JO
     """
     from pipeline.aggregate import build_outputs
 
-    store, planned = _open_run(run_dir)
+    study, store, planned = _open_run(run_dir)
     problems = store.audit(planned)
     if problems:
         typer.echo(
@@ -222,7 +234,7 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JO
             err=True,
         )
         raise typer.Exit(1)
-    build_outputs(store, store.read_manifest())
+    build_outputs(study, store, store.read_manifest())
     typer.echo(str(store.run_dir))
 
 
@@ -234,7 +246,7 @@ def check(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB
 
     Exit code 0 only when the run is complete and sound; 1 lists what is missing or wrong.
     """
-    store, planned = _open_run(run_dir)
+    _, store, planned = _open_run(run_dir)
     problems = store.audit(planned)
     for problem in problems:
         typer.echo(problem)
@@ -331,7 +343,7 @@ def main() -> None:
     from typer.exceptions import TyperException
 
     try:
-        code = app(standalone_mode=False)
+        code = app(prog_name="sampyong", standalone_mode=False)
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         sys.exit(130)
