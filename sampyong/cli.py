@@ -329,6 +329,66 @@ def equity_(
         )
 
 
+@app.command("replay")
+@user_errors
+def replay_(
+    paths: Annotated[list[Path], typer.Argument(help="PHH files (.phh, .phhs) or folders searched for them.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per hand, one per line.")] = False,
+) -> None:
+    """Replay hand records (PHH) through the engine: is every action legal, and do the finishing
+    stacks equal the record's?
+
+    Exit code 0 when no hand differs or is illegal, 1 when some do, 2 when a path cannot be read
+    or a file is not PHH. Hands of variants the engine does not play are skipped and counted.
+    """
+    from engine.phh import load_paths, replay
+
+    results = [replay(record) for record in load_paths(paths)]  # every file read before a line is printed
+    for result in results:
+        if as_json:
+            typer.echo(json.dumps(result.as_json()))
+        elif result.status in ("differ", "illegal"):
+            detail = result.message
+            if result.status == "differ":
+                detail += f": engine {_amounts(result.finishing_stacks)}, record {_amounts(result.expected)}"
+            typer.echo(f"{result.status:8} {result.record.where}: {detail}")
+    if not as_json:
+        typer.echo(replay_summary(results))
+    if any(r.status in ("differ", "illegal") for r in results):
+        raise typer.Exit(1)
+
+
+def _amounts(values) -> str:
+    return "[" + ", ".join(f"{v:,}" for v in values) + "]"
+
+
+def replay_summary(results) -> str:
+    """One line: hands, and how many match, differ, are illegal, skipped (by variant), have no result.
+
+    >>> from types import SimpleNamespace as R
+    >>> hands = [R(status="match", message="", record=R(fields={"variant": "NT"}))] * 3
+    >>> hands += [R(status="skipped", message="", record=R(fields={"variant": v})) for v in ("FR", "F7S", "FR")]
+    >>> replay_summary(hands)
+    '6 hands: 3 match, 0 differ, 0 illegal, 3 skipped (F7S 1, FR 2)'
+    """
+    from collections import Counter
+
+    counts = Counter(r.status for r in results)
+    skipped = Counter(str(r.record.fields.get("variant")) for r in results if r.status == "skipped")
+    line = (
+        f"{len(results):,} hands: {counts['match']:,} match, {counts['differ']:,} differ, "
+        f"{counts['illegal']:,} illegal, {counts['skipped']:,} skipped"
+    )
+    if skipped:
+        line += " (" + ", ".join(f"{v} {n}" for v, n in sorted(skipped.items())) + ")"
+    if counts["no_record"]:
+        line += f", {counts['no_record']:,} without a recorded result"
+    halves = sum(1 for r in results if r.status == "match" and "odd chip" in r.message)
+    if halves:
+        line += f"; {halves:,} of the matches split an odd chip in halves in the record"
+    return line
+
+
 def _open_input(path: str):
     try:
         return open(path, encoding="utf-8")

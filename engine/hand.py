@@ -1,0 +1,423 @@
+"""The reference hand engine: one hand played the way a dealer runs it, in plain Python.
+
+Seats are numbered 0..n-1 in PHH order: seat 0 is first left of the button and the button is
+the last seat. Blinds and straddles are posted by seat (heads-up the button, seat 1, posts
+the small blind and seat 0 the big blind, as PHH writes it). Amounts are integers in the
+table's smallest unit; a raise is written as the street total it raises **to**.
+
+The hand moves by three kinds of steps: the dealer deals (``deal_hole``, ``deal_board``),
+the player to act acts (``fold``, ``check_call``, ``raise_to``), and at showdown players
+show or muck (``show``). ``legal()`` says what the player to act may do; every step checks
+itself and raises ``IllegalAction`` naming the rule it breaks.
+
+>>> from evaluator.games import game
+>>> from engine.betting import NO_LIMIT
+>>> hand = Hand(game("holdem"), NO_LIMIT, stacks=[200, 200, 200], blinds=[1, 2, 0])
+>>> hand.deal_hole(0, "As Ah"); hand.deal_hole(1, "Kd Kc"); hand.deal_hole(2, "7h 2c")
+>>> hand.actor, hand.legal()
+(2, Legal(fold=True, call=2, min_raise_to=4, max_raise_to=200))
+>>> hand.raise_to(6); hand.fold(); hand.check_call()
+>>> hand.board_due
+3
+>>> hand.deal_board("Ad 7s 4h"); hand.raise_to(10); hand.fold()
+>>> hand.done, hand.finishing_stacks
+(True, [199, 207, 194])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from evaluator import reference
+from evaluator.cards import format_cards, parse_cards
+from evaluator.errors import SampyongError
+from evaluator.games import Game
+from evaluator.settle import side_pots, split_pot
+
+from engine.betting import Betting
+
+STREETS = ("preflop", "flop", "turn", "river")
+BOARD_DEALS = (3, 1, 1)  # cards dealt before the flop, turn and river betting
+
+
+class IllegalAction(SampyongError):
+    """An action the rules do not allow at this point of the hand."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Legal:
+    """What the player to act may do.
+
+    Parameters:
+        fold: whether folding is allowed (only when facing a bet).
+        call: chips the player adds to check (0) or call (all-in for less when short).
+        min_raise_to, max_raise_to: the bounds of a bet or raise, as the street total, or None
+            when the player may not bet or raise.
+    """
+
+    fold: bool
+    call: int
+    min_raise_to: int | None
+    max_raise_to: int | None
+
+
+class Hand:
+    """One hand of ``game`` under ``betting``.
+
+    Parameters:
+        game: the rules that build hands and split pots (``evaluator.games.Game``).
+        betting: the betting structure (``engine.betting.Betting``).
+        stacks: each seat's chips before the antes and blinds.
+        blinds: each seat's blind or straddle (0 for none), in PHH order; heads-up the two
+            amounts are posted by the other seat (seat 1, the button, posts ``blinds[0]``).
+        antes: each seat's ante (dead money, posted before the blinds); heads-up swapped too.
+        min_bet: the smallest bet (default: the largest blind), the minimum raise size too.
+        auto_showdown: settle as soon as the betting is over and every hole card is known
+            (simulations); False waits for every live player to show or muck (records).
+
+    Raises ``SampyongError`` for fewer than two seats or a negative amount.
+    """
+
+    def __init__(
+        self, game: Game, betting: Betting, stacks, blinds, antes=None, min_bet: int | None = None,
+        auto_showdown: bool = True,
+    ):
+        n = len(stacks)
+        antes = list(antes) if antes is not None else [0] * n
+        blinds = list(blinds)
+        if n < 2 or len(blinds) != n or len(antes) != n:
+            raise SampyongError("a hand needs two or more seats, with a blind and an ante per seat")
+        if any(x < 0 for x in [*stacks, *blinds, *antes]):
+            raise SampyongError("stacks, blinds and antes cannot be negative")
+        self.initial_blinds, self.initial_antes = list(blinds), list(antes)  # as the record writes them
+        if n == 2:  # heads-up: the button (seat 1) posts the small blind
+            blinds, antes = blinds[::-1], antes[::-1]
+        self.game = game
+        self.betting = betting
+        self.seats = n
+        self.button = n - 1
+        self.starting_stacks = list(stacks)
+        self.stacks = list(stacks)
+        self.min_bet = min_bet if min_bet else max(max(blinds), 1)
+        self.contributed = [0] * n  # every chip put in this hand: antes and bets
+        self.antes_paid = [0] * n  # dead money: it goes to the main pot, whoever paid it
+        self.bets = [0] * n  # this street's bets
+        self.folded = [False] * n
+        self.mucked = [False] * n
+        self.showed = [False] * n
+        self.auto_showdown = auto_showdown
+        self.hole: list[list[int] | None] = [None] * n
+        self.board: list[int] = []
+        self.street = 0
+        self.winnings: list[int] | None = None
+        self.actions: list[str] = []  # the hand so far in PHH notation
+        for seat in range(n):
+            self._put(seat, antes[seat], bet=False)
+            self.antes_paid[seat] = self.contributed[seat]
+        for seat in range(n):
+            self._put(seat, blinds[seat], bet=True)
+        # The preflop opener sits left of the largest blind or straddle (the later seat on a tie).
+        largest = max(range(n), key=lambda s: (self.bets[s], s))
+        self._begin_street(opener=(largest + 1) % n)
+
+    # --- state ---------------------------------------------------------------------------
+    @property
+    def max_bet(self) -> int:
+        return max(self.bets)
+
+    @property
+    def live(self) -> list[int]:
+        """Seats still in the hand (not folded, not mucked)."""
+        return [s for s in range(self.seats) if not self.folded[s] and not self.mucked[s]]
+
+    @property
+    def pot(self) -> int:
+        """Every chip in the middle: earlier streets, antes and this street's bets."""
+        return sum(self.contributed)
+
+    @property
+    def done(self) -> bool:
+        return self.winnings is not None
+
+    @property
+    def finishing_stacks(self) -> list[int] | None:
+        """Each seat's chips after the hand (None until it is over)."""
+        if self.winnings is None:
+            return None
+        return [s + w for s, w in zip(self.stacks, self.winnings)]
+
+    @property
+    def board_due(self) -> int:
+        """Board cards the dealer must deal now (0 when none are due)."""
+        if self.done or self.actor is not None or len(self.live) < 2 or self.street >= 3:
+            return 0
+        return BOARD_DEALS[self.street] if len(self.board) == sum(BOARD_DEALS[: self.street]) else 0
+
+    @property
+    def showdown_due(self) -> bool:
+        """Whether the betting is over and the hand waits for the players to show."""
+        return not self.done and self.actor is None and len(self.live) >= 2 and self.street == 3
+
+    # --- the dealer ------------------------------------------------------------------------
+    def deal_hole(self, seat: int, cards: str | list[int] | None) -> None:
+        """Give ``seat`` its hole cards (None or ``????``: unknown, as records write hidden cards)."""
+        self._check_seat(seat)
+        if self.hole[seat] is not None:
+            raise IllegalAction(f"p{seat + 1} already has hole cards")
+        known = self._cards(cards)
+        if known is not None and len(known) != self.game.hole_cards:
+            raise IllegalAction(f"p{seat + 1} needs {self.game.hole_cards} hole cards, got {len(known)}")
+        self.hole[seat] = known
+        self.actions.append(f"d dh p{seat + 1} {self._text(known, self.game.hole_cards)}")
+
+    def deal_board(self, cards: str | list[int]) -> None:
+        """Deal the next board cards (3 for the flop, then 1 and 1)."""
+        due = self.board_due
+        known = self._cards(cards)
+        if not due:
+            raise IllegalAction("no board cards are due now")
+        if known is None or len(known) != due:
+            raise IllegalAction(f"the {STREETS[self.street + 1]} needs {due} known card(s)")
+        self._check_unseen(known)
+        self.board.extend(known)
+        self.actions.append(f"d db {self._text(known, due)}")
+        self.street += 1
+        self._begin_street(opener=0)
+
+    # --- the players -----------------------------------------------------------------------
+    def legal(self) -> Legal:
+        """What the player to act may do (``IllegalAction`` when nobody is to act)."""
+        seat = self._need_actor()
+        call = min(self.max_bet - self.bets[seat], self.stacks[seat])
+        bounds = self._raise_bounds(seat)
+        return Legal(fold=self.max_bet > self.bets[seat], call=call, min_raise_to=bounds[0], max_raise_to=bounds[1])
+
+    def fold(self) -> None:
+        seat = self._need_actor()
+        if not self.legal().fold:
+            raise IllegalAction(f"p{seat + 1} may check: folding is not an action here")
+        self.folded[seat] = True
+        self.actions.append(f"p{seat + 1} f")
+        self._after_action(seat)
+
+    def check_call(self) -> None:
+        seat = self._need_actor()
+        self._put(seat, self.legal().call, bet=True)
+        self.acted_at[seat] = self.max_bet
+        self.actions.append(f"p{seat + 1} cc")
+        self._after_action(seat)
+
+    def raise_to(self, amount: int) -> None:
+        """Bet or raise to ``amount``, this street's total for the player."""
+        seat = self._need_actor()
+        low, high = self._raise_bounds(seat)
+        if low is None:
+            raise IllegalAction(f"p{seat + 1} may not bet or raise now")
+        if not low <= amount <= high:
+            raise IllegalAction(f"p{seat + 1} may raise to {low} through {high}, not {amount}")
+        increment = amount - self.max_bet
+        if increment >= self._min_raise_size():
+            self.last_raise = increment  # a full raise: it sets the next minimum and reopens
+        self.raises += 1
+        self._put(seat, amount - self.bets[seat], bet=True)
+        self.acted_at[seat] = amount
+        self.actions.append(f"p{seat + 1} cbr {amount}")
+        self._after_action(seat)
+
+    def all_in(self) -> None:
+        """Raise all-in when a raise is allowed and all-in is more than a call, else call."""
+        legal = self.legal()
+        if legal.max_raise_to is not None and legal.max_raise_to == self.stacks[self.actor] + self.bets[self.actor]:
+            self.raise_to(legal.max_raise_to)
+        else:
+            self.check_call()
+
+    def show(self, seat: int, cards: str | list[int] | None = None) -> None:
+        """Once the betting is over: ``seat`` shows ``cards`` (its hole cards; required when they
+        were dealt face down as unknown), or mucks with ``cards`` None or ``-`` and gives up
+        its claim to the pot."""
+        self._check_seat(seat)
+        if self.actor is not None:
+            raise IllegalAction(f"p{seat + 1} cannot show now: the betting is not over")
+        if seat not in self.live or self.showed[seat]:
+            raise IllegalAction(f"p{seat + 1} has no hand to show")
+        if cards is None or (isinstance(cards, str) and cards.strip() in ("", "-")):
+            if self.done:
+                raise IllegalAction(f"p{seat + 1} cannot muck: the pot is already settled")
+            self.mucked[seat] = True
+            self.actions.append(f"p{seat + 1} sm -")
+        else:
+            shown = self._cards(cards, check=False)
+            if shown is None or len(shown) != self.game.hole_cards:
+                raise IllegalAction(f"p{seat + 1} must show {self.game.hole_cards} cards")
+            if self.hole[seat] is not None and sorted(shown) != sorted(self.hole[seat]):
+                raise IllegalAction(f"p{seat + 1} shows {format_cards(shown)} but was dealt {format_cards(self.hole[seat])}")
+            if self.hole[seat] is None:
+                self._check_unseen(shown)
+            self.hole[seat] = shown
+            self.showed[seat] = True
+            self.actions.append(f"p{seat + 1} sm {self._text(shown, len(shown))}")
+        if not self.done:
+            self._maybe_settle()
+
+    def finish_showdown(self) -> None:
+        """Settle a hand whose betting is over, every live player showing what was dealt
+        (``IllegalAction`` while cards are unknown or boards are still due)."""
+        if self.done:
+            return
+        if not self.showdown_due:
+            raise IllegalAction("the hand is not at showdown")
+        unknown = [f"p{s + 1}" for s in self.live if self.hole[s] is None]
+        if unknown:
+            raise IllegalAction(f"cannot settle: the cards of {', '.join(unknown)} are unknown")
+        self._settle()
+
+    # --- internals -------------------------------------------------------------------------
+    def _put(self, seat: int, amount: int, bet: bool) -> None:
+        amount = min(amount, self.stacks[seat])
+        self.stacks[seat] -= amount
+        self.contributed[seat] += amount
+        if bet:
+            self.bets[seat] += amount
+
+    def _begin_street(self, opener: int) -> None:
+        self.acted_at: list[int | None] = [None] * self.seats  # the bet level each seat last acted at
+        self.last_raise = 0  # the size of the last full bet or raise this street
+        self.raises = 0
+        if self.street > 0:
+            self.bets = [0] * self.seats
+        self.actor = self._next_actor(opener)
+        self._close_if_over()
+
+    def _needs_to_act(self, seat: int) -> bool:
+        if self.folded[seat] or self.stacks[seat] == 0:
+            return False
+        others = [s for s in self.live if s != seat]
+        if not others:
+            return False
+        if self.bets[seat] < self.max_bet:
+            return True
+        # Nobody left to bet against: everyone else is all-in.
+        if all(self.stacks[s] == 0 for s in others):
+            return False
+        return self.acted_at[seat] is None
+
+    def _next_actor(self, start: int) -> int | None:
+        for step in range(self.seats):
+            seat = (start + step) % self.seats
+            if self._needs_to_act(seat):
+                return seat
+        return None
+
+    def _after_action(self, seat: int) -> None:
+        self.actor = self._next_actor(seat + 1)
+        self._close_if_over()
+
+    def _close_if_over(self) -> None:
+        """At the end of a betting round: return an uncalled bet; settle when the hand is over."""
+        if self.actor is not None:
+            return
+        ordered = sorted(self.bets, reverse=True)
+        top = [s for s in range(self.seats) if self.bets[s] == ordered[0]]
+        if len(top) == 1 and ordered[0] > ordered[1]:
+            excess = ordered[0] - ordered[1]
+            seat = top[0]
+            self.bets[seat] -= excess
+            self.contributed[seat] -= excess
+            self.stacks[seat] += excess
+        self._maybe_settle()
+
+    def _maybe_settle(self) -> None:
+        live = self.live
+        if len(live) == 1:
+            self.winnings = [0] * self.seats
+            self.winnings[live[0]] = self.pot
+            return
+        if self.street < 3 or self.actor is not None:
+            return
+        if any(self.hole[s] is None for s in live):
+            return  # waiting for the players to show
+        if self.auto_showdown or all(self.showed[s] for s in live):
+            self._settle()
+
+    def _settle(self) -> None:
+        """Split every pot among the live seats by the game's high and low (RULES section 6).
+
+        The antes are dead money in the main pot, which every live seat contests; the bets
+        form the side pots by contribution layers, smallest first.
+        """
+        live = self.live
+        highs, lows = [0] * self.seats, [0] * self.seats
+        for seat in live:
+            shown = reference.showdown(self.game, self.hole[seat], self.board)
+            highs[seat] = shown.high.strength
+            lows[seat] = shown.low.strength if shown.low is not None else 0
+        out = [self.folded[s] or self.mucked[s] for s in range(self.seats)]
+        bets = [c - a for c, a in zip(self.contributed, self.antes_paid)]
+        pots = side_pots(bets, out) if any(bets) else []
+        dead = sum(self.antes_paid)
+        if pots and set(pots[0][1]) == set(live):
+            pots[0] = (pots[0][0] + dead, pots[0][1])
+        elif dead:
+            pots.insert(0, (dead, tuple(live)))
+        self.winnings = [0] * self.seats
+        for chips, eligible in pots:
+            for seat, amount in enumerate(split_pot(chips, highs, lows, eligible, self.button)):
+                self.winnings[seat] += amount
+
+    def _min_raise_size(self) -> int:
+        if self.betting.kind == "fixed-limit":
+            return self.betting.bet_size(self.street, self.min_bet)
+        return max(self.last_raise, self.min_bet)
+
+    def _raise_bounds(self, seat: int) -> tuple[int | None, int | None]:
+        most = self.stacks[seat] + self.bets[seat]
+        if most <= self.max_bet:
+            return None, None  # only a call, all-in or not
+        if all(self.stacks[s] == 0 for s in self.live if s != seat):
+            return None, None  # nobody could call it
+        size = self._min_raise_size()
+        if self.acted_at[seat] is not None and self.max_bet - self.acted_at[seat] < size:
+            return None, None  # short all-ins did not reopen the betting (WSOP Rules 96, 96a)
+        if self.betting.kind == "fixed-limit":
+            capped = self.betting.max_bets is not None and self.raises >= self.betting.max_bets
+            if capped and len(self.live) > 2:
+                return None, None
+        low = min(self.max_bet + size, most)
+        if self.betting.kind == "no-limit":
+            high = most
+        elif self.betting.kind == "pot-limit":
+            call = self.max_bet - self.bets[seat]
+            high = min(most, max(low, self.max_bet + self.pot + call))
+        else:
+            high = low
+        return low, high
+
+    def _need_actor(self) -> int:
+        if self.actor is None:
+            raise IllegalAction("no player is to act now")
+        return self.actor
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.seats:
+            raise IllegalAction(f"there is no p{seat + 1} at this table of {self.seats}")
+
+    def _cards(self, cards, check: bool = True) -> list[int] | None:
+        if cards is None or (isinstance(cards, str) and set(cards.replace(" ", "")) <= {"?"}):
+            return None
+        known = parse_cards(cards) if isinstance(cards, str) else [int(c) for c in cards]
+        if check:
+            self._check_unseen(known)
+        return known
+
+    def _check_unseen(self, cards: list[int]) -> None:
+        seen = set(self.board)
+        for hole in self.hole:
+            seen.update(hole or ())
+        for card in cards:
+            if card in seen:
+                raise IllegalAction(f"card {format_cards([card])} is dealt twice")
+
+    @staticmethod
+    def _text(cards: list[int] | None, count: int) -> str:
+        return "??" * count if cards is None else "".join(format_cards(cards).split())

@@ -1,0 +1,383 @@
+"""Hand records in the PHH format (``phh-std``): read, replay through the engine, write back.
+
+A ``.phh`` file is one TOML table per hand; a ``.phhs`` file holds hands in sections ``[1]``,
+``[2]``, ... Amounts may be decimals (``0.50``, ``200.30``): a record's chips are counted in
+its smallest unit (the largest number of decimals among its stacks, blinds, antes, bets and
+actions) as exact integers, and written back in the same unit.
+
+Variant codes: the standard ``NT`` (no-limit hold'em), ``FT`` (fixed-limit hold'em), ``PO``
+(pot-limit Omaha), ``FO/8`` (fixed-limit Omaha hi-lo) and ``PO/8`` (pot-limit Omaha hi-lo,
+on PHH's pattern). The project's own games get codes of their own, and the exact rules of the
+hand in the user-defined field ``_sampyong`` (PHH keeps keys that start with ``_``), so a PLS7
+hand is never mistaken for another game:
+
+==========  ========  ===========================================================
+code        game      rules
+==========  ========  ===========================================================
+``PS/7``    pls7      3 hole cards, any used, skip straights, 7-or-better, pot limit
+``PS``      pls       the same, high only
+``PS2/7``   pls7-2    at least 2 hole cards for high and for low
+``PO5/8``   plo5-8    Big O: 5 hole cards, exactly 2 used, 8-or-better, pot limit
+==========  ========  ===========================================================
+
+>>> text = '''
+... variant = "NT"
+... antes = [0, 0]
+... blinds_or_straddles = [0.5, 1]
+... min_bet = 1
+... starting_stacks = [100, 100.25]
+... actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 3.5", "p1 f"]
+... finishing_stacks = [99, 101.25]
+... '''
+>>> record = loads(text)[0]
+>>> result = replay(record)
+>>> result.status, result.finishing_stacks
+('match', [Decimal('99.00'), Decimal('101.25')])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+import tomli_w
+
+from evaluator.errors import SampyongError
+from evaluator.games import Game, game as preset
+from engine.betting import NO_LIMIT, POT_LIMIT, Betting, fixed_limit
+from engine.hand import Hand, IllegalAction
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """What a PHH variant code plays: a game preset and a betting kind."""
+
+    code: str
+    game: str
+    betting: str
+
+
+VARIANTS = {
+    v.code: v
+    for v in (
+        Variant("NT", "holdem", "no-limit"),
+        Variant("FT", "holdem", "fixed-limit"),
+        Variant("PO", "plo", "pot-limit"),
+        Variant("FO/8", "plo8", "fixed-limit"),
+        Variant("PO/8", "plo8", "pot-limit"),
+        Variant("PS/7", "pls7", "pot-limit"),
+        Variant("PS", "pls", "pot-limit"),
+        Variant("PS2/7", "pls7-2", "pot-limit"),
+        Variant("PO5/8", "plo5-8", "pot-limit"),
+    )
+}
+CODES = {(v.game, v.betting): v.code for v in VARIANTS.values()}
+PROJECT_CODES = {"PS/7", "PS", "PS2/7", "PO5/8"}
+
+# Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
+AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
+RESULT_FIELDS = ("finishing_stacks", "winnings")
+_ACTION = re.compile(r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$")
+
+
+@dataclasses.dataclass
+class Record:
+    """One hand as written: ``fields`` are the TOML keys; ``path`` and ``index`` (the section
+    of a ``.phhs``, else None) say where it came from."""
+
+    fields: dict
+    path: str = "<text>"
+    index: int | None = None
+
+    @property
+    def where(self) -> str:
+        return self.path if self.index is None else f"{self.path} [{self.index}]"
+
+
+@dataclasses.dataclass
+class Replay:
+    """The result of replaying one record.
+
+    ``status``: ``match`` (the finishing stacks equal the record's), ``differ``, ``illegal``
+    (an action the rules forbid, or a record that ends mid-hand), ``skipped`` (a variant the
+    engine does not play) or ``no_record`` (the record gives no result to compare).
+    """
+
+    record: Record
+    status: str
+    finishing_stacks: list[Decimal] | None = None
+    expected: list[Decimal] | None = None
+    message: str = ""
+    hand: Hand | None = None
+
+    def as_json(self) -> dict:
+        def plain(values):
+            return None if values is None else [int(v) if v == int(v) else float(v) for v in values]
+
+        return {
+            "path": self.record.path,
+            "index": self.record.index,
+            "variant": self.record.fields.get("variant"),
+            "status": self.status,
+            "finishing_stacks": plain(self.finishing_stacks),
+            "expected": plain(self.expected),
+            "message": self.message,
+        }
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def loads(text: str, path: str = "<text>") -> list[Record]:
+    """The hands of a PHH text: one, or the ``[n]`` sections of a ``.phhs``.
+
+    Raises ``SampyongError`` naming ``path`` and the line for text that is not TOML.
+    """
+    try:
+        data = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as error:
+        raise SampyongError(f"{path}: not a PHH file ({error})") from None
+    if "variant" in data or not data:
+        return [Record(data, path)]
+    sections = []
+    for key, value in data.items():
+        if not isinstance(value, dict) or not key.isdigit():
+            raise SampyongError(f"{path}: not a PHH file (no variant, and [{key}] is not a numbered hand)")
+        sections.append(Record(value, path, int(key)))
+    return sections
+
+
+def load_paths(paths) -> Iterator[Record]:
+    """Every hand in ``paths`` (files, or folders searched for ``.phh`` and ``.phhs``), in order."""
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
+        elif path.is_file():
+            files = [path]
+        else:
+            raise SampyongError(f"cannot read {path}: no such file or folder")
+        for file in files:
+            try:
+                text = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
+            yield from loads(text, str(file))
+
+
+# --- amounts ---------------------------------------------------------------------------------
+
+
+def _decimals(value) -> int:
+    value = Decimal(str(value))
+    return max(0, -value.as_tuple().exponent) if value != value.to_integral_value() else 0
+
+
+def unit_of(fields: dict) -> int:
+    """The record's smallest unit as a power of ten: chips = amount * 10**unit.
+
+    >>> unit_of({"blinds_or_straddles": [Decimal("0.5"), 1], "actions": ["p1 cbr 2.25"]})
+    2
+    """
+    places = 0
+    for name in AMOUNT_FIELDS:
+        value = fields.get(name)
+        for item in value if isinstance(value, list) else [value] if value is not None else []:
+            places = max(places, _decimals(item))
+    for action in fields.get("actions", []):
+        match = re.match(r"^\s*p\d+ cbr (\S+)", str(action))
+        if match:
+            try:
+                places = max(places, _decimals(Decimal(match.group(1))))
+            except ArithmeticError:
+                pass
+    return places
+
+
+def to_chips(value, unit: int) -> int:
+    """An amount as whole chips of the unit (``SampyongError`` if it is finer than the unit)."""
+    try:
+        scaled = Decimal(str(value)) * (10**unit)
+    except ArithmeticError:
+        raise SampyongError(f"bad amount {value!r}") from None
+    if scaled != scaled.to_integral_value():
+        raise SampyongError(f"amount {value} is finer than the record's unit")
+    return int(scaled)
+
+
+def from_chips(chips: int, unit: int) -> int | Decimal:
+    """Chips back to the record's amount: an int when the unit is whole, else a Decimal."""
+    return chips if unit == 0 else Decimal(chips).scaleb(-unit)
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def hand_of(record: Record) -> tuple[Hand, int]:
+    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit.
+
+    Raises ``SampyongError`` for an unknown variant or malformed fields.
+    """
+    fields = record.fields
+    code = fields.get("variant")
+    if code not in VARIANTS:
+        raise SampyongError(f"variant {code!r} is not played by this engine")
+    variant = VARIANTS[code]
+    unit = unit_of(fields)
+
+    def amounts(name, default=None):
+        values = fields.get(name, default)
+        if not isinstance(values, list):
+            raise SampyongError(f"{name} must be a list of amounts")
+        return [to_chips(v, unit) for v in values]
+
+    stacks = amounts("starting_stacks")
+    blinds = amounts("blinds_or_straddles", [0] * len(stacks))
+    antes = amounts("antes", [0] * len(stacks))
+    game = _game_of(record, variant)
+    small = to_chips(fields.get("small_bet", 0), unit)
+    big = to_chips(fields.get("big_bet", 0), unit)
+    betting: Betting = {"no-limit": NO_LIMIT, "pot-limit": POT_LIMIT}.get(variant.betting) or fixed_limit(small, big)
+    min_bet = to_chips(fields["min_bet"], unit) if "min_bet" in fields else (small or None)
+    return Hand(game, betting, stacks, blinds, antes, min_bet=min_bet, auto_showdown=False), unit
+
+
+def _game_of(record: Record, variant: Variant) -> Game:
+    rules = record.fields.get("_sampyong")
+    if variant.code in PROJECT_CODES and not isinstance(rules, dict):
+        raise SampyongError(f"variant {variant.code} needs its rules in a _sampyong table")
+    if isinstance(rules, dict):
+        if rules.get("game") != variant.game:
+            raise SampyongError(f"_sampyong names game {rules.get('game')!r}, variant {variant.code} is {variant.game}")
+        from evaluator.games import resolve_game
+
+        return resolve_game(
+            variant.game,
+            hole_use=rules.get("hole_use"),
+            ranking=rules.get("ranking"),
+            low=str(rules["low"]) if "low" in rules else None,
+        )
+    return preset(variant.game)
+
+
+def apply(hand: Hand, action: str, unit: int) -> None:
+    """Apply one PHH action to ``hand`` (``IllegalAction`` if the rules forbid it, or it is out of turn)."""
+    match = _ACTION.match(action)
+    if not match:
+        raise IllegalAction(f"cannot read the action {action!r}")
+    groups = match.groups()
+    if groups[1] == "dh":
+        hand.deal_hole(int(groups[2]) - 1, None if "?" in groups[3] else groups[3])
+    elif groups[5] == "db":
+        hand.deal_board(groups[6])
+    else:
+        seat, verb, argument = int(groups[7]) - 1, groups[8], groups[9]
+        if verb == "sm":
+            hand.show(seat, None if argument in (None, "-") or "?" in (argument or "") else argument)
+            return
+        if hand.actor != seat:
+            actor = "nobody" if hand.actor is None else f"p{hand.actor + 1}"
+            raise IllegalAction(f"p{seat + 1} acts out of turn ({actor} is to act)")
+        if verb == "f":
+            hand.fold()
+        elif verb == "cc":
+            hand.check_call()
+        else:
+            if argument is None:
+                raise IllegalAction(f"{action!r}: cbr needs an amount")
+            hand.raise_to(to_chips(argument, unit))
+
+
+def replay(record: Record) -> Replay:
+    """Replay a record's actions through the engine and compare its finishing stacks (or winnings)."""
+    fields = record.fields
+    code = fields.get("variant")
+    if code not in VARIANTS:
+        return Replay(record, "skipped", message=f"variant {code} is not played by this engine")
+    try:
+        hand, unit = hand_of(record)
+        actions = fields.get("actions", [])
+        if not isinstance(actions, list):
+            raise SampyongError("actions must be a list")
+        for number, action in enumerate(actions, 1):
+            try:
+                apply(hand, str(action), unit)
+            except SampyongError as error:
+                raise IllegalAction(f"action {number} {str(action).strip()!r}: {error}") from None
+        if not hand.done and hand.showdown_due:
+            hand.finish_showdown()
+        if not hand.done:
+            raise IllegalAction("the record ends before the hand is over")
+    except SampyongError as error:
+        return Replay(record, "illegal", message=str(error))
+    finishing = [Decimal(c).scaleb(-unit) for c in hand.finishing_stacks]
+    for field, ours in (("finishing_stacks", finishing), ("winnings", [Decimal(c).scaleb(-unit) for c in hand.winnings])):
+        if field in fields:
+            expected = [Decimal(str(v)) for v in fields[field]]
+            status, message = _compare(ours, expected, unit)
+            return Replay(record, status, finishing, expected if field == "finishing_stacks" else None,
+                          message if field == "finishing_stacks" else f"winnings: {message}".rstrip(": "), hand)
+    return Replay(record, "no_record", finishing, message="the record has no finishing_stacks or winnings", hand=hand)
+
+
+def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[str, str]:
+    if len(ours) != len(expected):
+        return "differ", f"the record lists {len(expected)} stacks for {len(ours)} players"
+    if ours == expected:
+        return "match", ""
+    step = Decimal(1).scaleb(-unit)
+    halves = [e for e in expected if (e / step) != (e / step).to_integral_value()]
+    if halves and sum(ours) == sum(expected) and all(abs(o - e) <= step / 2 for o, e in zip(ours, expected)):
+        return "match", "the record splits an odd chip in halves; the engine gives it to the first tied winner left of the button"
+    return "differ", "finishing stacks differ"
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def dumps(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str | None = None) -> str:
+    """The PHH text of a played ``hand``: its variant, amounts, actions and finishing stacks,
+    with every other field of ``fields`` (a record it was replayed from) kept as it was.
+
+    ``game_code`` defaults to the code of the hand's game and betting kind (``SampyongError``
+    when PHH and this project have none).
+    """
+    base = hand.game.name.split("[")[0]
+    code = game_code or CODES.get((base, hand.betting.kind))
+    if code is None:
+        raise SampyongError(f"no PHH code for {hand.game.name} {hand.betting.kind}")
+    blinds, antes = hand.initial_blinds, hand.initial_antes
+    fields = fields or {}
+    out = {"variant": code}
+    out["ante_trimming_status"] = fields.get("ante_trimming_status", len(set(antes)) == 1)
+    out["antes"] = [from_chips(a, unit) for a in antes]
+    out["blinds_or_straddles"] = [from_chips(b, unit) for b in blinds]
+    if hand.betting.kind == "fixed-limit":
+        out["small_bet"] = from_chips(hand.betting.bet_size(0, hand.min_bet), unit)
+        out["big_bet"] = from_chips(hand.betting.bet_size(3, hand.min_bet), unit)
+    else:
+        out["min_bet"] = from_chips(hand.min_bet, unit)
+    out["starting_stacks"] = [from_chips(s, unit) for s in hand.starting_stacks]
+    out["actions"] = [_scale_action(a, unit) for a in hand.actions]
+    kept = ("variant", "actions", "ante_trimming_status", "_sampyong", *AMOUNT_FIELDS, *RESULT_FIELDS)
+    out.update({k: v for k, v in fields.items() if k not in kept})
+    if code in PROJECT_CODES or hand.game != preset(base):
+        out["_sampyong"] = {
+            "game": base,
+            "hole_use": "-".join(map(str, hand.game.hole_use)),
+            "ranking": hand.game.ranking.name,
+            "low": hand.game.low if hand.game.low is not None else "none",
+            "betting": hand.betting.kind,
+        }
+    if hand.done:
+        out["finishing_stacks"] = [from_chips(s, unit) for s in hand.finishing_stacks]
+    return tomli_w.dumps(out)
+
+
+def _scale_action(action: str, unit: int) -> str:
+    match = re.match(r"^(p\d+ cbr )(\d+)$", action)
+    return f"{match.group(1)}{from_chips(int(match.group(2)), unit)}" if match else action

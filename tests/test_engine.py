@@ -1,0 +1,173 @@
+"""The reference hand engine, rule by rule: the numbers are worked out by hand in each test."""
+
+import pytest
+
+from engine.betting import NO_LIMIT, POT_LIMIT, fixed_limit
+from engine.hand import Hand, IllegalAction, Legal
+from evaluator.games import game
+
+HOLDEM, PLO, PLO8 = game("holdem"), game("plo"), game("plo8")
+
+
+def play(hand: Hand, *moves) -> None:
+    """Apply moves: "f", "c" (check/call), or an int (raise to)."""
+    for move in moves:
+        if move == "f":
+            hand.fold()
+        elif move == "c":
+            hand.check_call()
+        else:
+            hand.raise_to(move)
+
+
+def test_rule_96_short_all_in_does_not_reopen_the_betting():
+    """Flop: p1 bets 100, p2 is all-in for 150 (a raise of 50, short of 100); p3, who has not
+    acted, may raise (to at least 250); after p3 calls, p1 may only call 50 or fold."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[1000, 152, 1000], blinds=[1, 2, 0])
+    play(hand, "c", "c", "c")  # p3 calls 2, p1 completes, p2 checks
+    hand.deal_board("Ad 7s 4h")
+    play(hand, 100, 150)
+    assert hand.actor == 2 and hand.legal() == Legal(fold=True, call=150, min_raise_to=250, max_raise_to=998)
+    play(hand, "c")
+    assert hand.actor == 0 and hand.legal() == Legal(fold=True, call=50, min_raise_to=None, max_raise_to=None)
+
+
+def test_rule_96a_short_all_ins_adding_up_to_a_full_raise_reopen():
+    """500 / 1000 / 1300 / 1700: the two short all-ins add 700, more than the full raise of 500,
+    so the player who raised to 1000 may re-raise, to at least 2200."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[5000, 5000, 1400, 1800], blinds=[50, 100, 0, 0])
+    play(hand, "c", "c", "c", "c")  # everyone in for 100
+    hand.deal_board("Ad 7s 4h")
+    play(hand, 500, 1000, 1300, 1700, "c")  # p3 and p4 all-in; p1 calls
+    assert hand.actor == 1
+    assert hand.legal() == Legal(fold=True, call=700, min_raise_to=2200, max_raise_to=4900)
+
+
+def test_rule_96a_short_all_ins_short_of_a_full_raise_do_not_reopen():
+    """500 / 1000 / 1300 / 1400: the short all-ins add 400, less than 500, so the player who
+    raised to 1000 may only call or fold (the bettor of 500 faced a full raise and may raise)."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[5000, 5000, 1400, 1500], blinds=[50, 100, 0, 0])
+    play(hand, "c", "c", "c", "c")
+    hand.deal_board("Ad 7s 4h")
+    play(hand, 500, 1000, 1300, 1400)
+    assert hand.actor == 0 and hand.legal().min_raise_to == 1900
+    play(hand, "c")
+    assert hand.legal() == Legal(fold=True, call=400, min_raise_to=None, max_raise_to=None)
+
+
+def test_pot_limit_first_and_third_raise():
+    """Blinds 1/2: the first raise is to at most 7 (call 2, pot 5, raise 5); after raises to 7
+    and 24 the small blind's pot raise is to 81 (call 23 makes the pot 57)."""
+    hand = Hand(PLO, POT_LIMIT, stacks=[1000] * 4, blinds=[1, 2, 0, 0])
+    assert hand.actor == 2 and hand.legal() == Legal(fold=True, call=2, min_raise_to=4, max_raise_to=7)
+    play(hand, 7)
+    assert hand.legal().max_raise_to == 24 and hand.legal().min_raise_to == 12
+    play(hand, 24)
+    assert hand.actor == 0 and hand.legal() == Legal(fold=True, call=23, min_raise_to=41, max_raise_to=81)
+    with pytest.raises(IllegalAction, match="41 through 81, not 82"):
+        hand.raise_to(82)
+
+
+def test_pot_limit_bet_on_the_flop_is_the_pot():
+    """After a limped pot of 8 (four players at 2), the first flop bet is 2 to 8."""
+    hand = Hand(PLO, POT_LIMIT, stacks=[1000] * 4, blinds=[1, 2, 0, 0])
+    play(hand, "c", "c", "c", "c")
+    hand.deal_board("Ad 7s 4h")
+    assert hand.actor == 0 and hand.legal() == Legal(fold=False, call=0, min_raise_to=2, max_raise_to=8)
+
+
+def test_heads_up_button_posts_small_blind_and_acts_first_preflop_only():
+    """Heads-up the button (seat 1) posts the small blind and acts first preflop; seat 0 acts first after."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])
+    assert hand.bets == [2, 1] and hand.actor == 1
+    play(hand, "c")
+    assert hand.actor == 0 and hand.legal() == Legal(fold=False, call=0, min_raise_to=4, max_raise_to=100)
+    play(hand, "c")
+    hand.deal_board("Ad 7s 4h")
+    assert hand.actor == 0
+
+
+def test_uncalled_bet_is_returned():
+    """All-in for 500 against 200 behind: 300 comes back before the showdown; the winner of the
+    400 pot then has 400 and the loser keeps the 300 returned."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[500, 200], blinds=[0, 0], min_bet=2)
+    hand.deal_hole(0, "7c 2d")
+    hand.deal_hole(1, "As Ah")
+    play(hand, 500)  # with no blinds seat 0 opens
+    assert hand.legal() == Legal(fold=True, call=200, min_raise_to=None, max_raise_to=None)
+    play(hand, "c")
+    assert hand.stacks == [300, 0] and hand.contributed == [200, 200]
+    for cards in ("Ks Qd 9h", "8c", "3s"):
+        hand.deal_board(cards)
+    assert hand.finishing_stacks == [300, 400]
+
+
+def test_no_raise_when_every_opponent_is_all_in():
+    """Facing two all-in players, the last player may only call or fold."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[50, 100, 1000], blinds=[0, 0, 0], min_bet=2)
+    play(hand, 50, 100)
+    assert hand.actor == 2 and hand.legal() == Legal(fold=True, call=100, min_raise_to=None, max_raise_to=None)
+
+
+def test_three_way_all_in_side_pots_hi_lo_and_quartering():
+    """Omaha hi-lo, stacks 50/100/200 all-in: the main pot of 150 goes 75 to the full house and
+    37 + 37 to the two tied wheels (the odd chip to the high winner), the side pot of 100 is
+    split 50/50 between the full house and the wheel, and 100 uncalled goes back."""
+    hand = Hand(PLO8, NO_LIMIT, stacks=[50, 100, 200], blinds=[0, 0, 0], min_bet=2)
+    for seat, cards in enumerate(("4c 5c Qh Qs", "4d 5d Jh Js", "Kh 3c 9c 9d")):
+        hand.deal_hole(seat, cards)
+    play(hand, 50, 100, "c")
+    for cards in ("As 2d 3h", "Kc", "Kd"):
+        hand.deal_board(cards)
+    assert hand.winnings == [37, 87, 226 - 100]
+    assert hand.finishing_stacks == [37, 87, 226]
+    assert sum(hand.finishing_stacks) == 350
+
+
+def test_fixed_limit_cap_of_four_bets_lifts_heads_up():
+    """Fixed limit 2/4: four bets and raises a round with three players in; none left, the cap is gone heads-up."""
+    hand = Hand(HOLDEM, fixed_limit(2, 4), stacks=[1000] * 3, blinds=[1, 2, 0])
+    play(hand, 4, 6, 8, 10)  # button, small blind, big blind, button: four raises
+    assert hand.actor == 0 and hand.legal() == Legal(fold=True, call=4, min_raise_to=None, max_raise_to=None)
+    play(hand, "c", "f")
+    hand.deal_board("Ad 7s 4h")
+    play(hand, 2, 4, 6, 8, 10)  # heads-up: a fifth bet is fine
+    assert hand.legal() == Legal(fold=True, call=2, min_raise_to=12, max_raise_to=12)
+
+
+def test_fixed_limit_bets_are_the_small_then_the_big_bet():
+    """Fixed limit 2/4: raises go up by 2 preflop and on the flop, by 4 on the turn."""
+    hand = Hand(HOLDEM, fixed_limit(2, 4), stacks=[1000] * 2, blinds=[1, 2])
+    assert hand.legal() == Legal(fold=True, call=1, min_raise_to=4, max_raise_to=4)
+    play(hand, "c", "c")
+    hand.deal_board("Ad 7s 4h")
+    play(hand, "c", "c")
+    hand.deal_board("2c")
+    assert hand.legal() == Legal(fold=False, call=0, min_raise_to=4, max_raise_to=4)
+
+
+def test_antes_are_dead_money_in_the_main_pot():
+    """A big-blind ante of 100 is dead money that both players contest (WSOP 2023 hand 31: a tie splits 300 in two)."""
+    hand = Hand(PLO, POT_LIMIT, stacks=[1000, 1000, 1000], blinds=[50, 100, 0], antes=[0, 100, 0])
+    for seat, cards in enumerate(("Js Th Td 6d", "Ad Ts Tc 8h", "Kh Jc 7h 7d")):
+        hand.deal_hole(seat, cards)
+    play(hand, "f", "c", "c")
+    for cards in ("3c 2d Kc", "Qh", "8c"):
+        hand.deal_board(cards)
+        play(hand, "c", "c")
+    assert hand.finishing_stacks == [1050, 950, 1000]
+
+
+def test_illegal_actions_name_the_rule():
+    """Folding when a check is free, raising below the minimum, and acting when nobody is to act are refused."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])
+    play(hand, "c")
+    with pytest.raises(IllegalAction, match="may check"):
+        hand.fold()
+    with pytest.raises(IllegalAction, match="4 through 100, not 3"):
+        hand.raise_to(3)
+    play(hand, "c")
+    with pytest.raises(IllegalAction, match="no player is to act"):
+        hand.check_call()
+    with pytest.raises(IllegalAction, match="dealt twice"):
+        hand.deal_hole(0, "As Ah") or hand.deal_hole(1, "As Kd")
