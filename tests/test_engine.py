@@ -171,3 +171,11 @@ def test_illegal_actions_name_the_rule():
         hand.check_call()
     with pytest.raises(IllegalAction, match="dealt twice"):
         hand.deal_hole(0, "As Ah") or hand.deal_hole(1, "As Kd")
+
+
+def test_straddle_acts_as_the_big_blind():
+    """Blinds 1/2 and a straddle of 4: the seat after the straddle acts first, calls 4 or raises to at least 8."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 5, blinds=[1, 2, 4, 0, 0])
+    assert hand.actor == 3 and hand.legal() == Legal(fold=True, call=4, min_raise_to=8, max_raise_to=100)
+    play(hand, "c", "c", "c", "c")
+    assert hand.actor == 2 and hand.legal() == Legal(fold=False, call=0, min_raise_to=8, max_raise_to=100)
