@@ -25,7 +25,7 @@ from evaluator.errors import SampyongError
 from evaluator.fast import MAX_FREE_POOL, fast_evaluator
 from evaluator.games import Category
 from evaluator.tables import PAIRED_CATEGORIES
-from jobs.common import GAME_OPTIONS, game_of
+from jobs.common import GAME_OPTIONS, game_of, markdown, report_header, section
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Study
 
@@ -135,10 +135,6 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"categories": categories, "low": low}
 
 
-def figures(tables, directory, config: RunConfig) -> list[str]:
-    return []
-
-
 HOLDEM_7 = {
     "straight_flush": 41_584, "four_of_a_kind": 224_848, "full_house": 3_473_184, "flush": 4_047_644,
     "straight": 6_180_020, "three_of_a_kind": 6_461_620, "two_pair": 31_433_400,
@@ -148,18 +144,14 @@ PLS_PRESENT = {"three_of_a_kind": 0.120, "straight": 0.098, "flush": 0.0689, "sk
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import markdown_table
-
     game = game_of(config)
     pools = tables["categories"]["pools"][0]
     lines = [
-        f"# Distribution: {game.name} (exact)",
-        "",
-        f"Every one of the {pools:,} pools of {pool_size(config)} cards, enumerated exactly: no sampling error.",
-        "",
-        "## Categories",
-        "",
-        markdown_table(tables["categories"]),
+        *report_header(
+            f"Distribution: {game.name} (exact)",
+            f"Every one of the {pools:,} pools of {pool_size(config)} cards, enumerated exactly: no sampling error.",
+        ),
+        *section("Categories", tables["categories"]),
     ]
     rows = {r["category"]: r for r in tables["categories"].iter_rows(named=True)}
     if game.ranking.name == "standard" and pool_size(config) == 7:
@@ -170,8 +162,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         lines += ["## Against RULES.md section 9 (8-card pools, can be made)", "", "| category | rule book | exact |", "|---|---|---|"]
         lines += [f"| {c} | ~{v:.2%} | {rows[c]['present_share']:.4%} |" for c, v in PLS_PRESENT.items()]
         lines.append("")
-    lines += ["## Lows", "", markdown_table(tables["low"])]
-    return "\n".join(lines) + "\n"
+    return markdown([*lines, *section("Lows", tables["low"])])
 
 
 STUDY = Study(
@@ -181,7 +172,6 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    figures=figures,
     options=GAME_OPTIONS | {"exact"},
     default_players=1,
     validate=validate,

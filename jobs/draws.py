@@ -30,7 +30,7 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, report_header, section
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Study
 
@@ -174,32 +174,20 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"draws": draws, "draw_types": by_type}
 
 
-def figures(tables, directory, config: RunConfig) -> list[str]:
-    return []
-
-
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import markdown_table
-
     spots = tables["draw_types"]["spots"].sum()
-    return "\n".join(
-        [
-            f"# Turn draws against trips: {game_of(config).name}",
-            "",
+    return markdown([
+        *report_header(
+            f"Turn draws against trips: {game_of(config).name}",
             f"{spots:,} spots among {config.deals:,} sampled heads-up turns (seed {config.seed}); each spot's river "
             "enumerated exactly. A spot: the villain's best high is three of a kind, the hero's is worse, and some "
             "river lifts the hero above trips. `draw`: categories above trips one river card reaches "
             "(full_house+ = full house or better); `outs`: rivers after which the hero's high beats the villain's; "
             "`equity`: the hero's exact pot share over the rivers, averaged over spots (± SE spot to spot).",
-            "",
-            "## By draw type",
-            "",
-            markdown_table(tables["draw_types"]),
-            "## By draw and outs",
-            "",
-            markdown_table(tables["draws"]),
-        ]
-    ) + "\n"
+        ),
+        *section("By draw type", tables["draw_types"]),
+        *section("By draw and outs", tables["draws"]),
+    ])
 
 
 STUDY = Study(
@@ -209,7 +197,6 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    figures=figures,
     options=MONTE_CARLO_OPTIONS,
     default_players=2,
     validate=validate,

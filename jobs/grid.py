@@ -34,7 +34,7 @@ from evaluator.fast import fast_evaluator
 from evaluator.settle import pot_shares, share_unit
 from evaluator.tables import cache_dir, cached_arrays
 from evaluator.deal import deal_cards, split_deal
-from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, new_figure, report_header, section
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 from pipeline.study import Study
 
@@ -383,16 +383,19 @@ def _run_sampled(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         np.add.at(total, class_id, share)
         np.add.at(squares, class_id, share * share)
         np.add.at(scoops, class_id, share == unit)
+    counts = {"hands": count, "share_units": total, "share_units_sq": squares, "scoops": scoops}
+    return _grid_table(game.name, names, counts)
+
+
+def _grid_table(game_name: str, names: list[str], counts: dict[str, np.ndarray]) -> dict[str, pa.Table]:
+    """A shard's ``grid`` table: the class keys, then each count as unsigned 64-bit."""
     return {
         "grid": pa.table(
             {
-                "game": pa.array([game.name] * n_classes, pa.string()),
+                "game": pa.array([game_name] * len(names), pa.string()),
                 "class": pa.array(names, pa.string()),
-                "class_id": pa.array(np.arange(n_classes), pa.int32()),
-                "hands": pa.array(count.astype(np.uint64)),
-                "share_units": pa.array(total.astype(np.uint64)),
-                "share_units_sq": pa.array(squares.astype(np.uint64)),
-                "scoops": pa.array(scoops.astype(np.uint64)),
+                "class_id": pa.array(np.arange(len(names)), pa.int32()),
+                **{column: pa.array(values.astype(np.uint64)) for column, values in counts.items()},
             }
         )
     }
@@ -421,17 +424,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         high, low = fast.high_low(block_hands, block_boards)
         _tally_boards(weights[block:stop].astype(np.int64), positions, block_hands, high, low, game.low is not None,
                       lookup, opponents, win, tie, lose, hilo4)
-    columns = {
-        "game": pa.array([game.name] * n_classes, pa.string()),
-        "class": pa.array(names, pa.string()),
-        "class_id": pa.array(np.arange(n_classes), pa.int32()),
-        "win": pa.array(win.astype(np.uint64)),
-        "tie": pa.array(tie.astype(np.uint64)),
-        "lose": pa.array(lose.astype(np.uint64)),
-    }
+    counts = {"win": win, "tie": tie, "lose": lose}
     if game.low is not None:
-        columns["hilo4"] = pa.array(hilo4.astype(np.uint64))
-    return {"grid": pa.table(columns)}
+        counts["hilo4"] = hilo4
+    return _grid_table(game.name, names, counts)
 
 
 def _combos(m: int, k: int):
@@ -467,13 +463,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"grid": grid, "grid_by_equity": grid.sort(key, descending=True)}
 
 
-def figures(tables, directory, config: RunConfig) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    directory.mkdir(parents=True, exist_ok=True)
+def figures(tables, config: RunConfig) -> dict:
     grid = tables["grid"]
     key = "equity" if "equity" in grid.columns else "equity_hilo" if "equity_hilo" in grid.columns else "equity_high"
     ranks = "AKQJT98765432"
@@ -485,7 +475,8 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
             if len(name) == 3 and name[2] == "o":
                 i, j = j, i
             matrix[i, j] = value
-        fig, ax = plt.subplots(figsize=(8, 7))
+        fig = new_figure((8, 7))
+        ax = fig.subplots()
         image = ax.imshow(matrix, cmap="RdYlGn")
         ax.set_xticks(range(13), list(ranks))
         ax.set_yticks(range(13), list(ranks))
@@ -494,7 +485,8 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
         # 1,755 classes: one panel per suit pattern, top rank down, middle rank across;
         # each cell shows the best low card's average (readable at a glance, table has all).
         patterns = sorted({name.split(" ")[1] for name in grid["class"]})
-        fig, axes = plt.subplots(1, len(patterns), figsize=(4 * len(patterns), 4.5))
+        fig = new_figure((4 * len(patterns), 4.5))
+        axes = fig.subplots(1, len(patterns))
         for ax, pattern in zip(np.atleast_1d(axes), patterns):
             matrix = np.full((13, 13), np.nan)
             rows = grid.filter(pl.col("class").str.ends_with(" " + pattern))
@@ -512,41 +504,28 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
         np.atleast_1d(axes)[0].set_ylabel("top card")
         fig.suptitle(f"{game_of(config).name}: {key} vs {config.players - 1} random hand(s) (mean over the third card)")
     fig.colorbar(image, ax=axes if game_of(config).hole_cards == 3 else ax, shrink=0.8)
-    path = directory / "grid_heatmap.png"
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return [path.name]
+    return {"grid_heatmap": fig}
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import markdown_table
-
     game = game_of(config)
     if exact(config):
-        title = f"# Starting-hand grid: {game.name} (exact)"
+        title = f"Starting-hand grid: {game.name} (exact)"
         method = (
             f"Heads-up all-in equity of each of the {tables['grid'].height:,} classes against one random hand, "
             "every board dealt, enumerated exactly (no sampling error)."
         )
     else:
-        title = f"# Starting-hand grid: {game.name}, {config.players} players (Monte Carlo)"
+        title = f"Starting-hand grid: {game.name}, {config.players} players (Monte Carlo)"
         method = (
             f"All-in pot share of each of the {tables['grid'].height:,} classes against {config.players - 1} random "
             f"hands, {config.deals:,} deals (seed {config.seed}); every hand dealt counts for its class, with "
             "standard errors (`equity_se`)."
         )
-    lines = [
-        title,
-        "",
-        method,
-        "",
-        *[f"![{name}](figures/{name})" for name in figure_files],
-        "",
-        "## Sorted by equity",
-        "",
-        markdown_table(tables["grid_by_equity"]),
-    ]
-    return "\n".join(lines) + "\n"
+    return markdown([
+        *report_header(title, method, figure_files),
+        *section("Sorted by equity", tables["grid_by_equity"]),
+    ])
 
 
 STUDY = Study(

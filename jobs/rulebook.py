@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 import itertools
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +24,8 @@ from evaluator.cards import iso_classes
 from evaluator.fast import FastEvaluator
 from evaluator.games import RANKINGS, Category, Game
 from jobs import STUDIES
-from pipeline.aggregate import markdown_table, write_table
+from jobs.common import figure_links
+from pipeline.aggregate import markdown_table, write_figures, write_table
 from pipeline.plan import RunConfig
 from pipeline.runner import execute_all
 from pipeline.store import atomic_write
@@ -113,10 +113,12 @@ def baseline_variants(runs: dict) -> pl.DataFrame:
 def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
     report_dir.mkdir(parents=True, exist_ok=True)
     figures = report_dir / "figures"
-    figures.mkdir(exist_ok=True)
-    for (job, game), run_dir in runs.items():
-        for png in (run_dir / "figures").glob("*.png"):
-            shutil.copy(png, figures / f"{job}-{game}-{png.name}")
+    # Every study's PNGs, copied under the study's name by the helper that saves figures.
+    write_figures(figures, {
+        f"{job}-{game}-{png.stem}": png
+        for (job, game), run_dir in runs.items()
+        for png in sorted((run_dir / "figures").glob("*.png"))
+    })
     base = baselines(runs)
     write_table(report_dir / "tables", "baselines", base)
     sweeps = baseline_variants(runs)
@@ -207,7 +209,7 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         markdown_table(pls_grid.sort("equity_hilo", descending=True).head(20)),
         "## Figures",
         "",
-        *[f"![{p.name}](figures/{p.name})" for p in sorted(figures.glob("*.png"))],
+        *figure_links(p.name for p in sorted(figures.glob("*.png"))),
         "",
         "Each study's own report, tables and shards: "
         + ", ".join(f"`{job} {game}`: `{os.path.relpath(run_dir, report_dir)}`" for (job, game), run_dir in runs.items()),

@@ -25,7 +25,7 @@ from numba import njit
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.common import MONTE_CARLO_OPTIONS, figure_links, game_of, markdown, new_figure, report_header, section
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Study
 
@@ -288,15 +288,10 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
 # --- figures and report -------------------------------------------------------------------
 
 
-def figures(tables: dict[str, pl.DataFrame], directory, config: RunConfig) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    directory.mkdir(parents=True, exist_ok=True)
+def figures(tables: dict[str, pl.DataFrame], config: RunConfig) -> dict:
     cats = tables["categories"]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig = new_figure((8, 4.5), dpi=90)
+    ax = fig.subplots()
     for name in cats["category"].unique(maintain_order=True):
         rows = cats.filter(pl.col("category") == name)
         if rows["win"].max() and rows["win"].max() > 0.001:
@@ -306,10 +301,7 @@ def figures(tables: dict[str, pl.DataFrame], directory, config: RunConfig) -> li
     ax.set_title(f"{game_of(config).name}: winning high category by table size")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    path = directory / "win_by_players.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return [path.name]
+    return {"win_by_players": fig}
 
 
 # Published figures of RULES.md section 9 that a showdown run can check: (game name, players,
@@ -339,19 +331,14 @@ def rulebook_checks(tables: dict[str, pl.DataFrame]) -> list[tuple[str, float, f
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import markdown_table
-
-    game = game_of(config)
     deals = tables["summary"]["deals"][0]
     lines = [
-        f"# Showdown: {game.name}",
-        "",
-        f"{deals:,} deals (Monte Carlo, seed {config.seed}), {config.players} hands each; the "
-        f"k-player showdown uses the first k hands. Rates are fractions with standard errors (`_se`).",
-        "",
-        "## Summary",
-        "",
-        markdown_table(tables["summary"]),
+        *report_header(
+            f"Showdown: {game_of(config).name}",
+            f"{deals:,} deals (Monte Carlo, seed {config.seed}), {config.players} hands each; the "
+            f"k-player showdown uses the first k hands. Rates are fractions with standard errors (`_se`).",
+        ),
+        *section("Summary", tables["summary"]),
     ]
     checks = rulebook_checks(tables)
     if checks:
@@ -360,9 +347,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             z = (ours - value) / se if se else math.nan
             lines.append(f"| {label} | {value:.4f} | {ours:.5f} | {se:.5f} | {z:+.1f} |")
         lines.append("")
-    lines += ["## Categories", "", markdown_table(tables["categories"])]
-    lines += [f"![{name}](figures/{name})" for name in figure_files]
-    return "\n".join(lines) + "\n"
+    return markdown([*lines, *section("Categories", tables["categories"]), *figure_links(figure_files)])
 
 
 STUDY = Study(

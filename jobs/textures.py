@@ -28,7 +28,7 @@ from evaluator.fast import fast_evaluator
 from jobs import showdown
 from jobs.grid import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, new_figure, report_header, section
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Study
 
@@ -211,13 +211,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"textures": textures, "flops": flops}
 
 
-def figures(tables, directory, config: RunConfig) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    directory.mkdir(parents=True, exist_ok=True)
+def figures(tables, config: RunConfig) -> dict:
     t = tables["textures"]
     grouped = t.group_by("pairing", "suit").agg(
         (pl.col("hi_chop") * pl.col("deals")).sum() / pl.col("deals").sum()
@@ -225,7 +219,8 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
     matrix = np.full((len(PAIRING), len(SUIT)), np.nan)
     for pairing, suit, value in grouped.iter_rows():
         matrix[PAIRING.index(pairing), SUIT.index(suit)] = value
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    fig = new_figure((5.5, 4.5))
+    ax = fig.subplots()
     image = ax.imshow(matrix, cmap="viridis")
     ax.set_xticks(range(len(SUIT)), SUIT)
     ax.set_yticks(range(len(PAIRING)), PAIRING)
@@ -237,31 +232,21 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
             ax.text(j, i, f"{value:.1%}", ha="center", va="center", color="white", fontsize=8)
     fig.colorbar(image, ax=ax, shrink=0.8)
     fig.tight_layout()
-    path = directory / "texture_heatmap.png"
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return [path.name]
+    return {"texture_heatmap": fig}
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import markdown_table
-
-    lines = [
-        f"# Board textures: {game_of(config).name}, {config.players} players",
-        "",
-        f"{config.deals:,} deals (Monte Carlo, seed {config.seed}). Texture features are described in `jobs/textures.py`:",
-        "pairing; most cards of one suit; fewest hole cards (by rank) for a straight, a skip straight and a qualifying low.",
-        "",
-        *[f"![{name}](figures/{name})" for name in figure_files],
-        "",
-        "## Textures",
-        "",
-        markdown_table(tables["textures"].drop([c for c in tables["textures"].columns if c.startswith("win_")])),
-        "## Flop classes (most frequent first)",
-        "",
-        markdown_table(tables["flops"].sort("deals", descending=True).head(50)),
-    ]
-    return "\n".join(lines) + "\n"
+    textures = tables["textures"]
+    return markdown([
+        *report_header(
+            f"Board textures: {game_of(config).name}, {config.players} players",
+            f"{config.deals:,} deals (Monte Carlo, seed {config.seed}). Texture features are described in `jobs/textures.py`:\n"
+            "pairing; most cards of one suit; fewest hole cards (by rank) for a straight, a skip straight and a qualifying low.",
+            figure_files,
+        ),
+        *section("Textures", textures.drop([c for c in textures.columns if c.startswith("win_")])),
+        *section("Flop classes (most frequent first)", tables["flops"].sort("deals", descending=True).head(50)),
+    ])
 
 
 STUDY = Study(

@@ -29,7 +29,7 @@ from evaluator.fast import fast_evaluator
 from evaluator.games import Game, RANKINGS
 from jobs import showdown
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, new_figure, report_header, section
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Study
 
@@ -266,15 +266,10 @@ def _categories(counts, summary) -> pl.DataFrame:
     )
 
 
-def figures(tables, directory, config: RunConfig) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    directory.mkdir(parents=True, exist_ok=True)
+def figures(tables, config: RunConfig) -> dict:
     deltas = tables["deltas"].filter(pl.col("variant") != game_of(config).name)
-    fig, axes = plt.subplots(1, len(DELTA_FIELDS), figsize=(4 * len(DELTA_FIELDS), 4.5), sharey=True)
+    fig = new_figure((4 * len(DELTA_FIELDS), 4.5))
+    axes = fig.subplots(1, len(DELTA_FIELDS), sharey=True)
     for ax, field in zip(axes, DELTA_FIELDS):
         for name in deltas["variant"].unique(maintain_order=True):
             rows = deltas.filter(pl.col("variant") == name)
@@ -284,32 +279,21 @@ def figures(tables, directory, config: RunConfig) -> list[str]:
         ax.set_xlabel("players")
     axes[0].legend(fontsize=6)
     fig.tight_layout()
-    path = directory / "variant_deltas.png"
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return [path.name]
+    return {"variant_deltas": fig}
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    from pipeline.aggregate import markdown_table
-
     deals = tables["variants"]["deals"][0]
-    lines = [
-        f"# Rule variants of {game_of(config).name}",
-        "",
-        f"{deals:,} deals (Monte Carlo, seed {config.seed}), every variant on the same deals; "
-        "differences from the base carry paired standard errors.",
-        "",
-        *[f"![{name}](figures/{name})" for name in figure_files],
-        "",
-        "## Differences from the base",
-        "",
-        markdown_table(tables["deltas"]),
-        "## Every variant",
-        "",
-        markdown_table(tables["variants"]),
-    ]
-    return "\n".join(lines) + "\n"
+    return markdown([
+        *report_header(
+            f"Rule variants of {game_of(config).name}",
+            f"{deals:,} deals (Monte Carlo, seed {config.seed}), every variant on the same deals; "
+            "differences from the base carry paired standard errors.",
+            figure_files,
+        ),
+        *section("Differences from the base", tables["deltas"]),
+        *section("Every variant", tables["variants"]),
+    ])
 
 
 STUDY = Study(

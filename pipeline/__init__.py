@@ -1,1 +1,2 @@
-"""The sharded pipeline: plan, backends (serial, Ray), store, aggregate, report, and the CLI."""
+"""The sharded pipeline, which knows no poker: plan, study (the Study type), runner, backends
+(serial, Ray), store, aggregate and progress."""

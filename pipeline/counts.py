@@ -20,8 +20,21 @@ _COUNT = re.compile(r"^\s*([0-9][0-9_]*(?:\.[0-9]+)?(?:e[0-9]{1,4})?)\s*([kmgb]?
 
 
 def parse_count(text: str | int, what: str = "count", at_most: int | None = None) -> int:
-    """A positive whole number from text, at most ``at_most``; anything else is a
-    ``SampyongError`` naming ``what``. The text is read exactly (no float rounding)."""
+    """Read a positive whole number from text like ``1e6``, ``200M`` or ``1_000_000``.
+
+    The text is read exactly (no float rounding); ``k``, ``M``, ``G`` (or ``B``) multiply by a
+    thousand, a million, a billion, in either case.
+
+    >>> parse_count("2.5e3"), parse_count(7)
+    (2500, 7)
+
+    :param text: The text, or an int taken as it is.
+    :param what: What the number is, for the error message (``deal count``).
+    :param at_most: The largest value allowed (None: no limit).
+    :return: The number.
+    :raises SampyongError: If the text is not such a number, is not whole, is not positive or
+        is over ``at_most``; the message names ``what`` and the text.
+    """
     if isinstance(text, int):
         value = text
     else:

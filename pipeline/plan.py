@@ -37,7 +37,24 @@ MAX_SHARDS = 10**6
 
 @dataclasses.dataclass(frozen=True)
 class RunConfig:
-    """Everything that decides a run's numbers. ``game`` is a preset; the knobs turn it."""
+    """Everything that decides a run's numbers; frozen and hashable, its hash is ``run_id``.
+
+    >>> config = RunConfig(job="showdown", game="pls7", deals=10, shard_deals=4, players=3, seed=1)
+    >>> config.low is None and config.options == ()
+    True
+
+    :param job: The study's name (``Study.name``).
+    :param game: A game preset (``evaluator.games``); the knobs below turn it.
+    :param deals: Deals to sample (an exact study sets the count it enumerates).
+    :param shard_deals: Deals per shard (0 for an exact study, which plans its own shards).
+    :param players: Hands dealt per deal.
+    :param seed: The root of every shard's random stream (``ShardSpec.generator``).
+    :param hole_use: A hole-use knob, or None for the preset's.
+    :param ranking: A ranking knob, or None for the preset's.
+    :param low: A low knob (``"8"``, ``"none"``, ...), or None for the preset's.
+    :param options: Study-specific options as sorted ``(name, value)`` pairs (``--variants``).
+    :raises: Nothing; ``check_limits`` and the study's ``validate`` judge the values.
+    """
 
     job: str
     game: str
@@ -51,15 +68,45 @@ class RunConfig:
     options: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str, default: str | None = None) -> str | None:
+        """Look up a study-specific option.
+
+        >>> RunConfig("variants", "pls7", 1, 1, 2, 0, options=(("variants", "low=8"),)).option("variants")
+        'low=8'
+
+        :param name: The option's name.
+        :param default: What to return when the config does not set it.
+        :return: The option's value, or ``default``.
+        :raises: Nothing.
+        """
         return dict(self.options).get(name, default)
 
     def to_json(self) -> str:
+        """Write the config as ``run.json`` holds it: sorted keys, with the schema version.
+
+        >>> print(RunConfig("showdown", "pls7", 10, 4, 3, 1).to_json().splitlines()[1])
+          "deals": 10,
+
+        :return: The JSON text (``from_json`` reads it back).
+        :raises: Nothing.
+        """
         data = dataclasses.asdict(self)
         data["options"] = dict(self.options)
         return json.dumps({"schema_version": SCHEMA_VERSION, **data}, indent=2, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> RunConfig:
+        """Read a config written by ``to_json`` (its schema version is dropped).
+
+        >>> config = RunConfig("showdown", "pls7", 10, 4, 3, 1, low="8")
+        >>> RunConfig.from_json(config.to_json()) == config
+        True
+
+        :param text: The JSON text of ``run.json``.
+        :return: The config.
+        :raises ValueError: If the text is not JSON.
+        :raises TypeError: If a field is missing or unknown.
+        :raises AttributeError: If the JSON is not an object.
+        """
         data = json.loads(text)
         data.pop("schema_version", None)
         data["options"] = tuple(sorted(data.get("options", {}).items()))
@@ -67,31 +114,58 @@ class RunConfig:
 
     @property
     def run_id(self) -> str:
-        """A short hash of the config and the schema version."""
+        """Name the run: a short hash of the config and the schema version.
+
+        >>> len(RunConfig("showdown", "pls7", 10, 4, 3, 1).run_id)
+        12
+
+        :return: 12 hex digits, the run directory's name; the same config always gives the same.
+        :raises: Nothing.
+        """
         return hashlib.sha256(self.to_json().encode()).hexdigest()[:12]
 
 
 @dataclasses.dataclass(frozen=True)
 class ShardSpec:
-    """One unit of work: ``deals`` deals from its own random stream."""
+    """One unit of work: ``deals`` deals from its own random stream.
+
+    :param index: The shard's number in the plan (0, 1, ...), also its stream's spawn key.
+    :param deals: Deals (or, for an exact study, pools) in the shard.
+    :param root_seed: The run's seed.
+    :raises: Nothing.
+    """
 
     index: int
     deals: int
     root_seed: int
 
     def generator(self) -> np.random.Generator:
-        """The shard's stream: ``SeedSequence(root_seed, spawn_key=(index,))``, independent of workers."""
+        """Make the shard's random stream, the same on every worker.
+
+        >>> a, b = (ShardSpec(index=2, deals=5, root_seed=7).generator() for _ in range(2))
+        >>> a.integers(0, 100, 3).tolist() == b.integers(0, 100, 3).tolist()
+        True
+
+        :return: A fresh PCG64 generator seeded by ``SeedSequence(root_seed, spawn_key=(index,))``.
+        :raises: Nothing.
+        """
         sequence = np.random.SeedSequence(self.root_seed, spawn_key=(self.index,))
         return np.random.Generator(np.random.PCG64(sequence))
 
 
 def check_limits(config: RunConfig) -> None:
-    """Raise ``SampyongError`` for a seed, deal count or shard size out of range.
+    """Refuse a seed, deal count, shard size or shard count out of range, before anything is written.
 
     >>> check_limits(RunConfig(job="showdown", game="pls7", deals=10, shard_deals=4, players=3, seed=-1))
     Traceback (most recent call last):
     ...
     evaluator.errors.SampyongError: bad seed -1: must be 0 to 2**64-1
+
+    :param config: The run's config.
+    :return: None.
+    :raises SampyongError: If the seed is not 0 to ``MAX_SEED``, the deals not 1 to
+        ``MAX_DEALS``, the shard size not 1 to ``MAX_SHARD_DEALS``, or the shards more than
+        ``MAX_SHARDS``.
     """
     if not 0 <= config.seed <= MAX_SEED:
         raise SampyongError(f"bad seed {config.seed}: must be 0 to 2**64-1")
@@ -107,6 +181,15 @@ def check_limits(config: RunConfig) -> None:
 
 
 def plan_shards(config: RunConfig) -> list[ShardSpec]:
+    """Split a run's deals into shards of ``shard_deals``, the last one shorter if need be.
+
+    >>> plan_shards(RunConfig("showdown", "pls7", deals=9, shard_deals=3, players=2, seed=5))[-1]
+    ShardSpec(index=2, deals=3, root_seed=5)
+
+    :param config: The run's config (``deals`` and ``shard_deals`` positive).
+    :return: The shards in index order; their deals add up to ``config.deals``.
+    :raises ZeroDivisionError: If ``shard_deals`` is 0 (``check_limits`` refuses it first).
+    """
     full, rest = divmod(config.deals, config.shard_deals)
     sizes = [config.shard_deals] * full + ([rest] if rest else [])
     return [ShardSpec(i, n, config.seed) for i, n in enumerate(sizes)]

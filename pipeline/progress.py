@@ -20,7 +20,15 @@ from rich.progress import (
 
 
 class Progress:
-    """One bar per run: ``Progress([(label, total, done), ...])``, then ``advance(row, deals)``."""
+    """Show one progress bar per run on standard error, while used as a context manager.
+
+    >>> with Progress([("showdown", 10, 0)], quiet=True) as progress:
+    ...     progress.advance(0, 4)
+
+    :param rows: One ``(label, total deals, deals already done)`` per run.
+    :param quiet: Show nothing at all (no bar, no cluster lines).
+    :raises: Nothing. Without a terminal on standard error there is no bar either.
+    """
 
     def __init__(self, rows: list[tuple[str, int, int]], quiet: bool = False):
         self.quiet = quiet
@@ -54,6 +62,13 @@ class Progress:
             self._bar.stop()
 
     def advance(self, row: int, deals: int) -> None:
+        """Count a finished shard's deals on a run's bar, and update its deals per second.
+
+        :param row: The run's position in ``rows``.
+        :param deals: The shard's deals.
+        :return: None.
+        :raises IndexError: If ``row`` is not a row (with a bar shown).
+        """
         if self._bar is None:
             return
         task_id = self._tasks[row]
@@ -64,8 +79,12 @@ class Progress:
             self._bar.update(task_id, rate=f"{rate / 1e6:,.2f} M deals/s")
 
     def cluster(self, status) -> None:
-        """Show the cluster's nodes and CPUs in use (a ``ClusterStatus``); without a bar, log a
-        line each time the cluster's size changes."""
+        """Show the Ray cluster's nodes and busy CPUs; without a bar, log a line when its size changes.
+
+        :param status: A ``pipeline.backends.ClusterStatus`` (``nodes``, ``cpus``, ``busy``).
+        :return: None.
+        :raises: Nothing.
+        """
         size = (status.nodes, status.cpus)
         if self._bar is not None:
             for task_id in self._tasks:

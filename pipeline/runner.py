@@ -70,12 +70,23 @@ def execute_all(
     resume: bool = True,
     quiet: bool = False,
 ) -> list[Path]:
-    """Compute every missing shard of every (study, config) under ``out`` and write each run's
-    tables; return the run directories, in the order of ``runs``.
+    """Run several studies' configs as one stream of shard tasks, then build each run's outputs.
 
-    Each config must be one its study accepts (validated and configured by the caller);
-    ``SampyongError`` for a run listed twice, an out-of-range config, or a folder that cannot be
-    written.
+    Every run's directory is opened (its study warmed, its finished shards checked when
+    resuming), the missing shards of all runs go to ``backend`` at once, and each run's
+    tables, figures and report are built as soon as its last shard has landed (at once for a
+    run already complete).
+
+    :param runs: (study, config) pairs; each config one its study accepts (validated and
+        configured by the caller) and whose ``job`` is the study's name.
+    :param backend: Where the shards run (``pipeline.backends``).
+    :param out: The output folder; runs land in ``OUT/JOB/RUN_ID``.
+    :param resume: Keep the sound finished shards of an earlier run (False: start afresh).
+    :param quiet: No progress bar and no messages on standard error.
+    :return: The run directories, in the order of ``runs``.
+    :raises SampyongError: If a run is listed twice, a config is one its study refuses, or a
+        folder or file cannot be written.
+    :raises ValueError: If a config's ``job`` is not its study's name.
     """
 
     def log(message: str) -> None:
@@ -122,6 +133,17 @@ def execute(
     resume: bool = True,
     quiet: bool = False,
 ) -> Path:
-    """Compute every missing shard of ``study`` for ``config`` under ``out`` and write the
-    tables; return the run directory (``OUT/JOB/RUN_ID``)."""
+    """Run one study's config to completion: its missing shards, then its outputs.
+
+    :param study: The study (``jobs.STUDIES[name]``, or any ``Study``).
+    :param config: A config the study accepts (validated and configured by the caller).
+    :param backend: Where the shards run.
+    :param out: The output folder.
+    :param resume: Keep the sound finished shards of an earlier run.
+    :param quiet: No progress bar and no messages.
+    :return: The run directory, ``OUT/JOB/RUN_ID``.
+    :raises SampyongError: If the config is one the study refuses or a folder or file cannot
+        be written.
+    :raises ValueError: If ``config.job`` is not ``study.name``.
+    """
     return execute_all([(study, config)], backend, out, resume=resume, quiet=quiet)[0]

@@ -38,7 +38,30 @@ def _sha256(path: Path) -> str:
 
 
 def atomic_write(path: Path, write) -> None:
-    """``write(tmp)`` then rename over ``path``; a failed write leaves no temporary file behind."""
+    """Write a file whole or not at all: ``write(tmp)``, then rename ``tmp`` over ``path``.
+
+    >>> import tempfile
+    >>> scratch = tempfile.TemporaryDirectory()
+    >>> path = Path(scratch.name) / "note.txt"
+    >>> atomic_write(path, lambda tmp: tmp.write_text("done"))
+    >>> def fail(tmp):
+    ...     tmp.write_text("half")
+    ...     raise OSError("disk full")
+    >>> atomic_write(path, fail)
+    Traceback (most recent call last):
+    ...
+    OSError: disk full
+    >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
+    ('done', ['note.txt'])
+    >>> scratch.cleanup()
+
+    :param path: The file to write; its folder must exist.
+    :param write: ``write(tmp)`` writes the whole content to the temporary path ``tmp``
+        (``.NAME.PID.tmp`` beside ``path``), with any suffix: pass the format explicitly.
+    :return: None.
+    :raises OSError: If the write or the rename fails; ``path`` is then as it was and no
+        temporary file is left. Whatever ``write`` raises passes through the same way.
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         write(tmp)
@@ -60,8 +83,13 @@ def _listed_paths(entry) -> set[str]:
 
 
 class RunStore:
-    """One run directory: ``run_dir`` holds the run of ``config``, whose every shard has the
-    count tables named in ``tables`` (the study's declaration)."""
+    """One run directory: its config, its shards' files and the manifest that lists them.
+
+    :param run_dir: The folder (``OUT/JOB/RUN_ID``); ``create`` makes it.
+    :param config: The run's config (``run_id`` comes from it).
+    :param tables: The count tables every shard must have (the study's ``tables``).
+    :raises: Nothing; nothing is read or written until a method is called.
+    """
 
     def __init__(self, run_dir: Path, config: RunConfig, tables: tuple[str, ...]):
         self.run_dir = Path(run_dir)
@@ -71,6 +99,23 @@ class RunStore:
 
     @classmethod
     def create(cls, out: Path, config: RunConfig, tables: tuple[str, ...]) -> RunStore:
+        """Open the run directory ``OUT/JOB/RUN_ID``, making it with ``run.json`` and an empty
+        manifest when they are missing (an existing run is left as it is, to be resumed).
+
+        >>> import tempfile
+        >>> scratch = tempfile.TemporaryDirectory()
+        >>> config = RunConfig(job="coin", game="-", deals=4, shard_deals=2, players=1, seed=0)
+        >>> store = RunStore.create(Path(scratch.name), config, ("flips",))
+        >>> sorted(p.name for p in store.run_dir.iterdir()), store.read_manifest()
+        (['manifest.json', 'run.json'], {})
+        >>> scratch.cleanup()
+
+        :param out: The output folder.
+        :param config: The run's config.
+        :param tables: The study's declared count tables.
+        :return: The store.
+        :raises SampyongError: If the folder or its files cannot be written.
+        """
         run_dir = Path(out) / config.job / config.run_id
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
@@ -86,7 +131,12 @@ class RunStore:
 
     @staticmethod
     def read_config(run_dir: Path) -> RunConfig:
-        """The ``RunConfig`` in ``run_dir/run.json``; ``SampyongError`` if there is none."""
+        """Read the config of an existing run directory.
+
+        :param run_dir: A run directory (``OUT/JOB/RUN_ID``).
+        :return: The ``RunConfig`` in ``run_dir/run.json``.
+        :raises SampyongError: If there is no ``run.json`` or it is not a valid config.
+        """
         config_file = Path(run_dir) / "run.json"
         if not config_file.is_file():
             raise SampyongError(f"{run_dir} is not a run directory (no run.json)")
@@ -98,11 +148,20 @@ class RunStore:
     # --- manifest -----------------------------------------------------------------------
     @property
     def manifest_path(self) -> Path:
+        """Locate the manifest.
+
+        :return: ``run_dir/manifest.json`` (it may not exist).
+        :raises: Nothing.
+        """
         return self.run_dir / "manifest.json"
 
     def read_manifest(self) -> dict[int, dict]:
-        """The manifest's shard entries by shard index; empty when it is missing, unreadable or
-        another run's."""
+        """Read the manifest's shard entries, unchecked (``finished_shards`` checks them).
+
+        :return: Shard index to entry (``{"files": {table: {"path", "rows", "sha256"}}}``);
+            empty when the manifest is missing, unreadable or another run's.
+        :raises: Nothing.
+        """
         try:
             data = json.loads(self.manifest_path.read_text())
             if data.get("run_id") != self.run_id:
@@ -112,7 +171,12 @@ class RunStore:
             return {}
 
     def write_manifest(self, shards: dict[int, dict]) -> None:
-        """Replace the manifest (atomically) with these finished shards' entries."""
+        """Replace the manifest, atomically, with these finished shards' entries.
+
+        :param shards: Shard index to manifest entry.
+        :return: None.
+        :raises OSError: If the manifest cannot be written (the old one is then kept).
+        """
         data = {
             "run_id": self.run_id,
             "schema_version": SCHEMA_VERSION,
@@ -122,10 +186,31 @@ class RunStore:
 
     # --- shards -------------------------------------------------------------------------
     def shard_path(self, table: str, index: int) -> Path:
+        """Locate one table of one shard.
+
+        >>> RunStore(Path("out/coin/abc"), RunConfig("coin", "-", 4, 2, 1, 0), ("flips",)).shard_path("flips", 3).as_posix()
+        'out/coin/abc/shards/flips/shard-000003.parquet'
+
+        :param table: The table's name.
+        :param index: The shard's index.
+        :return: ``run_dir/shards/TABLE/shard-NNNNNN.parquet``.
+        :raises: Nothing.
+        """
         return self.run_dir / "shards" / table / f"shard-{index:06d}.parquet"
 
     def write_shard(self, index: int, tables: dict[str, pa.Table], manifest: dict[int, dict]) -> None:
-        """Write a finished shard's tables, then record it in ``manifest`` (and on disk)."""
+        """Write a finished shard's tables, each atomically, then record it in the manifest.
+
+        The files carry the run_id, shard index and schema version in their Parquet metadata;
+        the entry lists each file's path, rows and sha256.
+
+        :param index: The shard's index.
+        :param tables: Every declared table of the shard (``run_shard``'s result).
+        :param manifest: The run's finished shards; updated in place, then written to disk.
+        :return: None.
+        :raises ValueError: If ``tables`` are not exactly the declared tables.
+        :raises OSError: If a file or the manifest cannot be written.
+        """
         if set(tables) != set(self.tables):
             raise ValueError(f"shard {index} has tables {sorted(tables)}, the study declares {sorted(self.tables)}")
         files = {}
@@ -148,8 +233,15 @@ class RunStore:
         self.write_manifest(manifest)
 
     def shard_problem(self, index: int, entry: dict) -> str | None:
-        """Why a manifest entry cannot be trusted, or None if it lists every declared table and
-        each file is sound."""
+        """Tell why a manifest entry cannot be trusted.
+
+        :param index: The shard's index.
+        :param entry: Its manifest entry.
+        :return: One line naming the shard, the table and what is wrong; None if the entry lists
+            every declared table and no other, and each file is present, matches its checksum
+            and row count, and names this run, this shard and this schema version.
+        :raises OSError: Only if a listed file exists but cannot be read for its checksum.
+        """
         files = entry.get("files") if isinstance(entry, dict) else None
         if not isinstance(files, dict):
             return f"shard {index}: the manifest entry lists no files"
@@ -194,7 +286,14 @@ class RunStore:
         return None
 
     def finished_shards(self, log=None) -> dict[int, dict]:
-        """The manifest's sound entries; unsound ones are dropped (and reported through ``log``)."""
+        """Read the manifest's sound entries, dropping (and rewriting it without) unsound ones.
+
+        :param log: ``log(message)`` is told of each shard dropped (``recomputing ...``); None:
+            silent.
+        :return: Shard index to entry, for the shards that need no recomputing.
+        :raises OSError: If the manifest must be rewritten and cannot be, or a listed file
+            exists but cannot be read for its checksum.
+        """
         manifest = self.read_manifest()
         sound = {}
         for index, entry in manifest.items():
@@ -208,7 +307,13 @@ class RunStore:
         return sound
 
     def audit(self, planned: list[int]) -> list[str]:
-        """Everything wrong with the run directory; an empty list means complete and sound."""
+        """List everything wrong with the run directory, as ``sampyong check`` reports it.
+
+        :param planned: The indices of the shards the plan has.
+        :return: One line per problem (manifest, schema version, unsound or missing shards,
+            shards the plan does not have, stray files); empty when complete and sound.
+        :raises OSError: Only if a listed file exists but cannot be read for its checksum.
+        """
         problems = []
         try:
             data = json.loads(self.manifest_path.read_text())
@@ -242,6 +347,12 @@ class RunStore:
         return problems
 
     def table_files(self, manifest: dict[int, dict]) -> dict[str, list[Path]]:
+        """Gather the shard files of each table, in shard order.
+
+        :param manifest: Shard index to entry (as ``finished_shards`` returns).
+        :return: Table name to its shards' file paths.
+        :raises KeyError: If an entry is malformed (check it with ``shard_problem`` first).
+        """
         files: dict[str, list[Path]] = {}
         for index in sorted(manifest):
             for name, info in manifest[index]["files"].items():

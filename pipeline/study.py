@@ -10,17 +10,23 @@ become tables, figures and a report. The pipeline never looks a study up by name
 ...     summarize=lambda counts, config: {"flips": counts["flips"]},
 ...     report=lambda tables, config, figures: "# coin\\n",
 ... )
->>> toy.plan(RunConfig(job="coin", game="-", deals=10, shard_deals=4, players=1, seed=0))
+>>> config = RunConfig(job="coin", game="-", deals=10, shard_deals=4, players=1, seed=0)
+>>> toy.plan(config)
 [ShardSpec(index=0, deals=4, root_seed=0), ShardSpec(index=1, deals=4, root_seed=0), ShardSpec(index=2, deals=2, root_seed=0)]
+>>> toy.is_exact(config), toy.figures({}, config)
+(False, {})
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # The ``sampyong run`` options that sample deals, which an exact enumeration has no use for.
 SAMPLING_OPTIONS = frozenset({"deals", "seed", "shard_deals"})
@@ -34,35 +40,45 @@ def _unchanged(config: RunConfig) -> RunConfig:
     return config
 
 
-def _no_figures(tables: Mapping, directory: Path, config: RunConfig) -> list:
-    return []
+def _no_figures(tables: Mapping, config: RunConfig) -> dict:
+    return {}
 
 
 @dataclasses.dataclass(frozen=True)
 class Study:
-    """One study the pipeline can run.
+    """One study the pipeline can run: its name, its shards' work and how their counts are read.
 
-    Parameters:
-        name: the name ``sampyong run NAME`` knows it by (and its runs' folder).
-        description: one line for ``sampyong jobs``.
-        tables: the count tables every shard returns; a shard is finished only with all of them.
-        run_shard: ``(config, shard) -> {table: pyarrow.Table}`` of unsigned 64-bit counts; pure:
-            the same shard gives the same bytes on any worker.
-        summarize: ``(counts, config) -> {table: polars.DataFrame}``, the summed counts made rates
-            with standard errors (or exact shares).
-        report: ``(tables, config, figures) -> str``, the Markdown of ``report.md``; ``figures``
-            is what ``figures`` returned.
-        figures: ``(tables, directory, config) -> [paths]``, the PNG figures written into
-            ``directory`` (default: none).
-        options: the ``sampyong run`` options the study uses; the CLI refuses any other.
-        validate: raises ``SampyongError`` for a config the study cannot run (default: none).
-        configure: fixes the fields that do not apply (an exact study has no seed).
-        plan: the shards (default: ``plan_shards``, even shards of ``shard_deals``).
-        prepare: warms tables and compiled kernels in the driver before workers need them
-            (default: one 4-deal shard).
-        exact: ``config -> bool``, whether the config is enumerated rather than sampled
-            (None: always sampled).
-        default_players: hands per deal when ``--players`` is not given.
+    Only ``name``, ``description``, ``tables``, ``run_shard``, ``summarize`` and ``report`` are
+    required; every other field has a shared default.
+
+    :param name: The name ``sampyong run NAME`` knows it by (and its runs' folder).
+    :param description: One line for ``sampyong jobs``.
+    :param tables: The count tables every shard returns; a shard is finished only with all of
+        them.
+    :param run_shard: ``(config, shard) -> {table: pyarrow.Table}`` of unsigned 64-bit counts;
+        pure: the same shard gives the same bytes on any worker.
+    :param summarize: ``(counts, config) -> {table: polars.DataFrame}``, the summed counts made
+        rates with standard errors (or exact shares); each is written to ``tables/``.
+    :param report: ``(tables, config, figure_files) -> str``, the Markdown of ``report.md``;
+        ``figure_files`` are the file names (``NAME.png``, in ``figures/``) of ``figures``'
+        figures, in their order.
+    :param figures: ``(tables, config) -> {name: matplotlib.figure.Figure}``, the figures of
+        the summaries, by file name without ``.png``; the pipeline saves each as
+        ``figures/NAME.png`` at the figure's own dpi (default: none). Make them with
+        ``matplotlib.figure.Figure``: no pyplot, no backend to choose.
+    :param options: The ``sampyong run`` options the study uses; the CLI refuses any other.
+    :param validate: ``config -> None``, raises ``SampyongError`` for a config the study cannot
+        run (default: accepts every config).
+    :param configure: ``config -> config``, fixes the fields that do not apply (an exact study
+        has no seed; default: unchanged).
+    :param plan: ``config -> [ShardSpec]``, the shards (default: ``plan_shards``, even shards
+        of ``shard_deals``).
+    :param prepare: ``config -> None``, warms tables and compiled kernels in the driver before
+        workers need them (None: one 4-deal shard).
+    :param exact: ``config -> bool``, whether the config is enumerated rather than sampled
+        (None: always sampled).
+    :param default_players: Hands per deal when ``--players`` is not given.
+    :raises: Nothing on construction; the callables raise what they document.
     """
 
     name: str
@@ -70,8 +86,8 @@ class Study:
     tables: tuple[str, ...]
     run_shard: Callable[[RunConfig, ShardSpec], dict]
     summarize: Callable[[dict, RunConfig], dict]
-    report: Callable[[dict, RunConfig, dict], str]
-    figures: Callable[[dict, Path, RunConfig], list] = _no_figures
+    report: Callable[[dict, RunConfig, list], str]
+    figures: Callable[[dict, RunConfig], Mapping[str, Figure]] = _no_figures
     options: frozenset = SAMPLING_OPTIONS
     validate: Callable[[RunConfig], None] = _no_checks
     configure: Callable[[RunConfig], RunConfig] = _unchanged
@@ -81,12 +97,22 @@ class Study:
     default_players: int = 2
 
     def warm(self, config: RunConfig) -> None:
-        """Run ``prepare``, or by default one tiny shard, in the driver."""
+        """Run ``prepare``, or by default one tiny shard, in the driver.
+
+        :param config: The run's config (validated and configured).
+        :return: None.
+        :raises SampyongError: If the study refuses ``config`` while preparing.
+        """
         if self.prepare is not None:
             self.prepare(config)
         else:
             self.run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
 
     def is_exact(self, config: RunConfig) -> bool:
-        """Whether ``config`` is an exact enumeration (no sampling options apply)."""
+        """Tell whether ``config`` is an exact enumeration (no sampling options apply).
+
+        :param config: The run's config.
+        :return: ``exact(config)``, or False when the study has no ``exact``.
+        :raises: Nothing but what ``exact`` raises.
+        """
         return self.exact is not None and self.exact(config)
