@@ -23,6 +23,7 @@ between the markers; the prose around them is left alone. The regions:
 * ``grid``: ``equity_high`` of three classes in the ``tables/grid.csv`` of
   ``sampyong run grid --game holdem --exact``, as percentages to 4 decimals.
 * ``equity``: the two ``sampyong equity`` commands in full.
+* ``ranges``: a range-against-range ``sampyong equity`` and a ``sampyong range``, in full.
 
 Runs use ``--quiet`` and land in a temporary folder (the working directory of every command,
 with ``--out outputs``, so a run directory prints as ``outputs/JOB/RUN_ID``, the run id being
@@ -57,7 +58,7 @@ from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
-REGIONS = ("games", "eval", "run", "showdown-report", "distribution", "grid", "equity")
+REGIONS = ("games", "eval", "run", "showdown-report", "distribution", "grid", "equity", "ranges")
 MARKER = re.compile(r"<!-- (/?)tour:([A-Za-z0-9_-]+) -->")
 
 
@@ -158,6 +159,10 @@ GRID = Command("sampyong run grid --game holdem --exact", extra=RUN)
 EQUITY = (
     Command('sampyong equity "As Ah" "Kd Kc" --game holdem'),
     Command('sampyong equity "As 2h 3d" "Kd Kc Qs" random --samples 200k'),
+)
+RANGES = (
+    Command('sampyong equity "QQ+, AKs" "JJ-99, AQs+" --game holdem'),
+    Command('sampyong range "AA*" --game pls7'),
 )
 
 DISTRIBUTION_CATEGORIES = ("three_of_a_kind", "straight", "flush", "skip_straight")
@@ -301,6 +306,7 @@ def bodies(runner: Runner) -> dict[str, str]:
         ),
         "grid": ", ".join(f"{name} {percent(grid[name]['equity_high'])}" for name in GRID_CLASSES),
         "equity": block(transcript(runner, *EQUITY)),
+        "ranges": block(transcript(runner, *RANGES)),
     }
 
 

@@ -303,7 +303,9 @@ def eval_(
 @app.command("equity")
 @user_errors
 def equity_(
-    hands: Annotated[list[str], typer.Argument(help='Hands like "As Ks Qh", or random.')],
+    hands: Annotated[
+        list[str], typer.Argument(help='Per player: cards ("As Ks Qh"), random, or a range ("QQ+, AKs", "AA*", "15%"; see `sampyong range --help`).')
+    ],
     board: Annotated[str, typer.Option(help="Known board cards (0, 3, 4 or 5).")] = "",
     dead: Annotated[str, typer.Option(help="Cards known to be out of play.")] = "",
     game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
@@ -311,22 +313,66 @@ def equity_(
     seed: Annotated[int, typer.Option(help="Seed for Monte Carlo.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """All-in equity of hands against each other: exact when it fits (<= 1e8 evaluations), else sampled."""
+    """All-in equity of hands and ranges against each other: exact when it fits (<= 1e8 evaluations), else sampled."""
     from evaluator.equity import equity
+    from evaluator.games import game as preset
     from pipeline.counts import parse_count
 
-    result = equity(game, hands, board=board, dead=dead, samples=parse_count(samples, "sample count"), seed=seed)
+    rules = preset(game)
+    result = equity(rules, hands, board=board, dead=dead, samples=parse_count(samples, "sample count"), seed=seed,
+                    top=_top(rules, quiet=True))
     if as_json:
         typer.echo(json.dumps(result))
         return
     kind = f"exact over {result['samples']:,} boards" if result["exact"] else f"Monte Carlo, {result['samples']:,} deals, +/- 1 SE"
     typer.echo(f"{result['game']}  board {result['board'] or '(none)'}  ({kind})")
+    width = max(14, *(len(h["hand"]) for h in result["hands"]))
     for h in result["hands"]:
         se = "" if result["exact"] else f" +/- {100 * h['equity_se']:.2f}"
+        scoop = f"  scoop {100 * h['scoop']:6.2f}%" if rules.low is not None else ""
+        combos = f"  ({h['combos']:,} hands)" if "combos" in h else ""
         typer.echo(
-            f"  {h['hand']:14} equity {100 * h['equity']:7.3f}%{se}   win {100 * h['win']:6.2f}%  "
-            f"tie {100 * h['tie']:6.2f}%   high {100 * h['high']:6.2f}%  low {100 * h['low']:6.2f}%"
+            f"  {h['hand']:{width}} equity {100 * h['equity']:7.3f}%{se}   win {100 * h['win']:6.2f}%  "
+            f"tie {100 * h['tie']:6.2f}%   high {100 * h['high']:6.2f}%  low {100 * h['low']:6.2f}%{scoop}{combos}"
         )
+
+
+def _top(rules, quiet: bool):
+    """The top-N % provider of ``rules``, importing the studies only when a range asks for it."""
+
+    def top(percent: float):
+        from jobs.hand_ranking import top_provider
+
+        return top_provider(rules, quiet)(percent)
+
+    return top
+
+
+@app.command("range")
+@user_errors
+def range_(
+    expression: Annotated[str, typer.Argument(help='A range: "QQ+, AKs", "A5s-A2s", "AA*", "AxAyxy", "15%", "AA@50", "0.6(AA, AK)", "AA*!AAA".')],
+    game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
+    hands: Annotated[bool, typer.Option("--hands", help="List every hand of the range.")] = False,
+) -> None:
+    """Expand a range: how many hands it holds and its share of all starting hands.
+
+    The grammar is in evaluator/ranges.py: comma-separated items; hold'em notation for 2-card
+    games (QQ+, AKs, A5s-A2s, T9s+, 22-55); patterns for any game with * for any card and suit
+    variables w x y z (AA*, AxAyxy); N% for the top N % by the game's exact heads-up grid;
+    @N for a weight of N %, or eval7's N%(...) groups; ! to exclude (AA*!AAA).
+    """
+    from evaluator.games import game as preset
+    from evaluator.ranges import parse_range
+
+    rules = preset(game)
+    parsed = parse_range(expression, rules, _top(rules, quiet=False))
+    weighted = sum(parsed.weights)
+    weight = "" if weighted == parsed.size else f" (weighted: {weighted:,.2f})"
+    typer.echo(f"{rules.name}  {expression}: {parsed.size:,} hands{weight}, {100 * parsed.share(rules):.3f} % of all starting hands")
+    if hands:
+        for line in parsed.describe():
+            typer.echo(f"  {line}")
 
 
 @app.command("replay")

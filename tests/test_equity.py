@@ -169,7 +169,7 @@ def test_cli_json():
         (["As Ah", "As Kc"], "listed twice"),
         (["As Ah", "Kd"], "needs 2 hole cards"),
         (["As Ah", "Kd Kc", "--board", "2c 3c"], "board takes"),
-        (["As Ah", "Kd Kx"], "bad card"),
+        (["As Ah", "Kd Kq"], "is not a hand"),  # Kx is a suit variable: Kd Kx is a range
         (["As Ah", "Kd Kc", "--samples", "0"], "must be positive"),
     ],
 )
