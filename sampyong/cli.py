@@ -153,6 +153,10 @@ def run(
             run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
         else:
             run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet)
+            if study.name == "grid":
+                from jobs.grid_view import write_grid_view
+
+                write_grid_view(run_dir)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None
@@ -373,6 +377,16 @@ def range_(
     if hands:
         for line in parsed.describe():
             typer.echo(f"  {line}")
+
+
+@app.command()
+@user_errors
+def view(run_dir: Annotated[Path, typer.Argument(help="A grid run directory (OUT/grid/RUN_ID).")]) -> None:
+    """Write RUN_DIR/grid.html: the grid to explore in a browser (colour by a column, hover for
+    every number, find a class, highlight the top N % and read it as a range). One file, no network."""
+    from jobs.grid_view import write_grid_view
+
+    typer.echo(str(write_grid_view(run_dir)))
 
 
 @app.command("replay")
