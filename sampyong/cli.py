@@ -93,10 +93,15 @@ def jobs() -> None:
 
 
 def execute(study, config, backend, out, *, resume, quiet):
-    """Indirection so CLI tests can replace the heavy backend."""
+    """Run the study (an indirection CLI tests replace); a grid run also gets its grid.html."""
     from pipeline.runner import execute as run_study
 
-    return run_study(study, config, backend, out, resume=resume, quiet=quiet)
+    run_dir = run_study(study, config, backend, out, resume=resume, quiet=quiet)
+    if study.name == "grid":
+        from jobs.grid_view import write_grid_view
+
+        write_grid_view(run_dir)
+    return run_dir
 
 
 @app.command()
@@ -153,10 +158,6 @@ def run(
             run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
         else:
             run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet)
-            if study.name == "grid":
-                from jobs.grid_view import write_grid_view
-
-                write_grid_view(run_dir)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None
