@@ -390,6 +390,24 @@ def view(run_dir: Annotated[Path, typer.Argument(help="A grid run directory (OUT
     typer.echo(str(write_grid_view(run_dir)))
 
 
+@app.command()
+@user_errors
+def policies(
+    name: Annotated[Optional[str], typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")] = None,
+) -> None:
+    """List the built-in player policies, or check and print one (its TOML)."""
+    from engine.policy import builtin, builtin_names, builtin_text, load_policy
+
+    if name is None:
+        for known in builtin_names():
+            policy = builtin(known)
+            typer.echo(f"{known:10} {policy.description}")
+        return
+    policy = load_policy(name)
+    typer.echo(builtin_text(name).rstrip() if name in builtin_names() else Path(name).read_text(encoding="utf-8").rstrip())
+    typer.echo(f"# ok: {policy.name}, style {policy.style}")
+
+
 @app.command("replay")
 @user_errors
 def replay_(

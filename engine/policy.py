@@ -1,0 +1,165 @@
+"""Policies as data: how a simulated player acts, read from a small TOML file.
+
+A policy has a ``style``: ``thresholds`` (the default) or ``check-call`` (checks and calls
+every bet to the river: with it every table must equal the everyone-shows-down study).
+
+``thresholds`` policies decide preflop by the starting hand's **percentile** in the game's
+exact heads-up grid (0 = the best hand, 1 = the worst, share of all hands stronger) and
+after the flop by **hand strength**, the hand's equity against the opponents still in::
+
+    [preflop]
+    open_early = 0.12    # open (raise) with the top 12 % first to act ...
+    open_late = 0.40     # ... widening linearly to the top 40 % on the button
+    call = 0.15          # call one raise with the top 15 %
+    reraise = 0.05       # re-raise one raise with the top 5 %
+    call_reraised = 0.06 # call two or more raises with the top 6 %
+    limp = false         # call the big blind instead of folding what it would not open
+    open_size = 1.0      # open and raise sizes as fractions of the pot (capped by the structure)
+
+    [postflop]
+    bet = 0.65           # bet, or raise a bet, with equity above 0.65 (1: never)
+    call_factor = 1.0    # call when equity >= pot odds * call_factor (0: call anything)
+    bet_size = 0.66      # bets and raises as fractions of the pot
+    samples = 64         # hand-strength samples per decision (random opponent hands and boards)
+
+>>> p = builtin("regular")
+>>> p.name, p.style, p.preflop.open_late, p.postflop.bet_size
+('regular', 'thresholds', 0.35, 0.66)
+>>> parse_policy("[preflop]\\nopen_erly = 0.2\\n", "mine.toml")
+Traceback (most recent call last):
+...
+evaluator.errors.SampyongError: mine.toml: unknown key preflop.open_erly (known: call, call_reraised, limp, open_early, open_late, open_size, reraise)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from evaluator.errors import SampyongError
+
+STYLES = ("thresholds", "check-call")
+
+
+@dataclasses.dataclass(frozen=True)
+class Preflop:
+    """Preflop thresholds as shares of all starting hands (see the module docstring)."""
+
+    open_early: float = 0.15
+    open_late: float = 0.35
+    call: float = 0.15
+    reraise: float = 0.05
+    call_reraised: float = 0.06
+    limp: bool = False
+    open_size: float = 1.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Postflop:
+    """Postflop thresholds on hand strength (equity against the opponents still in)."""
+
+    bet: float = 0.65
+    call_factor: float = 1.0
+    bet_size: float = 0.66
+    samples: int = 64
+
+
+@dataclasses.dataclass(frozen=True)
+class Policy:
+    """A player's policy.
+
+    Parameters:
+        name: what ``sampyong policies`` lists it as.
+        description: one line saying what kind of player it is.
+        style: ``thresholds`` or ``check-call``.
+        preflop, postflop: the thresholds (ignored by ``check-call``).
+    """
+
+    name: str
+    description: str = ""
+    style: str = "thresholds"
+    preflop: Preflop = Preflop()
+    postflop: Postflop = Postflop()
+
+
+# Keys whose values are shares in [0, 1]; every other number must be at least 0.
+_SHARES = {"open_early", "open_late", "call", "reraise", "call_reraised", "bet"}
+
+
+def _section(cls, data, where: str, path: str):
+    if not isinstance(data, dict):
+        raise SampyongError(f"{path}: [{where}] must be a table")
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for key, value in data.items():
+        if key not in known:
+            raise SampyongError(f"{path}: unknown key {where}.{key} (known: {', '.join(sorted(known))})")
+        kind = known[key].type
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise SampyongError(f"{path}: {where}.{key} must be true or false, not {value!r}")
+        elif kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SampyongError(f"{path}: {where}.{key} must be a whole number of at least 1, not {value!r}")
+        else:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise SampyongError(f"{path}: {where}.{key} must be a number, not {value!r}")
+            value = float(value)
+            if key in _SHARES and not 0 <= value <= 1:
+                raise SampyongError(f"{path}: {where}.{key} = {value:g} is not a share from 0 to 1")
+            if value < 0:
+                raise SampyongError(f"{path}: {where}.{key} = {value:g} cannot be negative")
+        values[key] = value
+    return cls(**values)
+
+
+def parse_policy(text: str, path: str = "<policy>", name: str | None = None) -> Policy:
+    """A policy from TOML text; ``SampyongError`` (naming ``path``) for anything else, an unknown
+    key, a share outside [0, 1] or a negative size."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SampyongError(f"{path}: not a policy file ({error})") from None
+    top = {"name", "description", "style", "preflop", "postflop"}
+    for key in data:
+        if key not in top:
+            raise SampyongError(f"{path}: unknown key {key} (known: {', '.join(sorted(top))})")
+    style = data.get("style", "thresholds")
+    if style not in STYLES:
+        raise SampyongError(f"{path}: style {style!r} is not one of {', '.join(STYLES)}")
+    return Policy(
+        name=str(data.get("name", name or Path(path).stem)),
+        description=str(data.get("description", "")),
+        style=style,
+        preflop=_section(Preflop, data.get("preflop", {}), "preflop", path),
+        postflop=_section(Postflop, data.get("postflop", {}), "postflop", path),
+    )
+
+
+def builtin_names() -> list[str]:
+    """The policies that ship with the package."""
+    return sorted(p.name[:-5] for p in resources.files("engine").joinpath("policies").iterdir() if p.name.endswith(".toml"))
+
+
+def builtin_text(name: str) -> str:
+    """The TOML text of a built-in policy (``SampyongError`` naming the built-ins if unknown)."""
+    if name not in builtin_names():
+        raise SampyongError(f"unknown policy {name!r}; built-ins: {', '.join(builtin_names())} (or a .toml file)")
+    return resources.files("engine").joinpath("policies", f"{name}.toml").read_text(encoding="utf-8")
+
+
+def builtin(name: str) -> Policy:
+    return parse_policy(builtin_text(name), f"{name}.toml", name)
+
+
+def load_policy(spec: str) -> Policy:
+    """A built-in policy by name, or a policy file by path."""
+    path = Path(spec)
+    if spec.endswith(".toml") or path.is_file():
+        try:
+            return parse_policy(path.read_text(encoding="utf-8"), str(path))
+        except OSError as error:
+            raise SampyongError(f"cannot read {path}: {error.strerror or error}") from None
+    return builtin(spec)
