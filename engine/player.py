@@ -50,13 +50,17 @@ def play_hand(
     percentile: Percentile,
 ) -> Hand:
     """Deal one hand from ``rng`` (hole cards seat by seat, then the five board cards) and play
-    it to the end, each seat acting by its policy; return the finished ``Hand``."""
+    it to the end, each seat acting by its policy; return the finished ``Hand``, which also
+    carries ``runout`` (the five board cards the deal fixed, dealt or not) and ``voluntary``
+    (the seats that put chips in preflop by choice: a call or a raise, not a free check)."""
     seats = len(stacks)
     cards = rng.permutation(52)[: seats * game.hole_cards + game.board_cards].tolist()
     hand = Hand(game, betting, stacks, blinds)
     for seat in range(seats):
         hand.deal_hole(seat, cards[seat * game.hole_cards : (seat + 1) * game.hole_cards])
     runout = cards[seats * game.hole_cards :]
+    hand.runout = runout
+    hand.voluntary = set()
     decision_rng = np.random.default_rng(rng.integers(2**63))
     order = _preflop_order(hand)
     while not hand.done:
@@ -83,6 +87,15 @@ def _preflop_order(hand: Hand) -> dict[int, float]:
 
 def _act(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, rng) -> None:
     legal = hand.legal()
+    chips = hand.contributed[seat]
+    try:
+        _decide(hand, seat, policy, order, percentile, rng, legal)
+    finally:
+        if hand.street == 0 and hand.contributed[seat] > chips or (hand.street == 0 and seat in hand.voluntary):
+            hand.voluntary.add(seat)
+
+
+def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, rng, legal) -> None:
     if policy.style == "check-call":
         hand.check_call()
         return

@@ -7,9 +7,9 @@ campaign: a list of studies run as one job graph, then one report.
 
 from __future__ import annotations
 
-from jobs import distribution, draws, grid, showdown, textures, variants
+from jobs import distribution, draws, grid, play, showdown, textures, variants
 from pipeline.study import Study
 
 STUDIES: dict[str, Study] = {
-    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws)
+    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws, play)
 }

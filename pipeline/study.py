@@ -78,6 +78,8 @@ class Study:
     :param exact: ``config -> bool``, whether the config is enumerated rather than sampled
         (None: always sampled).
     :param default_players: Hands per deal when ``--players`` is not given.
+    :param default_deals: Deals when ``--deals`` is not given (a count as the CLI writes it).
+    :param default_shard_deals: Deals per shard when ``--shard-deals`` is not given.
     :raises: Nothing on construction; the callables raise what they document.
     """
 
@@ -95,6 +97,8 @@ class Study:
     prepare: Callable[[RunConfig], None] | None = None
     exact: Callable[[RunConfig], bool] | None = None
     default_players: int = 2
+    default_deals: str = "20M"
+    default_shard_deals: str = "1M"
 
     def warm(self, config: RunConfig) -> None:
         """Run ``prepare``, or by default one tiny shard, in the driver.

@@ -126,6 +126,10 @@ def run(
     exact: Annotated[
         bool, typer.Option("--exact", help="Insist on exact enumeration (distribution; grid heads-up): an error if the job would sample.")
     ] = False,
+    policy: Annotated[
+        Optional[str], typer.Option(help="play: a policy for every seat, or one per seat (regular or tight,loose,...; see `sampyong policies`).")
+    ] = None,
+    stacks: Annotated[Optional[str], typer.Option(help="play: starting stacks in big blinds (100bb) [default: 100bb].")] = None,
     address: Annotated[
         Optional[str], typer.Option(help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster.")
     ] = None,
@@ -145,7 +149,7 @@ def run(
     from pipeline.backends import make_backend
 
     given = dict(game=game, hole_use=hole_use, ranking=ranking, low=low, deals=deals, players=players, seed=seed,
-                 shard_deals=shard_deals, variants=variants)
+                 shard_deals=shard_deals, variants=variants, policy=policy, stacks=stacks)
     given = {name: value for name, value in given.items() if value is not None}
     if exact:
         given["exact"] = True
@@ -174,11 +178,13 @@ def run_config(job: str, given: dict):
     from pipeline.plan import MAX_DEALS, RunConfig, check_limits
     from pipeline.study import SAMPLING_OPTIONS
 
+    deals, shard_deals = "20M", "1M"
     if job == rulebook.NAME:
         study, options, players = None, rulebook.OPTIONS, 8
     elif job in STUDIES:
         study = STUDIES[job]
         options, players = study.options, study.default_players
+        deals, shard_deals = study.default_deals, study.default_shard_deals
     else:
         raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
     unused = [name for name in given if name not in options]
@@ -187,14 +193,14 @@ def run_config(job: str, given: dict):
     config = RunConfig(
         job=job,
         game=str(given.get("game", "pls7")).strip().lower(),
-        deals=parse_count(given.get("deals", "20M"), "deal count", at_most=MAX_DEALS),
-        shard_deals=parse_count(given.get("shard_deals", "1M"), "shard size", at_most=MAX_DEALS),
+        deals=parse_count(given.get("deals", deals), "deal count", at_most=MAX_DEALS),
+        shard_deals=parse_count(given.get("shard_deals", shard_deals), "shard size", at_most=MAX_DEALS),
         players=given.get("players", players),
         seed=given.get("seed", 0),
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
         low=given.get("low"),
-        options=(("variants", given["variants"]),) if "variants" in given else (),
+        options=tuple(sorted((name, str(given[name])) for name in ("variants", "policy", "stacks") if name in given)),
     )
     check_limits(config)
     if study is None:

@@ -1,0 +1,311 @@
+"""When players fold: hands played by explicit policies, and the rule book's figures under play.
+
+``sampyong run play --game pls7 --players 6 --policy regular --deals 20k [--stacks 100bb]``
+plays each hand through the reference engine (``engine.player``): blinds 1 and 2 chips, every
+seat starting from the same stack, each seat acting by its policy (one for all, or one per
+seat). Preflop percentiles come from the game's exact heads-up grid (cached; the grid covers
+2- and 3-card games). The same deal is also read as everyone showing down, so the figures under
+play sit beside the everyone-shows-down figures of the very same cards.
+
+Tables (rates with standard errors per hand; results in big blinds per hand):
+
+* ``streets``: per street (preflop, flop, turn, river, showdown) the share of hands that
+  reach it, the mean number of players there, and the share of hands won there without a showdown.
+* ``showdown``: by the number of players at showdown, the share of hands, and among them
+  hi_chop, low_exists, low_tie (of the hands with a low), scoop, quartered (as the showdown
+  study defines them, on the players at showdown, main pot).
+* ``positions``: per seat (PHH order: the small blind first, the button last) how often it
+  plays (puts chips in preflop beyond a check in the big blind), reaches showdown, and its
+  result in big blinds per hand.
+* ``pots``: the pot at the end in big blinds, for hands won at showdown and before it.
+* ``compare``: per number of players k, hi_chop, low_exists, scoop and quartered at showdowns of
+  k players under play, beside the everyone-shows-down value of the first k seats of the same
+  deals, and their difference.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from engine.betting import default_betting
+from engine.hand import Hand
+from engine.player import play_hand
+from engine.policy import Policy, load_policy
+from evaluator.fast import fast_evaluator
+from evaluator.errors import SampyongError
+from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from pipeline.aggregate import markdown_table
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Study
+
+STREETS = ("preflop", "flop", "turn", "river", "showdown")
+FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+POT_BUCKETS = (0, 5, 10, 20, 50, 100, 200, 400)  # lower edges, in big blinds
+BIG_BLIND = 2
+
+
+def policies_of(config: RunConfig) -> list[Policy]:
+    """The seats' policies: one name (or .toml file) for every seat, or a comma list, one per seat."""
+    names = [n.strip() for n in (config.option("policy") or "regular").split(",")]
+    if len(names) == 1:
+        names *= config.players
+    if len(names) != config.players:
+        raise SampyongError(f"--policy names {len(names)} policies for {config.players} players: give one, or one per seat")
+    return [load_policy(n) for n in names]
+
+
+def stack_of(config: RunConfig) -> int:
+    """Each seat's starting stack in chips (``--stacks`` in big blinds: ``100bb`` or ``100``)."""
+    text = (config.option("stacks") or "100bb").strip().lower().removesuffix("bb")
+    try:
+        value = float(text)
+    except ValueError:
+        raise SampyongError(f"bad --stacks {config.option('stacks')!r}: write big blinds, e.g. 100bb") from None
+    if not 1 <= value <= 100_000 or value * BIG_BLIND != int(value * BIG_BLIND):
+        raise SampyongError(f"bad --stacks {config.option('stacks')!r}: 1 to 100,000 big blinds, in whole chips (half big blinds)")
+    return int(value * BIG_BLIND)
+
+
+def validate(config: RunConfig) -> None:
+    game = game_of(config)
+    game.check_players(config.players)
+    policies_of(config)
+    stack_of(config)
+    if game.hole_cards not in (2, 3) and any(p.style != "check-call" for p in policies_of(config)):
+        raise SampyongError(f"play ranks starting hands by the exact grid, which covers 2- and 3-card games; {game.name} has {game.hole_cards}")
+
+
+@functools.lru_cache(maxsize=4)
+def percentiles(game) -> tuple[dict, float]:
+    """Each starting hand's share of hands stronger than it in the exact heads-up grid."""
+    from jobs.hand_ranking import class_strengths
+
+    classes = sorted(class_strengths(game), key=lambda item: -item[1])
+    total = sum(len(hands) for hands, _ in classes)
+    out: dict = {}
+    above = 0
+    for hands, _ in classes:
+        for hand in hands:
+            out[hand] = above / total
+        above += len(hands)
+    return out
+
+
+def prepare(config: RunConfig) -> None:
+    game = game_of(config)
+    if game.hole_cards in (2, 3):
+        percentiles(game)
+    run_shard(config, ShardSpec(index=0, deals=2, root_seed=0))
+
+
+def _percentile_of(game):
+    if game.hole_cards not in (2, 3):
+        return lambda hole: 0.5  # check-call policies never ask
+    table = percentiles(game)
+    return lambda hole: table[tuple(sorted(hole))]
+
+
+def _flags(highs, lows) -> tuple[int, ...]:
+    """hi_chop, low_exists, low_tie, scoop, quartered of one showdown among these hands, as the
+    showdown study defines them (quartered: some player's share is exactly a quarter).
+
+    >>> _flags([5, 5, 1], [0, 9, 9])  # high and low each tied by two: the high-only player has 1/4
+    (1, 1, 1, 0, 1)
+    >>> _flags([5, 1, 1], [0, 9, 9]), _flags([5, 5, 1], [0, 0, 0])
+    ((0, 1, 1, 0, 1), (1, 0, 0, 0, 0))
+    """
+    best_high = max(highs)
+    high_winners = {i for i, h in enumerate(highs) if h == best_high}
+    best_low = max(lows)
+    low_winners = {i for i, low in enumerate(lows) if best_low > 0 and low == best_low}
+    t, u, both = len(high_winners), len(low_winners), len(high_winners & low_winners)
+    if not low_winners:
+        scoop, quartered = t == 1, t == 4
+    else:
+        scoop = t == 1 and u == 1 and both == 1
+        quartered = (t > both and t == 2) or (u > both and u == 2) or (both > 0 and 2 * (t + u) == t * u)
+    return int(t > 1), int(bool(low_winners)), int(u > 1), int(scoop), int(quartered)
+
+
+def _reached(hand: Hand) -> int:
+    """The last street the hand reached: 0 preflop .. 3 river, 4 showdown."""
+    if len(hand.live) > 1:
+        return 4
+    return {0: 0, 3: 1, 4: 2, 5: 3}[len(hand.board)]
+
+
+def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    game = game_of(config)
+    betting = default_betting(game.name)
+    policies = policies_of(config)
+    stack = stack_of(config)
+    players = config.players
+    blinds = [1, 2] + [0] * (players - 2)
+    percentile = _percentile_of(game)
+    rng = shard.generator()
+    streets = np.zeros((len(STREETS), 4), np.int64)  # hands, players_sum, players_sq, won_here
+    showdown = np.zeros((players + 1, 1 + len(FLAGS)), np.int64)
+    everyone = np.zeros((players + 1, 1 + len(FLAGS)), np.int64)
+    positions = np.zeros((players, 6), np.int64)  # hands, played, showdown, won, lost, net_sq
+    pots = np.zeros((2, len(POT_BUCKETS), 3), np.int64)  # ending (folded, showdown) x bucket: hands, pot, pot_sq
+    holes = np.zeros((shard.deals, players, game.hole_cards), np.uint8)
+    boards = np.zeros((shard.deals, game.board_cards), np.uint8)
+    at_showdown = []  # per deal: the seats still in at showdown (empty when the pot was won before)
+    for deal in range(shard.deals):
+        hand = play_hand(game, betting, policies, [stack] * players, blinds, rng, percentile)
+        holes[deal] = hand.hole
+        boards[deal] = hand.runout
+        last = _reached(hand)
+        counts = _players_by_street(hand)
+        for street in range(last + 1):
+            streets[street, 0] += 1
+            streets[street, 1] += counts[street]
+            streets[street, 2] += counts[street] ** 2
+        if last < 4:
+            streets[last, 3] += 1
+        at_showdown.append(hand.live if last == 4 else [])
+        for seat in range(players):
+            net = hand.finishing_stacks[seat] - stack
+            positions[seat] += (1, seat in hand.voluntary, last == 4 and seat in hand.live, max(net, 0), max(-net, 0), net * net)
+        pot = hand.pot
+        bucket = int(np.searchsorted(POT_BUCKETS, pot / BIG_BLIND, side="right") - 1)
+        pots[int(last == 4), bucket] += (1, pot, pot * pot)
+    # Every hand of every deal on its full board, in one batch: the showdowns under play and
+    # everyone showing down read the same strengths.
+    highs, lows = fast_evaluator(game).high_low(holes, boards)
+    for deal, live in enumerate(at_showdown):
+        high, low = highs[deal].tolist(), lows[deal].tolist()
+        if live:
+            showdown[len(live), 0] += 1
+            showdown[len(live), 1:] += _flags([high[s] for s in live], [low[s] for s in live])
+        for k in range(2, players + 1):
+            everyone[k, 0] += 1
+            everyone[k, 1:] += _flags(high[:k], low[:k])
+    u64 = pa.uint64()
+    return {
+        "streets": pa.table({
+            "street": pa.array(STREETS, pa.string()),
+            "order": pa.array(range(len(STREETS)), pa.int32()),
+            **{name: pa.array(streets[:, i].astype(np.uint64), u64) for i, name in enumerate(("hands", "players_sum", "players_sq", "won_here"))},
+        }),
+        "showdown": _by_players(showdown, players),
+        "everyone": _by_players(everyone, players),
+        "positions": pa.table({
+            "seat": pa.array(range(players), pa.int32()),
+            **{name: pa.array(positions[:, i].astype(np.uint64), u64) for i, name in enumerate(("hands", "played", "showdown", "won", "lost", "net_sq"))},
+        }),
+        "pots": pa.table({
+            "ending": pa.array([e for e in ("folded", "showdown") for _ in POT_BUCKETS], pa.string()),
+            "from_bb": pa.array(list(POT_BUCKETS) * 2, pa.int32()),
+            **{name: pa.array(pots[:, :, i].ravel().astype(np.uint64), u64) for i, name in enumerate(("hands", "pot", "pot_sq"))},
+        }),
+    }
+
+
+def _by_players(array, players) -> pa.Table:
+    return pa.table({
+        "players": pa.array(range(2, players + 1), pa.int32()),
+        "hands": pa.array(array[2:, 0].astype(np.uint64), pa.uint64()),
+        **{flag: pa.array(array[2:, 1 + i].astype(np.uint64), pa.uint64()) for i, flag in enumerate(FLAGS)},
+    })
+
+
+def _players_by_street(hand: Hand) -> list[int]:
+    """Players in the hand when each street's betting began (all seats preflop)."""
+    counts = [hand.seats]
+    live = set(range(hand.seats))
+    for action in hand.actions:
+        if action.startswith("d db"):
+            counts.append(len(live))
+        elif action.endswith(" f"):
+            live.discard(int(action.split()[0][1:]) - 1)
+    counts += [len(live)] * (5 - len(counts))
+    counts[4] = len(hand.live) if len(hand.live) > 1 else 0
+    return counts
+
+
+def _rate(hits: pl.Expr, n: pl.Expr, name: str) -> list[pl.Expr]:
+    p = hits.cast(pl.Float64) / n
+    return [p.alias(name), (p * (1 - p) / n).sqrt().alias(f"{name}_se")]
+
+
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
+    hands = counts["positions"]["hands"][0]
+    n = pl.lit(float(hands))
+    streets = counts["streets"].sort("order").select(
+        "street",
+        *_rate(pl.col("hands"), n, "reach"),
+        (pl.col("players_sum") / pl.col("hands")).alias("players"),
+        ((pl.col("players_sq") / pl.col("hands") - (pl.col("players_sum") / pl.col("hands")) ** 2).clip(lower_bound=0) / pl.col("hands")).sqrt().alias("players_se"),
+        *_rate(pl.col("won_here"), n, "won_here"),
+    )
+    shown = counts["showdown"].sort("players")
+    showdown = shown.select(
+        "players", *_rate(pl.col("hands"), n, "share"),
+        *[e for flag in FLAGS for e in _rate(
+            pl.col(flag), pl.col("low_exists" if flag == "low_tie" else "hands").cast(pl.Float64), flag)],
+    )
+    bb = float(BIG_BLIND)
+    positions = counts["positions"].sort("seat").select(
+        "seat",
+        *_rate(pl.col("played"), pl.col("hands").cast(pl.Float64), "played"),
+        *_rate(pl.col("showdown"), pl.col("hands").cast(pl.Float64), "showdown"),
+        ((pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / pl.col("hands") / bb).alias("bb_per_hand"),
+        ((pl.col("net_sq") / pl.col("hands") - ((pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / pl.col("hands")) ** 2).clip(lower_bound=0)
+         / pl.col("hands")).sqrt().truediv(bb).alias("bb_per_hand_se"),
+    )
+    pots = counts["pots"].group_by("ending").agg(pl.col("hands").sum(), pl.col("pot").sum(), pl.col("pot_sq").sum()).sort("ending").select(
+        "ending", *_rate(pl.col("hands"), n, "share"),
+        (pl.col("pot") / pl.col("hands") / bb).alias("pot_bb"),
+        ((pl.col("pot_sq") / pl.col("hands") - (pl.col("pot") / pl.col("hands")) ** 2).clip(lower_bound=0) / pl.col("hands")).sqrt().truediv(bb).alias("pot_bb_se"),
+    )
+    everyone = counts["everyone"].sort("players")
+    rows = []
+    for k in shown["players"].to_list():
+        play_row = shown.filter(pl.col("players") == k).row(0, named=True)
+        all_row = everyone.filter(pl.col("players") == k).row(0, named=True)
+        for flag in ("hi_chop", "low_exists", "scoop", "quartered"):
+            a, m = play_row[flag], play_row["hands"]
+            b, t = all_row[flag], all_row["hands"]
+            pa_, pb = (a / m if m else float("nan")), b / t
+            se_a = (pa_ * (1 - pa_) / m) ** 0.5 if m else float("nan")
+            se_b = (pb * (1 - pb) / t) ** 0.5
+            rows.append({"players": k, "figure": flag, "play": pa_, "play_se": se_a, "everyone": pb, "everyone_se": se_b,
+                         "difference": pa_ - pb, "difference_se": (se_a**2 + se_b**2) ** 0.5 if m else float("nan")})
+    compare = pl.DataFrame(rows)
+    return {"streets": streets, "showdown": showdown, "positions": positions, "pots": pots, "compare": compare}
+
+
+def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
+    names = ", ".join(sorted({p.name for p in policies_of(config)}))
+    lines = [
+        f"# When players fold: {game_of(config).name}, {config.players} players, {names}",
+        "",
+        f"{config.deals:,} hands played through the reference engine by the policies above "
+        f"({config.option('policy') or 'regular'}), stacks {config.option('stacks') or '100bb'}, blinds 1/2; "
+        "rates are shares of hands with one standard error (`_se`); `compare` sets the showdowns "
+        "under play beside everyone showing down on the same deals.",
+    ]
+    for name in ("streets", "showdown", "positions", "pots", "compare"):
+        lines += ["", f"## {name}", "", markdown_table(tables[name])]
+    return "\n".join(lines) + "\n"
+
+
+STUDY = Study(
+    name="play",
+    description="hands played by explicit policies (fold, call, raise): streets, showdowns, positions, pots, against everyone showing down",
+    tables=("streets", "showdown", "everyone", "positions", "pots"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    options=MONTE_CARLO_OPTIONS | {"policy", "stacks"},
+    validate=validate,
+    prepare=prepare,
+    default_players=6,
+    default_deals="20k",
+    default_shard_deals="2k",
+)

@@ -1,0 +1,76 @@
+"""The play study: the `showdown` policy reproduces the showdown study, and bad options are refused."""
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+from pipeline.backends import SerialBackend
+from pipeline.plan import RunConfig
+from tests.helpers import execute
+
+FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("play")
+    play = execute(RunConfig(job="play", game="pls7", deals=3000, shard_deals=1000, players=6, seed=2,
+                             options=(("policy", "showdown"),)), SerialBackend(), out, quiet=True)
+    showdown = execute(RunConfig(job="showdown", game="pls7", deals=200_000, shard_deals=100_000, players=6, seed=9),
+                       SerialBackend(), out, quiet=True)
+    return play, showdown
+
+
+def test_showdown_policy_matches_the_showdown_study(runs):
+    """With everyone checking and calling, every hand reaches showdown with all six players, and
+    every figure the two studies share (for 2..6 players) agrees within 4 standard errors."""
+    play, showdown = runs
+    streets = pl.read_csv(play / "tables" / "streets.csv")
+    assert streets["reach"].to_list() == [1.0] * 5 and streets["players"].to_list() == [6.0] * 5
+    reference = pl.read_csv(showdown / "tables" / "summary.csv")
+    shown = pl.read_csv(play / "tables" / "showdown.csv").filter(pl.col("players") == 6)
+    assert shown["share"].to_list() == [1.0]
+    compare = pl.read_csv(play / "tables" / "compare.csv")
+    for row in compare.iter_rows(named=True):
+        ref = reference.filter(pl.col("players") == row["players"]).row(0, named=True)
+        se = (row["everyone_se"] ** 2 + ref[f"{row['figure']}_se"] ** 2) ** 0.5
+        assert abs(row["everyone"] - ref[row["figure"]]) <= 4 * se + 1e-12, row
+        if row["players"] == 6:  # under `showdown` play is everyone showing down, deal for deal
+            assert row["play"] == row["everyone"] and row["difference"] == 0
+    for flag in FLAGS:
+        ref = reference.filter(pl.col("players") == 6).row(0, named=True)
+        se = (shown[f"{flag}_se"][0] ** 2 + ref[f"{flag}_se"] ** 2) ** 0.5
+        assert abs(shown[flag][0] - ref[flag]) <= 4 * se + 1e-12, flag
+
+
+def test_regular_play_folds_and_conserves_chips(tmp_path):
+    """Under `regular` most hands end before the flop and the seats' results sum to zero."""
+    run = execute(RunConfig(job="play", game="holdem", deals=1500, shard_deals=500, players=6, seed=4,
+                            options=(("policy", "regular"),)), SerialBackend(), tmp_path, quiet=True)
+    streets = pl.read_csv(run / "tables" / "streets.csv")
+    assert 0.5 < streets["won_here"][0] < 1 and streets["reach"][1] < 0.5
+    positions = pl.read_csv(run / "tables" / "positions.csv")
+    assert abs(positions["bb_per_hand"].sum()) < 1e-9
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--policy", "regular,tight"], "names 2 policies for 6 players"),
+    (["--policy", "maniac"], "unknown policy 'maniac'"),
+    (["--stacks", "lots"], "bad --stacks 'lots'"),
+    (["--game", "plo"], "covers 2- and 3-card games"),
+])
+def test_bad_play_options_are_one_line_exit_2(tmp_path, args, message):
+    """A wrong number of policies, an unknown policy, bad stacks, a game without an exact grid: one line, exit 2, nothing written."""
+    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "play", *args, "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_other_studies_refuse_play_options(tmp_path):
+    """--policy belongs to play: the showdown study refuses it."""
+    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "showdown", "--policy", "regular", "--out", str(tmp_path)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "showdown has no use for --policy" in result.stderr
