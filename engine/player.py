@@ -132,9 +132,10 @@ def _preflop(hand: Hand, seat: int, policy: Policy, position: float, rank: float
         else:
             hand.fold()
     elif raises == 1:
+        called = _callers_since_raise(hand)
         if rank < pre.reraise and can_raise:
             hand.raise_to(_raise_to(hand, legal, pre.open_size))
-        elif rank < pre.call or not legal.fold:
+        elif rank < (pre.overcall if called else pre.call) or not legal.fold:
             hand.check_call()
         else:
             hand.fold()
@@ -142,6 +143,16 @@ def _preflop(hand: Hand, seat: int, policy: Policy, position: float, rank: float
         hand.check_call()
     else:
         hand.fold()
+
+
+def _callers_since_raise(hand: Hand) -> int:
+    """Players who called the last raise of this street so far."""
+    count = 0
+    for action in reversed(hand.actions):
+        if " cbr " in action or action.startswith("d "):
+            break
+        count += action.endswith(" cc")
+    return count
 
 
 def _postflop(hand: Hand, seat: int, policy: Policy, strength: float, legal) -> None:

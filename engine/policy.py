@@ -11,6 +11,7 @@ after the flop by **hand strength**, the hand's equity against the opponents sti
     open_early = 0.12    # open (raise) with the top 12 % first to act ...
     open_late = 0.40     # ... widening linearly to the top 40 % on the button
     call = 0.15          # call one raise with the top 15 %
+    overcall = 0.10      # call one raise that someone has already called with the top 10 %
     reraise = 0.05       # re-raise one raise with the top 5 %
     call_reraised = 0.06 # call two or more raises with the top 6 %
     limp = false         # call the big blind instead of folding what it would not open
@@ -28,7 +29,7 @@ after the flop by **hand strength**, the hand's equity against the opponents sti
 >>> parse_policy("[preflop]\\nopen_erly = 0.2\\n", "mine.toml")
 Traceback (most recent call last):
 ...
-evaluator.errors.SampyongError: mine.toml: unknown key preflop.open_erly (known: call, call_reraised, limp, open_early, open_late, open_size, reraise)
+evaluator.errors.SampyongError: mine.toml: unknown key preflop.open_erly (known: call, call_reraised, limp, open_early, open_late, open_size, overcall, reraise)
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Preflop:
     open_early: float = 0.15
     open_late: float = 0.35
     call: float = 0.15
+    overcall: float = 0.10
     reraise: float = 0.05
     call_reraised: float = 0.06
     limp: bool = False
@@ -85,7 +87,7 @@ class Policy:
 
 
 # Keys whose values are shares in [0, 1]; every other number must be at least 0.
-_SHARES = {"open_early", "open_late", "call", "reraise", "call_reraised", "bet"}
+_SHARES = {"open_early", "open_late", "call", "overcall", "reraise", "call_reraised", "bet"}
 
 
 def _section(cls, data, where: str, path: str):

@@ -74,3 +74,35 @@ def test_other_studies_refuse_play_options(tmp_path):
     result = subprocess.run([sys.executable, "-m", "sampyong", "run", "showdown", "--policy", "regular", "--out", str(tmp_path)],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "showdown has no use for --policy" in result.stderr
+
+
+HANDS = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "hands" / "pluribus"
+
+
+@pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
+def test_fit_command_prints_a_policy_that_loads(tmp_path):
+    """`sampyong fit` on one Pluribus session prints a policy TOML that loads, with the records' figures in a comment."""
+    from engine.policy import parse_policy
+
+    result = subprocess.run([sys.executable, "-m", "sampyong", "fit", str(HANDS / "30"), "--hands", "200", "--rounds", "1",
+                             "--name", "mine"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    policy = parse_policy(result.stdout)
+    assert policy.name == "mine" and "# fitted to" in result.stdout and result.stderr.startswith("records: ")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
+def test_pro_like_reproduces_the_pluribus_figures():
+    """`pro-like`, six-handed no-limit hold'em on fresh deals, sees a flop, has players at the flop and
+    reaches showdown as often as the Pluribus records do: within 2 points (0.1 players)."""
+    from engine.policy import builtin
+    from evaluator.games import game
+    from jobs.fit import play_figures, record_figures
+    from jobs.play import percentiles
+
+    target = record_figures([HANDS])
+    table = percentiles(game("holdem"))
+    played = play_figures(game("holdem"), builtin("pro-like"), 6, 5000, 777, lambda hole: table[tuple(sorted(hole))])
+    assert abs(played.flop - target.flop) < 0.02 and abs(played.players - target.players) < 0.1
+    assert abs(played.showdown - target.showdown) < 0.02
