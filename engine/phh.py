@@ -346,6 +346,16 @@ def dumps(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str 
     ``game_code`` defaults to the code of the hand's game and betting kind (``SampyongError``
     when PHH and this project have none).
     """
+    return tomli_w.dumps(hand_fields(hand, unit, fields, game_code))
+
+
+def dumps_many(hands, fields: dict | None = None) -> str:
+    """Hands as one ``.phhs`` text, in sections ``[1]``, ``[2]``, ... (``fields`` added to each)."""
+    return tomli_w.dumps({str(i): hand_fields(hand, 0, fields) for i, hand in enumerate(hands, 1)})
+
+
+def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str | None = None) -> dict:
+    """The PHH fields of a played ``hand`` (see ``dumps``)."""
     base = hand.game.name.split("[")[0]
     code = game_code or CODES.get((base, hand.betting.kind))
     if code is None:
@@ -375,7 +385,7 @@ def dumps(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str 
         }
     if hand.done:
         out["finishing_stacks"] = [from_chips(s, unit) for s in hand.finishing_stacks]
-    return tomli_w.dumps(out)
+    return out
 
 
 def _scale_action(action: str, unit: int) -> str:

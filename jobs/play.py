@@ -17,6 +17,8 @@ Tables (rates with standard errors per hand; results in big blinds per hand):
 * ``positions``: per seat (PHH order: the small blind first, the button last) how often it
   plays (puts chips in preflop beyond a check in the big blind), reaches showdown, and its
   result in big blinds per hand.
+* ``classes``: per starting-hand class (``evaluator.cards.class_name``), how often it is
+  dealt, played and taken to showdown, and its result in big blinds per hand dealt.
 * ``pots``: the pot at the end in big blinds, for hands won at showdown and before it.
 * ``compare``: per number of players k, hi_chop, low_exists, scoop and quartered at showdowns of
   k players under play, beside the everyone-shows-down value of the first k seats of the same
@@ -38,6 +40,7 @@ from engine.policy import Policy, load_policy
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.grid import hand_classes
 from pipeline.aggregate import markdown_table
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Study
@@ -152,6 +155,9 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     everyone = np.zeros((players + 1, 1 + len(FLAGS)), np.int64)
     positions = np.zeros((players, 6), np.int64)  # hands, played, showdown, won, lost, net_sq
     pots = np.zeros((2, len(POT_BUCKETS), 3), np.int64)  # ending (folded, showdown) x bucket: hands, pot, pot_sq
+    lookup, class_sizes, names, _ = hand_classes(game.hole_cards) if game.hole_cards in (2, 3) else (None, [], [], [])
+    classes = np.zeros((len(names), 6), np.int64)  # dealt, played, showdown, won, lost, net_sq
+    packer = 52 ** np.arange(game.hole_cards - 1, -1, -1)
     holes = np.zeros((shard.deals, players, game.hole_cards), np.uint8)
     boards = np.zeros((shard.deals, game.board_cards), np.uint8)
     at_showdown = []  # per deal: the seats still in at showdown (empty when the pot was won before)
@@ -170,7 +176,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         at_showdown.append(hand.live if last == 4 else [])
         for seat in range(players):
             net = hand.finishing_stacks[seat] - stack
-            positions[seat] += (1, seat in hand.voluntary, last == 4 and seat in hand.live, max(net, 0), max(-net, 0), net * net)
+            row = (1, seat in hand.voluntary, last == 4 and seat in hand.live, max(net, 0), max(-net, 0), net * net)
+            positions[seat] += row
+            if lookup is not None:
+                classes[lookup[int(np.sort(np.array(hand.hole[seat])) @ packer)]] += row
         pot = hand.pot
         bucket = int(np.searchsorted(POT_BUCKETS, pot / BIG_BLIND, side="right") - 1)
         pots[int(last == 4), bucket] += (1, pot, pot * pot)
@@ -198,12 +207,35 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
             "seat": pa.array(range(players), pa.int32()),
             **{name: pa.array(positions[:, i].astype(np.uint64), u64) for i, name in enumerate(("hands", "played", "showdown", "won", "lost", "net_sq"))},
         }),
+        "classes": pa.table({
+            "class": pa.array(names, pa.string()),
+            **{name: pa.array(classes[:, i].astype(np.uint64), u64) for i, name in enumerate(("dealt", "played", "showdown", "won", "lost", "net_sq"))},
+        }),
         "pots": pa.table({
             "ending": pa.array([e for e in ("folded", "showdown") for _ in POT_BUCKETS], pa.string()),
             "from_bb": pa.array(list(POT_BUCKETS) * 2, pa.int32()),
             **{name: pa.array(pots[:, :, i].ravel().astype(np.uint64), u64) for i, name in enumerate(("hands", "pot", "pot_sq"))},
         }),
     }
+
+
+def record_hands(config: RunConfig, count: int) -> str:
+    """The first ``count`` hands of the run as a ``.phhs`` text (sections ``[1]``, ``[2]``, ...):
+    the same shards, generators and policies, so the records are the run's own hands."""
+    from engine.phh import dumps_many
+
+    game = game_of(config)
+    betting = default_betting(game.name)
+    policies = policies_of(config)
+    stack = stack_of(config)
+    blinds = [1, 2] + [0] * (config.players - 2)
+    percentile = _percentile_of(game)
+    hands = []
+    for shard in STUDY.plan(config):
+        rng = shard.generator()
+        for _ in range(min(shard.deals, count - len(hands))):
+            hands.append(play_hand(game, betting, policies, [stack] * config.players, blinds, rng, percentile))
+    return dumps_many(hands, fields={"_policies": [p.name for p in policies]})
 
 
 def _by_players(array, players) -> pa.Table:
@@ -258,6 +290,15 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
         ((pl.col("net_sq") / pl.col("hands") - ((pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / pl.col("hands")) ** 2).clip(lower_bound=0)
          / pl.col("hands")).sqrt().truediv(bb).alias("bb_per_hand_se"),
     )
+    dealt = pl.col("dealt").cast(pl.Float64)
+    classes = counts["classes"].filter(pl.col("dealt") > 0).select(
+        "class", "dealt",
+        *_rate(pl.col("played"), dealt, "played"),
+        *_rate(pl.col("showdown"), dealt, "showdown"),
+        ((pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / dealt / bb).alias("bb_per_hand"),
+        ((pl.col("net_sq") / dealt - ((pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / dealt) ** 2).clip(lower_bound=0)
+         / dealt).sqrt().truediv(bb).alias("bb_per_hand_se"),
+    ).sort("bb_per_hand", descending=True)
     pots = counts["pots"].group_by("ending").agg(pl.col("hands").sum(), pl.col("pot").sum(), pl.col("pot_sq").sum()).sort("ending").select(
         "ending", *_rate(pl.col("hands"), n, "share"),
         (pl.col("pot") / pl.col("hands") / bb).alias("pot_bb"),
@@ -277,7 +318,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
             rows.append({"players": k, "figure": flag, "play": pa_, "play_se": se_a, "everyone": pb, "everyone_se": se_b,
                          "difference": pa_ - pb, "difference_se": (se_a**2 + se_b**2) ** 0.5 if m else float("nan")})
     compare = pl.DataFrame(rows)
-    return {"streets": streets, "showdown": showdown, "positions": positions, "pots": pots, "compare": compare}
+    return {"streets": streets, "showdown": showdown, "positions": positions, "classes": classes, "pots": pots, "compare": compare}
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
@@ -292,13 +333,15 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     ]
     for name in ("streets", "showdown", "positions", "pots", "compare"):
         lines += ["", f"## {name}", "", markdown_table(tables[name])]
+    top = tables["classes"].head(15)
+    lines += ["", "## classes (the 15 best by big blinds per hand; all in tables/classes.csv)", "", markdown_table(top)]
     return "\n".join(lines) + "\n"
 
 
 STUDY = Study(
     name="play",
     description="hands played by explicit policies (fold, call, raise): streets, showdowns, positions, pots, against everyone showing down",
-    tables=("streets", "showdown", "everyone", "positions", "pots"),
+    tables=("streets", "showdown", "everyone", "positions", "classes", "pots"),
     run_shard=run_shard,
     summarize=summarize,
     report=report,

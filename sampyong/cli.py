@@ -130,6 +130,9 @@ def run(
         Optional[str], typer.Option(help="play: a policy for every seat, or one per seat (regular or tight,loose,...; see `sampyong policies`).")
     ] = None,
     stacks: Annotated[Optional[str], typer.Option(help="play: starting stacks in big blinds (100bb) [default: 100bb].")] = None,
+    record: Annotated[
+        Optional[int], typer.Option(help="play: also write the run's first N hands as RUN_DIR/hands.phhs (check them with `sampyong replay`).")
+    ] = None,
     address: Annotated[
         Optional[str], typer.Option(help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster.")
     ] = None,
@@ -153,6 +156,11 @@ def run(
     given = {name: value for name, value in given.items() if value is not None}
     if exact:
         given["exact"] = True
+    if record is not None:
+        if job != "play":
+            raise SampyongError(f"{job} has no use for --record")
+        if not 1 <= record <= 1_000_000:
+            raise SampyongError(f"--record takes 1 to 1,000,000 hands, not {record}")
     study, config = run_config(job, given)
     runner = make_backend(backend, "local" if address is None else address, workers)
     try:
@@ -162,6 +170,12 @@ def run(
             run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
         else:
             run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet)
+            if record:
+                from jobs.play import record_hands
+                from pipeline.store import atomic_write
+
+                text = record_hands(config, record)
+                atomic_write(Path(run_dir) / "hands.phhs", lambda tmp: tmp.write_text(text, encoding="utf-8"))
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None

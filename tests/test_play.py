@@ -106,3 +106,20 @@ def test_pro_like_reproduces_the_pluribus_figures():
     played = play_figures(game("holdem"), builtin("pro-like"), 6, 5000, 777, lambda hole: table[tuple(sorted(hole))])
     assert abs(played.flop - target.flop) < 0.02 and abs(played.players - target.players) < 0.1
     assert abs(played.showdown - target.showdown) < 0.02
+
+
+def test_recorded_hands_replay_and_are_the_runs_own(tmp_path):
+    """--record 300 over two shards writes hands.phhs; `sampyong replay` matches every hand, and
+    the recorded results add up to the run's positions table."""
+    run = subprocess.run([sys.executable, "-m", "sampyong", "run", "play", "--game", "pls7", "--deals", "300", "--shard-deals", "150",
+                          "--policy", "regular,loose,tight,station,pro-like,regular", "--record", "300", "--backend", "serial",
+                          "--quiet", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    run_dir = __import__("pathlib").Path(run.stdout.strip().splitlines()[-1])
+    replayed = subprocess.run([sys.executable, "-m", "sampyong", "replay", str(run_dir / "hands.phhs"), "--json"],
+                              capture_output=True, text=True, timeout=600)
+    results = [__import__("json").loads(line) for line in replayed.stdout.splitlines()]
+    assert replayed.returncode == 0 and len(results) == 300 and {r["status"] for r in results} == {"match"}
+    net = [sum(r["finishing_stacks"][seat] - 200 for r in results) for seat in range(6)]
+    positions = pl.read_csv(run_dir / "tables" / "positions.csv")
+    assert [round(x * 2 * 300) for x in positions["bb_per_hand"].to_list()] == net
