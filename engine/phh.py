@@ -6,10 +6,12 @@ its smallest unit (the largest number of decimals among its stacks, blinds, ante
 actions) as exact integers, and written back in the same unit.
 
 Variant codes: the standard ``NT`` (no-limit hold'em), ``FT`` (fixed-limit hold'em), ``PO``
-(pot-limit Omaha), ``FO/8`` (fixed-limit Omaha hi-lo) and ``PO/8`` (pot-limit Omaha hi-lo,
-on PHH's pattern). The project's own games get codes of their own, and the exact rules of the
-hand in the user-defined field ``_sampyong`` (PHH keeps keys that start with ``_``), so a PLS7
-hand is never mistaken for another game:
+(pot-limit Omaha), ``FO/8`` (fixed-limit Omaha hi-lo) and, on PHH's pattern (the structure's
+letter N, P or F, then the game), ``PO/8`` (pot-limit Omaha hi-lo) and the other structures of
+each game (``PT``, ``NO``, ...). The project's own games get codes of their own, and the exact
+rules of the hand in the user-defined field ``_sampyong`` (PHH keeps keys that start with
+``_``), so a PLS7 hand is never mistaken for another game (the pot-limit codes below; ``N``
+and ``F`` codes likewise, with ``NS3`` for no-limit PLS, as PHH's ``NS`` is short-deck):
 
 ==========  ========  ===========================================================
 code        game      rules
@@ -61,22 +63,23 @@ class Variant:
     betting: str
 
 
+# A code is the betting structure's letter (N no-limit, P pot-limit, F fixed-limit) and the
+# game's stem, as PHH writes NT, FT, PO and FO/8. PHH's own NS is short-deck hold'em, so the
+# no-limit Sampyong high game is written NS3.
+_LETTERS = {"no-limit": "N", "pot-limit": "P", "fixed-limit": "F"}
+_STEMS = {"holdem": "T", "plo": "O", "plo8": "O/8", "plo5-8": "O5/8", "pls7": "S/7", "pls": "S", "pls7-2": "S2/7"}
+_RENAMED = {"NS": "NS3"}
 VARIANTS = {
     v.code: v
     for v in (
-        Variant("NT", "holdem", "no-limit"),
-        Variant("FT", "holdem", "fixed-limit"),
-        Variant("PO", "plo", "pot-limit"),
-        Variant("FO/8", "plo8", "fixed-limit"),
-        Variant("PO/8", "plo8", "pot-limit"),
-        Variant("PS/7", "pls7", "pot-limit"),
-        Variant("PS", "pls", "pot-limit"),
-        Variant("PS2/7", "pls7-2", "pot-limit"),
-        Variant("PO5/8", "plo5-8", "pot-limit"),
+        Variant(_RENAMED.get(letter + stem, letter + stem), game, kind)
+        for game, stem in _STEMS.items()
+        for kind, letter in _LETTERS.items()
     )
 }
 CODES = {(v.game, v.betting): v.code for v in VARIANTS.values()}
-PROJECT_CODES = {"PS/7", "PS", "PS2/7", "PO5/8"}
+STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerkit read them
+PROJECT_CODES = {code for code, v in VARIANTS.items() if v.game in ("pls7", "pls", "pls7-2", "plo5-8")}
 
 # Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
 AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")

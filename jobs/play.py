@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from engine.betting import default_betting
+from engine.betting import Betting, default_betting, parse_betting
 from engine.hand import Hand
 from engine.player import play_hand
 from engine.policy import Policy, load_policy
@@ -73,7 +73,14 @@ def stack_of(config: RunConfig) -> int:
     return int(value * BIG_BLIND)
 
 
+def betting_of(config: RunConfig) -> Betting:
+    """``--betting`` (no-limit, pot-limit, fixed-limit) or the game's usual structure."""
+    text = config.option("betting")
+    return parse_betting(text) if text else default_betting(game_of(config).name)
+
+
 def validate(config: RunConfig) -> None:
+    betting_of(config)
     game = game_of(config)
     game.check_players(config.players)
     policies_of(config)
@@ -143,7 +150,7 @@ def _reached(hand: Hand) -> int:
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     game = game_of(config)
-    betting = default_betting(game.name)
+    betting = betting_of(config)
     policies = policies_of(config)
     stack = stack_of(config)
     players = config.players
@@ -225,7 +232,7 @@ def record_hands(config: RunConfig, count: int) -> str:
     from engine.phh import dumps_many
 
     game = game_of(config)
-    betting = default_betting(game.name)
+    betting = betting_of(config)
     policies = policies_of(config)
     stack = stack_of(config)
     blinds = [1, 2] + [0] * (config.players - 2)
@@ -345,7 +352,7 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    options=MONTE_CARLO_OPTIONS | {"policy", "stacks"},
+    options=MONTE_CARLO_OPTIONS | {"policy", "stacks", "betting"},
     validate=validate,
     prepare=prepare,
     default_players=6,

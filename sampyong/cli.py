@@ -130,6 +130,9 @@ def run(
         Optional[str], typer.Option(help="play: a policy for every seat, or one per seat (regular or tight,loose,...; see `sampyong policies`).")
     ] = None,
     stacks: Annotated[Optional[str], typer.Option(help="play: starting stacks in big blinds (100bb) [default: 100bb].")] = None,
+    betting: Annotated[
+        Optional[str], typer.Option(help="play: no-limit, pot-limit or fixed-limit [default: the game's own: hold'em no-limit, the others pot-limit].")
+    ] = None,
     record: Annotated[
         Optional[int], typer.Option(help="play: also write the run's first N hands as RUN_DIR/hands.phhs (check them with `sampyong replay`).")
     ] = None,
@@ -152,7 +155,7 @@ def run(
     from pipeline.backends import make_backend
 
     given = dict(game=game, hole_use=hole_use, ranking=ranking, low=low, deals=deals, players=players, seed=seed,
-                 shard_deals=shard_deals, variants=variants, policy=policy, stacks=stacks)
+                 shard_deals=shard_deals, variants=variants, policy=policy, stacks=stacks, betting=betting)
     given = {name: value for name, value in given.items() if value is not None}
     if exact:
         given["exact"] = True
@@ -214,7 +217,7 @@ def run_config(job: str, given: dict):
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
         low=given.get("low"),
-        options=tuple(sorted((name, str(given[name])) for name in ("variants", "policy", "stacks") if name in given)),
+        options=tuple(sorted((name, str(given[name])) for name in ("variants", "policy", "stacks", "betting") if name in given)),
     )
     check_limits(config)
     if study is None:

@@ -123,3 +123,17 @@ def test_recorded_hands_replay_and_are_the_runs_own(tmp_path):
     net = [sum(r["finishing_stacks"][seat] - 200 for r in results) for seat in range(6)]
     positions = pl.read_csv(run_dir / "tables" / "positions.csv")
     assert [round(x * 2 * 300) for x in positions["bb_per_hand"].to_list()] == net
+
+
+def test_betting_knob_turns_the_structure(tmp_path):
+    """--betting fixed-limit plays PLS7 as fixed limit: recorded as FS/7 with small and big bets, and every hand replays."""
+    run = subprocess.run([sys.executable, "-m", "sampyong", "run", "play", "--game", "pls7", "--betting", "fixed-limit",
+                          "--deals", "200", "--shard-deals", "200", "--record", "200", "--backend", "serial", "--quiet",
+                          "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    records = __import__("pathlib").Path(run.stdout.strip().splitlines()[-1]) / "hands.phhs"
+    from engine.phh import loads, replay
+
+    hands = loads(records.read_text())
+    assert {h.fields["variant"] for h in hands} == {"FS/7"} and hands[0].fields["small_bet"] == 2
+    assert {replay(h).status for h in hands} == {"match"}
