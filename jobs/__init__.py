@@ -1,4 +1,5 @@
-"""Studies: one module per study, each ending in ``STUDY = Study(...)`` (``pipeline.study``).
+"""Studies: one module per study, each ending in ``STUDY = Study(...)`` (``pipeline.study``;
+most use ``jobs.common.Study``, which adds the Markdown of their tables).
 
 ``STUDIES`` maps the names ``sampyong run`` knows to those objects; the pipeline is handed a
 study and never looks one up. The rule book (``jobs.rulebook``) is not a study but a

@@ -1,14 +1,24 @@
 """What the studies share: the game a run plays, the ``sampyong run`` options of a game, and
-the pieces every report and figure is made of."""
+the pieces every report and figure is made of.
+
+Numbers for people: every Markdown table goes through ``pipeline.aggregate.markdown_table``
+(rates as percentages to the digit of their standard error, ``17.53 % ± 0.03``; counts with
+thousands separators; never scientific notation), with headers in words from ``WORDS``
+(``table``). A study made with this module's ``Study`` writes its ``tables/NAME.md`` with its
+own ``markdown`` and uses the same function in ``report.md``; the .csv and .parquet keep the
+raw fractions and their ``_se`` columns.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
 
 from evaluator.games import Game, resolve_game
+from pipeline import study as pipeline_study
 from pipeline.aggregate import markdown_table
 from pipeline.plan import RunConfig
 from pipeline.study import SAMPLING_OPTIONS
@@ -19,6 +29,66 @@ if TYPE_CHECKING:
 # The game and its knobs; a Monte Carlo study of a game also samples deals for some players.
 GAME_OPTIONS = frozenset({"game", "hole_use", "ranking", "low"})
 MONTE_CARLO_OPTIONS = GAME_OPTIONS | SAMPLING_OPTIONS | {"players"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Study(pipeline_study.Study):
+    """``pipeline.study.Study`` with the Markdown of its tables.
+
+    :param markdown: ``(name, frame, config) -> str``, the text of ``tables/NAME.md``
+        (``pipeline.aggregate.build_outputs`` calls it; None: ``markdown_table`` by column type).
+    """
+
+    markdown: Callable[[str, pl.DataFrame, RunConfig], str] | None = None
+
+
+# Column headers in words, shared by every study's Markdown (a study adds its own).
+WORDS = {
+    "hi_chop": "high chopped",
+    "low_exists": "a low exists",
+    "low_tie": "low tied (of deals with a low)",
+    "scoop": "scooped",
+    "quartered": "someone gets a quarter",
+    "hilo_split": "split high/low",
+    "best": "best high (of hands)",
+    "present": "can be made (of hands)",
+    "win": "wins the high (of deals)",
+    "frequency": "share of deals",
+}
+# The showdown rates, fractions of deals (``low_tie``: of deals with a low) with ``_se`` columns.
+RATES = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
+SE_LEGEND = "Percentages ± one standard error; the digits shown stop at the standard error's."
+
+
+def words(value, row=None) -> str:
+    """A name in words, for a Markdown cell: ``three_of_a_kind`` -> ``three of a kind``.
+
+    >>> words("three_of_a_kind"), words(None)
+    ('three of a kind', '–')
+    """
+    return "–" if value is None else str(value).replace("_", " ")
+
+
+def table(frame: pl.DataFrame, formats: Mapping | None = None, headers: Mapping[str, str] | None = None) -> str:
+    """A study's Markdown table: ``markdown_table`` with headers from ``WORDS`` then ``headers``.
+
+    ``formats`` may name columns the frame lacks (one spec serves several tables); they are
+    left out.
+
+    >>> frame = pl.DataFrame({"players": [2], "deals": [2000000], "scoop": [0.824665], "scoop_se": [0.00026888]})
+    >>> print(table(frame, {"scoop": "percent", "hilo_split": "percent"}), end="")
+    | players | deals | scooped |
+    |---|---|---|
+    | 2 | 2,000,000 | 82.47 % ± 0.03 |
+
+    :param frame: The table.
+    :param formats: Column to format (``pipeline.aggregate.markdown_table``).
+    :param headers: Column to header, over ``WORDS``.
+    :return: The Markdown, ending in a newline.
+    :raises ValueError: If a format is unknown.
+    """
+    present = {column: kind for column, kind in (formats or {}).items() if column in frame.columns}
+    return markdown_table(frame, present, {**WORDS, **(headers or {})})
 
 
 def game_of(config: RunConfig) -> Game:
@@ -52,6 +122,18 @@ def new_figure(figsize: tuple[float, float], dpi: int = 80) -> Figure:
     from matplotlib.figure import Figure
 
     return Figure(figsize=figsize, dpi=dpi)
+
+
+def use_distinct_colors(ax, n: int) -> None:
+    """Give the next ``n`` lines of ``ax`` distinct colours (tab10 up to 10 lines, else tab20).
+
+    >>> ax = new_figure((2, 2)).subplots()
+    >>> use_distinct_colors(ax, 12); len({ax.plot([0], [0])[0].get_color() for _ in range(12)})
+    12
+    """
+    from matplotlib import colormaps
+
+    ax.set_prop_cycle(color=list(colormaps["tab10" if n <= 10 else "tab20"].colors)[: max(n, 1)])
 
 
 def figure_links(figure_files: Iterable[str]) -> list[str]:
@@ -88,23 +170,27 @@ def report_header(title: str, text: str, figure_files: Sequence[str] | None = No
     return lines
 
 
-def section(heading: str, frame: pl.DataFrame) -> list[str]:
-    """Show a table under a heading: the heading, a blank line, the Markdown table.
+def section(heading: str, frame: pl.DataFrame | str, legend: str | None = None) -> list[str]:
+    """Show a table under a heading: the heading, a blank line, the Markdown table, a legend.
 
-    >>> print(markdown(section("Lows", pl.DataFrame({"qualifier": [8]}))), end="")
+    >>> print(markdown(section("Lows", pl.DataFrame({"qualifier": [8]}), "Exact.")), end="")
     ## Lows
     <BLANKLINE>
     | qualifier |
     |---|
     | 8 |
     <BLANKLINE>
+    Exact.
+    <BLANKLINE>
 
     :param heading: The section's heading, without ``## ``.
-    :param frame: The table (``pipeline.aggregate.markdown_table``).
+    :param frame: The table, as Markdown text (``table``) or a frame (``table`` with no formats).
+    :param legend: A sentence under the table saying how to read it (None: none).
     :return: The lines; the table's ends in a newline, so a blank line follows it.
     :raises: Nothing.
     """
-    return [f"## {heading}", "", markdown_table(frame)]
+    text = frame if isinstance(frame, str) else table(frame)
+    return [f"## {heading}", "", text] + ([legend, ""] if legend else [])
 
 
 def markdown(lines: Iterable[str]) -> str:

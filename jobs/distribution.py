@@ -25,9 +25,9 @@ from evaluator.errors import SampyongError
 from evaluator.fast import MAX_FREE_POOL, fast_evaluator
 from evaluator.games import Category
 from evaluator.tables import PAIRED_CATEGORIES
-from jobs.common import GAME_OPTIONS, game_of, markdown, report_header, section
+from jobs.common import GAME_OPTIONS, Study, game_of, markdown, report_header, section, table, words
+from pipeline.aggregate import percent
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.study import Study
 
 DECK = np.arange(52, dtype=np.uint8)
 QUALIFIERS = (6, 7, 8)
@@ -141,6 +141,24 @@ HOLDEM_7 = {
     "one_pair": 58_627_800, "high_card": 23_294_460,
 }
 PLS_PRESENT = {"three_of_a_kind": 0.120, "straight": 0.098, "flush": 0.0689, "skip_straight": 0.0639}
+PLS_PRESENT_TEXT = {"three_of_a_kind": "~12.0 %", "straight": "~9.8 %", "flush": "~6.89 %", "skip_straight": "~6.39 %"}  # as RULES writes them
+
+
+FORMATS = {
+    "categories": {"category": words, "best": "count", "present": "count", "pools": "count",
+                   "best_share": "percent", "present_share": "percent"},
+    "low": {"low_pools": "count", "pools": "count", "low_share": "percent"},
+}
+HEADERS = {
+    "categories": {"best": "pools: best high", "present": "pools: can be made", "best_share": "best high (exact)",
+                   "present_share": "can be made (exact)"},
+    "low": {"qualifier": "low qualifier (this or better)", "low_pools": "pools with a low", "low_share": "a low (exact)"},
+}
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    """The Markdown of a distribution table: exact counts, and exact shares as percentages to 4 decimals."""
+    return table(frame, FORMATS.get(name), HEADERS.get(name))
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
@@ -149,20 +167,24 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     lines = [
         *report_header(
             f"Distribution: {game.name} (exact)",
-            f"Every one of the {pools:,} pools of {pool_size(config)} cards, enumerated exactly: no sampling error.",
+            f"Every one of the {pools:,} pools of {pool_size(config)} cards (hole cards and board together), "
+            "enumerated exactly: no sampling error. Per category, the pools whose best high is the "
+            "category and the pools in which some 5 cards make exactly the category, as counts and as "
+            "exact percentages of all pools (4 decimals).",
         ),
-        *section("Categories", tables["categories"]),
+        *section("Categories", markdown_tables("categories", tables["categories"], config)),
     ]
     rows = {r["category"]: r for r in tables["categories"].iter_rows(named=True)}
     if game.ranking.name == "standard" and pool_size(config) == 7:
         lines += ["## Against RULES.md section 9 (7-card hold'em)", "", "| category | rule book | exact | equal |", "|---|---|---|---|"]
-        lines += [f"| {c} | {n:,} | {rows[c]['best']:,} | {'yes' if rows[c]['best'] == n else 'NO'} |" for c, n in HOLDEM_7.items()]
+        lines += [f"| {words(c)} | {n:,} | {rows[c]['best']:,} | {'yes' if rows[c]['best'] == n else 'NO'} |" for c, n in HOLDEM_7.items()]
         lines.append("")
     if game.ranking.has_skips and pool_size(config) == 8:
         lines += ["## Against RULES.md section 9 (8-card pools, can be made)", "", "| category | rule book | exact |", "|---|---|---|"]
-        lines += [f"| {c} | ~{v:.2%} | {rows[c]['present_share']:.4%} |" for c, v in PLS_PRESENT.items()]
+        lines += [f"| {words(c)} | {text} | {percent(rows[c]['present_share'])} |" for c, text in PLS_PRESENT_TEXT.items()]
         lines.append("")
-    return markdown([*lines, *section("Lows", tables["low"])])
+    return markdown([*lines, *section("Lows", markdown_tables("low", tables["low"], config),
+                                      "Pools holding five distinct ranks at or under the qualifier (ace low).")])
 
 
 STUDY = Study(
@@ -179,4 +201,5 @@ STUDY = Study(
     plan=plan,
     prepare=prepare,
     exact=exact,
+    markdown=markdown_tables,
 )

@@ -30,9 +30,9 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, report_header, section
+from jobs.common import MONTE_CARLO_OPTIONS, SE_LEGEND, Study, game_of, markdown, report_header, section, table, words
+from pipeline.aggregate import binomial_se, percent
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.study import Study
 
 BLOCK = 1 << 14
 GROUPS = (
@@ -174,6 +174,22 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"draws": draws, "draw_types": by_type}
 
 
+HEADERS = {
+    "draw": "draw", "outs": "outs", "spots": "spots", "share": "share of spots", "mean_outs": "mean outs",
+    "equity": "hero's equity", "high_win": "rivers winning the high (exact)",
+}
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    """The Markdown of a draws table: shares of all spots (binomial SE), equity ± SE, exact out shares."""
+    total = frame["spots"].sum()  # every spot of the run: both tables cover them all
+    formats = {
+        "draw": words, "spots": "count", "equity": "percent", "high_win": "percent",
+        "share": lambda value, row: percent(value, binomial_se(value, total)),
+    }
+    return table(frame, formats, HEADERS)
+
+
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     spots = tables["draw_types"]["spots"].sum()
     return markdown([
@@ -181,12 +197,14 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             f"Turn draws against trips: {game_of(config).name}",
             f"{spots:,} spots among {config.deals:,} sampled heads-up turns (seed {config.seed}); each spot's river "
             "enumerated exactly. A spot: the villain's best high is three of a kind, the hero's is worse, and some "
-            "river lifts the hero above trips. `draw`: categories above trips one river card reaches "
-            "(full_house+ = full house or better); `outs`: rivers after which the hero's high beats the villain's; "
-            "`equity`: the hero's exact pot share over the rivers, averaged over spots (± SE spot to spot).",
+            "river lifts the hero above trips. Draw: the categories above trips one river card reaches "
+            "(full house+ = full house or better); outs: rivers after which the hero's high beats the villain's; "
+            "hero's equity: the hero's exact pot share over the rivers, averaged over the spots. Shares of "
+            "spots and equities are percentages ± one standard error (spot to spot); rivers winning the high "
+            "is outs over the unseen cards, exact.",
         ),
-        *section("By draw type", tables["draw_types"]),
-        *section("By draw and outs", tables["draws"]),
+        *section("By draw type", markdown_tables("draw_types", tables["draw_types"], config), SE_LEGEND),
+        *section("By draw and outs", markdown_tables("draws", tables["draws"], config)),
     ])
 
 
@@ -201,4 +219,5 @@ STUDY = Study(
     default_players=2,
     validate=validate,
     prepare=prepare,
+    markdown=markdown_tables,
 )

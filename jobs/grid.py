@@ -34,9 +34,8 @@ from evaluator.fast import fast_evaluator
 from evaluator.settle import pot_shares, share_unit
 from evaluator.tables import cache_dir, cached_arrays
 from evaluator.deal import deal_cards, split_deal
-from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, new_figure, report_header, section
+from jobs.common import MONTE_CARLO_OPTIONS, SE_LEGEND, Study, game_of, markdown, new_figure, report_header, section, table
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
-from pipeline.study import Study
 
 BOARD_SHARDS = 64
 BOARD_BLOCK = 16  # boards evaluated per kernel call: all their hands at once
@@ -463,14 +462,32 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"grid": grid, "grid_by_equity": grid.sort(key, descending=True)}
 
 
+EQUITY_WORDS = {
+    "equity": "pot share",
+    "equity_high": "high-only equity",
+    "equity_hilo": "hi-lo equity",
+}
+SUIT_PATTERNS = {
+    "aaa": "all three suited",
+    "aab": "top two suited",
+    "aba": "top and third suited",
+    "abb": "lower two suited",
+    "abc": "three suits",
+}
+
+
 def figures(tables, config: RunConfig) -> dict:
     grid = tables["grid"]
     key = "equity" if "equity" in grid.columns else "equity_hilo" if "equity_hilo" in grid.columns else "equity_high"
+    opponents = f"{config.players - 1} random hand" + ("s" if config.players > 2 else "")
+    how = "exact" if exact(config) else "Monte Carlo"
+    label = f"{EQUITY_WORDS[key]} (%)"
     ranks = "AKQJT98765432"
+    values = 100 * grid[key]
     if game_of(config).hole_cards == 2:
         # The familiar 13x13: pairs on the diagonal, suited above it, offsuit below.
         matrix = np.full((13, 13), np.nan)
-        for name, value in zip(grid["class"], grid[key]):
+        for name, value in zip(grid["class"], values):
             i, j = ranks.index(name[0]), ranks.index(name[1])
             if len(name) == 3 and name[2] == "o":
                 i, j = j, i
@@ -478,33 +495,59 @@ def figures(tables, config: RunConfig) -> dict:
         fig = new_figure((8, 7))
         ax = fig.subplots()
         image = ax.imshow(matrix, cmap="RdYlGn")
+        for (i, j), value in np.ndenumerate(matrix):
+            if not np.isnan(value):
+                ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=7)
         ax.set_xticks(range(13), list(ranks))
         ax.set_yticks(range(13), list(ranks))
-        ax.set_title(f"{game_of(config).name}: {key} vs {config.players - 1} random hand(s) (suited above the diagonal)", fontsize=9)
+        ax.set_xlabel("rank of the lower card (suited) or the higher card (offsuit)")
+        ax.set_ylabel("rank of the higher card (suited) or the lower card (offsuit)")
+        ax.set_title(f"{game_of(config).name}: {EQUITY_WORDS[key]} (%) against {opponents}, {how}\n"
+                     "pairs on the diagonal, suited hands above it, offsuit below", fontsize=10)
+        colorbar = fig.colorbar(image, ax=ax, shrink=0.8)
+        fig.tight_layout()
     else:
         # 1,755 classes: one panel per suit pattern, top rank down, middle rank across;
-        # each cell shows the best low card's average (readable at a glance, table has all).
+        # each cell shows the mean over the third card (readable at a glance, the table has all).
         patterns = sorted({name.split(" ")[1] for name in grid["class"]})
-        fig = new_figure((4 * len(patterns), 4.5))
-        axes = fig.subplots(1, len(patterns))
-        for ax, pattern in zip(np.atleast_1d(axes), patterns):
+        fig = new_figure((3.3 * len(patterns) + 1.2, 4.2))
+        axes = np.atleast_1d(fig.subplots(1, len(patterns)))
+        for ax, pattern in zip(axes, patterns):
             matrix = np.full((13, 13), np.nan)
             rows = grid.filter(pl.col("class").str.ends_with(" " + pattern))
             sums: dict = {}
-            for name, value in zip(rows["class"], rows[key]):
+            for name, value in zip(rows["class"], 100 * rows[key]):
                 cell = (ranks.index(name[0]), ranks.index(name[1]))
                 sums.setdefault(cell, []).append(value)
-            for (i, j), values in sums.items():
-                matrix[i, j] = float(np.mean(values))
-            image = ax.imshow(matrix, cmap="RdYlGn", vmin=grid[key].min(), vmax=grid[key].max())
-            ax.set_title(f"suits {pattern}", fontsize=9)
-            ax.set_xticks(range(13), list(ranks), fontsize=6)
-            ax.set_yticks(range(13), list(ranks), fontsize=6)
-            ax.set_xlabel("second card")
-        np.atleast_1d(axes)[0].set_ylabel("top card")
-        fig.suptitle(f"{game_of(config).name}: {key} vs {config.players - 1} random hand(s) (mean over the third card)")
-    fig.colorbar(image, ax=axes if game_of(config).hole_cards == 3 else ax, shrink=0.8)
+            for (i, j), cell_values in sums.items():
+                matrix[i, j] = float(np.mean(cell_values))
+            image = ax.imshow(matrix, cmap="RdYlGn", vmin=values.min(), vmax=values.max())
+            ax.set_title(f"suits {pattern}: {SUIT_PATTERNS.get(pattern, pattern)}", fontsize=9)
+            ax.set_xticks(range(13), list(ranks), fontsize=7)
+            ax.set_yticks(range(13), list(ranks), fontsize=7)
+            ax.set_xlabel("second card's rank")
+        axes[0].set_ylabel("top card's rank")
+        fig.suptitle(f"{game_of(config).name}: {EQUITY_WORDS[key]} (%) of three-card hands against {opponents}, "
+                     f"{how} (each cell: the mean over the third card)")
+        fig.tight_layout(rect=(0, 0, 0.93, 1))
+        colorbar = fig.colorbar(image, ax=axes, shrink=0.8, fraction=0.02, pad=0.02)
+    colorbar.set_label(label)
     return {"grid_heatmap": fig}
+
+
+FORMATS = {"combos": "count", "hands": "count", "win": "count", "tie": "count", "lose": "count",
+           "scoop": "percent of hands", "equity": "percent", "equity_high": "percent", "equity_hilo": "percent"}
+HEADERS = {
+    "class": "class", "combos": "combos", "hands": "hands dealt", "win": "high wins", "tie": "high ties",
+    "lose": "high losses", "scoop": "scoops (of hands)", "equity": "pot share",
+    "equity_high": "high-only equity (exact)", "equity_hilo": "hi-lo equity (exact)",
+}
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    """The Markdown of a grid table: exact counts and equities (4 decimals), or sampled ones ± SE."""
+    formats = {c: kind for c, kind in FORMATS.items() if c in frame.columns}
+    return table(frame, formats, HEADERS)
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
@@ -512,19 +555,25 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     if exact(config):
         title = f"Starting-hand grid: {game.name} (exact)"
         method = (
-            f"Heads-up all-in equity of each of the {tables['grid'].height:,} classes against one random hand, "
-            "every board dealt, enumerated exactly (no sampling error)."
+            f"Heads-up all-in equity of each of the {tables['grid'].height:,} starting-hand classes against one "
+            "random hand, every board dealt, enumerated exactly (no sampling error). High wins, ties and "
+            "losses count the (hand, opponent, board) deals of the class by the high hand alone; high-only "
+            "equity is wins plus half the ties over all of them"
+            + ("; hi-lo equity is the pot share with the halves split high and low and quartered "
+               "(odd chips ignored)" if game.low is not None else "")
+            + ". Equities are exact percentages to 4 decimals; best first."
         )
     else:
         title = f"Starting-hand grid: {game.name}, {config.players} players (Monte Carlo)"
         method = (
-            f"All-in pot share of each of the {tables['grid'].height:,} classes against {config.players - 1} random "
-            f"hands, {config.deals:,} deals (seed {config.seed}); every hand dealt counts for its class, with "
-            "standard errors (`equity_se`)."
+            f"All-in pot share of each of the {tables['grid'].height:,} starting-hand classes against "
+            f"{config.players - 1} random hands, {config.deals:,} deals (seed {config.seed}); every hand dealt "
+            "counts for its class. Scoops: the share of the class's hands that win the whole pot. "
+            + SE_LEGEND + " Best first."
         )
     return markdown([
         *report_header(title, method, figure_files),
-        *section("Sorted by equity", tables["grid_by_equity"]),
+        *section("Sorted by equity", markdown_tables("grid_by_equity", tables["grid_by_equity"], config)),
     ])
 
 
@@ -543,4 +592,5 @@ STUDY = Study(
     plan=plan,
     prepare=prepare,
     exact=exact,
+    markdown=markdown_tables,
 )

@@ -5,8 +5,19 @@ Per game and k (``players``):
 
 * ``summary``: ``hi_chop`` (two or more tied best highs), ``low_exists`` (some player has a
   qualifying low), ``low_tie`` (the best low is tied, given a low exists), ``scoop`` (one
-  player wins the whole pot), ``quartered`` (some player's share is exactly a quarter);
+  player wins the whole pot), ``quartered`` (some player's share is exactly a quarter),
+  ``hilo_split`` (the pot is split between different players for high and low: a qualifying
+  low exists and the players who share the low half are not exactly those who share the high
+  half, so the low changes who gets what; RULES section 7's "split");
   fractions of deals (``low_tie``: of deals with a low) with binomial standard errors.
+  ``hilo_split`` and ``hilo_split_se`` are the last two columns (added after the others, whose
+  numbers they leave unchanged).
+
+  Every pot not scooped is either a ``hilo_split`` or a *pure high chop* (the high tied, and
+  the low, if any, shared by exactly the same players), so 1 - ``scoop`` = ``hilo_split`` +
+  pure high chops, deal by deal. (1 - ``scoop``) - ``hi_chop`` is smaller than ``hilo_split``
+  by the deals whose high is tied and whose low goes to other players (heads-up about 0.4 %,
+  four players 1.5 %).
 * ``categories``: ``best`` (a player's best high is the category) and ``present`` (some
   allowed 5-card hand is exactly the category) as fractions of the k hands, with standard
   errors from the per-deal counts (the k hands of a deal share a board, so they are not
@@ -25,13 +36,15 @@ from numba import njit
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from jobs.common import MONTE_CARLO_OPTIONS, figure_links, game_of, markdown, new_figure, report_header, section
+from jobs.common import (
+    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, Study, figure_links, game_of, markdown, new_figure, report_header, section,
+    table, use_distinct_colors, words,
+)
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.study import Study
 
 BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
-SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
 N_SUMMARY = len(SUMMARY_FIELDS)
 CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
 # A deal's outcome for k players as one code: the SUMMARY_FIELDS flags (bit f) and, above
@@ -166,7 +179,10 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
                 # Shares: high only 1/(2T), low only 1/(2U), both 1/(2T) + 1/(2U).
                 quarter = (high_ties > both and high_ties == 2) or (low_ties > both and low_ties == 2)
                 quarter |= both > 0 and 2 * (high_ties + low_ties) == high_ties * low_ties
-            flags = chop | (some_low << 1) | (low_tie << 2) | (scoop << 3) | (quarter << 4)
+            # The low half goes to other players than the high half: the two winner sets differ,
+            # i.e. not both of them are exactly the players in both.
+            split = some_low and not (high_ties == both and low_ties == both)
+            flags = chop | (some_low << 1) | (low_tie << 2) | (scoop << 3) | (quarter << 4) | (split << 5)
             outcome_counts[k, flags, winner_category] += 1
             if mode & RECORD:
                 outcomes[i, k] = flags | (winner_category << N_SUMMARY)
@@ -272,6 +288,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
         *binomial(pl.col("low_tie"), pl.col("low_exists"), "low_tie"),
         *binomial(pl.col("scoop"), pl.col("deals"), "scoop"),
         *binomial(pl.col("quartered"), pl.col("deals"), "quartered"),
+        *binomial(pl.col("hilo_split"), pl.col("deals"), "hilo_split"),
     ).sort("players")
     c = counts["categories"].join(s.select("game", "players", "deals"), on=["game", "players"])
     categories = c.sort(["players", "rank"], descending=[False, True]).select(
@@ -292,14 +309,19 @@ def figures(tables: dict[str, pl.DataFrame], config: RunConfig) -> dict:
     cats = tables["categories"]
     fig = new_figure((8, 4.5), dpi=90)
     ax = fig.subplots()
+    use_distinct_colors(ax, cats["category"].n_unique())
     for name in cats["category"].unique(maintain_order=True):
         rows = cats.filter(pl.col("category") == name)
         if rows["win"].max() and rows["win"].max() > 0.001:
-            ax.errorbar(rows["players"], rows["win"], yerr=rows["win_se"], marker="o", label=name, capsize=2)
-    ax.set_xlabel("players")
-    ax.set_ylabel("share of deals won by the category")
-    ax.set_title(f"{game_of(config).name}: winning high category by table size")
-    ax.legend(fontsize=7, ncol=2)
+            ax.errorbar(rows["players"], 100 * rows["win"], yerr=100 * rows["win_se"], marker="o",
+                        label=name.replace("_", " "), capsize=2)
+    ax.set_xticks(cats["players"].unique().sort().to_list())
+    ax.set_xlabel("players at the showdown")
+    ax.set_ylabel("deals won by the category (%)")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"{game_of(config).name}: category of the winning high, by table size (± 1 SE)")
+    ax.legend(fontsize=7, ncol=2, title="winning high", title_fontsize=7)
     fig.tight_layout()
     return {"win_by_players": fig}
 
@@ -330,24 +352,58 @@ def rulebook_checks(tables: dict[str, pl.DataFrame]) -> list[tuple[str, float, f
     return out
 
 
+FORMATS = {
+    "summary": {"deals": "count", **{rate: "percent" for rate in RATES}},
+    "categories": {"category": words, "best": "percent", "present": "percent", "win": "percent"},
+}
+SUMMARY_LEGEND = (
+    "High chopped: two or more players tie for the best high. A low exists: some player has a "
+    "qualifying low. Low tied: the best low is tied (of the deals with a low). Scooped: one player "
+    "wins the whole pot. Someone gets a quarter: some player's share is exactly a quarter of the pot. "
+    "Split high/low: a low exists and the low half goes to other players than the high half (the "
+    "split of RULES section 7); 1 − scooped is split high/low plus the pots split only because the "
+    "high is tied. " + SE_LEGEND
+)
+CATEGORIES_LEGEND = (
+    "Best high: the share of the k hands whose best high is the category; can be made: the share "
+    "of hands in which some allowed 5 cards are exactly the category (both with standard errors from "
+    "the per-deal counts, as a deal's hands share a board); wins the high: the share of deals whose "
+    "winning high is the category. " + SE_LEGEND
+)
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    """The Markdown of a showdown table (``summary`` or ``categories``): percentages ± SE."""
+    return table(frame, FORMATS.get(name))
+
+
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     deals = tables["summary"]["deals"][0]
     lines = [
         *report_header(
             f"Showdown: {game_of(config).name}",
-            f"{deals:,} deals (Monte Carlo, seed {config.seed}), {config.players} hands each; the "
-            f"k-player showdown uses the first k hands. Rates are fractions with standard errors (`_se`).",
+            f"{deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands and a board; "
+            "nobody folds, and the k-player showdown reads the first k hands of each deal, so every "
+            "table size comes from the same deals. Rates are percentages of deals (of hands for a "
+            "player's category) ± one standard error, with the digits shown stopping at the standard "
+            "error's; `tables/*.csv` keep the fractions and their `_se` columns.",
         ),
-        *section("Summary", tables["summary"]),
+        *section("Summary", markdown_tables("summary", tables["summary"], config), SUMMARY_LEGEND),
     ]
     checks = rulebook_checks(tables)
     if checks:
+        # This table's layout is the README tour's (docs/tour.py reads it): fractions, as there.
         lines += ["## Against RULES.md section 9", "", "| figure | rule book | measured | SE | z |", "|---|---|---|---|---|"]
         for label, value, ours, se in checks:
             z = (ours - value) / se if se else math.nan
             lines.append(f"| {label} | {value:.4f} | {ours:.5f} | {se:.5f} | {z:+.1f} |")
-        lines.append("")
-    return markdown([*lines, *section("Categories", tables["categories"]), *figure_links(figure_files)])
+        lines += ["", "The rule book's figure, ours and our standard error as fractions (0.0705 is 7.05 %); "
+                  "z = (measured − rule book) / SE.", ""]
+    return markdown([
+        *lines,
+        *section("Categories", markdown_tables("categories", tables["categories"], config), CATEGORIES_LEGEND),
+        *figure_links(figure_files),
+    ])
 
 
 STUDY = Study(
@@ -361,4 +417,5 @@ STUDY = Study(
     options=MONTE_CARLO_OPTIONS,
     default_players=8,
     validate=validate,
+    markdown=markdown_tables,
 )

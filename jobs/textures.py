@@ -28,9 +28,10 @@ from evaluator.fast import fast_evaluator
 from jobs import showdown
 from jobs.grid import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, new_figure, report_header, section
+from jobs.common import (
+    MONTE_CARLO_OPTIONS, SE_LEGEND, Study, game_of, markdown, new_figure, report_header, section, table, words,
+)
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.study import Study
 
 PAIRING = ("none", "pair", "two_pair", "trips+")
 SUIT = ("<=2", "3", "4", "5")
@@ -218,21 +219,47 @@ def figures(tables, config: RunConfig) -> dict:
     )
     matrix = np.full((len(PAIRING), len(SUIT)), np.nan)
     for pairing, suit, value in grouped.iter_rows():
-        matrix[PAIRING.index(pairing), SUIT.index(suit)] = value
-    fig = new_figure((5.5, 4.5))
+        matrix[PAIRING.index(pairing), SUIT.index(suit)] = 100 * value
+    fig = new_figure((6, 4.5))
     ax = fig.subplots()
     image = ax.imshow(matrix, cmap="viridis")
-    ax.set_xticks(range(len(SUIT)), SUIT)
-    ax.set_yticks(range(len(PAIRING)), PAIRING)
+    ax.set_xticks(range(len(SUIT)), ["2 or fewer", "3", "4", "5"])
+    ax.set_yticks(range(len(PAIRING)), ["unpaired", "one pair", "two pair", "trips or more"])
     ax.set_xlabel("most cards of one suit on the board")
     ax.set_ylabel("board pairing")
-    ax.set_title(f"{game_of(config).name}, {config.players} players: high chop rate", fontsize=9)
+    ax.set_title(f"{game_of(config).name}, {config.players} players: high chopped (% of deals) by board", fontsize=10)
     for (i, j), value in np.ndenumerate(matrix):
         if not np.isnan(value):
-            ax.text(j, i, f"{value:.1%}", ha="center", va="center", color="white", fontsize=8)
-    fig.colorbar(image, ax=ax, shrink=0.8)
+            bright = value > np.nanmin(matrix) + 0.6 * (np.nanmax(matrix) - np.nanmin(matrix))
+            ax.text(j, i, f"{value:.1f} %", ha="center", va="center", color="black" if bright else "white", fontsize=8)
+    colorbar = fig.colorbar(image, ax=ax, shrink=0.8)
+    colorbar.set_label("high chopped (% of deals)")
     fig.tight_layout()
     return {"texture_heatmap": fig}
+
+
+FEATURE_WORDS = {
+    "pairing": "board pairing",
+    "suit": "most of one suit",
+    "straight": "hole cards for a straight",
+    "skip": "hole cards for a skip straight",
+    "low": "hole cards for a low",
+    "flop": "flop class",
+}
+RATE_FORMATS = {"deals": "count", **{f: "percent" for f in ("frequency", "hi_chop", "low_exists", "scoop")}}
+TEXTURES_LEGEND = (
+    "Per texture: its share of deals, then among its deals the high chopped, a low exists and scooped "
+    "rates of the showdown; hole cards for X: the fewest hole cards (by rank) that complete X with the "
+    "board, none when it takes more than three. " + SE_LEGEND
+)
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    """The Markdown of a textures table: percentages ± SE (the wins' SEs binomial over the row's deals)."""
+    wins = [c for c in frame.columns if c.startswith("win_")]
+    formats = {**RATE_FORMATS, **{c: "percent of deals" for c in wins}}
+    headers = {**FEATURE_WORDS, **{c: f"wins with {words(c[4:])}" for c in wins}}
+    return table(frame, formats, headers)
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
@@ -240,12 +267,19 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     return markdown([
         *report_header(
             f"Board textures: {game_of(config).name}, {config.players} players",
-            f"{config.deals:,} deals (Monte Carlo, seed {config.seed}). Texture features are described in `jobs/textures.py`:\n"
-            "pairing; most cards of one suit; fewest hole cards (by rank) for a straight, a skip straight and a qualifying low.",
+            f"{config.deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands and a board, "
+            "everyone showing down. Each board gets a texture from five board-only features (described in "
+            "`jobs/textures.py`): its pairing, the most cards of one suit, and the fewest hole cards (by "
+            "rank) that make a straight, a skip straight and a qualifying low. Rates are percentages ± one "
+            "standard error; `tables/*.csv` keep the fractions and their `_se` columns.",
             figure_files,
         ),
-        *section("Textures", textures.drop([c for c in textures.columns if c.startswith("win_")])),
-        *section("Flop classes (most frequent first)", tables["flops"].sort("deals", descending=True).head(50)),
+        *section("Textures", markdown_tables("textures", textures.drop([c for c in textures.columns if c.startswith("win_")]), config),
+                 TEXTURES_LEGEND),
+        *section("Flop classes (most frequent first)",
+                 markdown_tables("flops", tables["flops"].sort("deals", descending=True).head(50), config),
+                 "The 50 most frequent of the 1,755 suit classes of the flop (the first three board cards); "
+                 "rates as in the textures table."),
     ])
 
 
@@ -261,4 +295,5 @@ STUDY = Study(
     default_players=6,
     validate=validate,
     prepare=prepare,
+    markdown=markdown_tables,
 )

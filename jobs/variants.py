@@ -11,7 +11,7 @@ base / trips_over_straight / skip_over_flush / both; low 6 / 7 / 8 / none. ``--v
 ``"hole_use=2-3;ranking=both,low=8"`` (``;`` between variants, ``,`` between knobs).
 
 Tables: ``variants`` (``variant, hole_use, ranking, low, players, deals`` and the showdown
-rates with ``_se``), ``variant_categories`` (win/best/present shares per category), and
+rates with ``_se``, ``hilo_split`` included), ``variant_categories`` (win/best/present shares per category), and
 ``deltas`` (``variant, players, deals``, then ``<rate>`` and ``<rate>_se`` as differences from
 the base; ``low_tie`` is left out there because it is a ratio over a different set of deals
 in each variant).
@@ -29,9 +29,11 @@ from evaluator.fast import fast_evaluator
 from evaluator.games import Game, RANKINGS
 from jobs import showdown
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from jobs.common import MONTE_CARLO_OPTIONS, game_of, markdown, new_figure, report_header, section
+from jobs.common import (
+    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, WORDS, Study, game_of, markdown, new_figure, report_header, section, table,
+    use_distinct_colors, words,
+)
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.study import Study
 
 DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS
 DELTA_INDEX = (0, 1, 3, 4)
@@ -268,18 +270,56 @@ def _categories(counts, summary) -> pl.DataFrame:
 
 def figures(tables, config: RunConfig) -> dict:
     deltas = tables["deltas"].filter(pl.col("variant") != game_of(config).name)
-    fig = new_figure((4 * len(DELTA_FIELDS), 4.5))
+    fig = new_figure((4 * len(DELTA_FIELDS), 5))
     axes = fig.subplots(1, len(DELTA_FIELDS), sharey=True)
+    players = deltas["players"].unique().sort().to_list()
     for ax, field in zip(axes, DELTA_FIELDS):
+        use_distinct_colors(ax, deltas["variant"].n_unique())
         for name in deltas["variant"].unique(maintain_order=True):
             rows = deltas.filter(pl.col("variant") == name)
-            ax.errorbar(rows["players"], rows[field], yerr=2 * rows[f"{field}_se"], marker="o", capsize=2, label=name)
+            ax.errorbar(rows["players"], 100 * rows[field], yerr=200 * rows[f"{field}_se"], marker="o", capsize=2,
+                        markersize=3, label=name)
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(f"{field}: variant - base (±2 SE)", fontsize=9)
-        ax.set_xlabel("players")
-    axes[0].legend(fontsize=6)
-    fig.tight_layout()
+        ax.set_title(WORDS[field], fontsize=10)
+        ax.set_xlabel("players at the showdown")
+        ax.set_xticks(players)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("variant − base (percentage points)")
+    fig.suptitle(f"{game_of(config).name}: each rule variant against the base game, same deals (± 2 paired SE)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6), fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.05 + 0.035 * ((len(labels) - 1) // 6), 1, 1))
     return {"variant_deltas": fig}
+
+
+KNOB_WORDS = {"hole_use": "hole cards used (min-max)", "low": "low qualifier", "ranking": "ranking"}
+RATE_FORMATS = {"deals": "count", **{rate: "percent" for rate in RATES}}
+DELTA_FORMATS = {"deals": "count", **{field: "points" for field in DELTA_FIELDS}}
+FORMATS = {
+    "variants": RATE_FORMATS,
+    "variant_categories": {"category": words, "best": "percent", "present": "percent", "win": "percent"},
+    "deltas": DELTA_FORMATS,
+    "win_deltas": {"category": words, "win": "points"},
+}
+HEADERS = {
+    "variants": KNOB_WORDS,
+    "deltas": {field: f"{WORDS[field]}: change" for field in DELTA_FIELDS},
+    "win_deltas": {"win": "wins the high (of deals): change"},
+}
+DELTAS_LEGEND = (
+    "Each variant minus the base game on the same deals, in percentage points (pp) ± one paired "
+    "standard error (from the per-deal difference, so the noise the two share cancels); the base's "
+    "own row is 0. Low tied is left out: it is a share of a different set of deals in each variant."
+)
+VARIANTS_LEGEND = (
+    "Every variant's own rates, as the showdown study defines them (split high/low: a low exists and "
+    "the low half goes to other players than the high half). " + SE_LEGEND
+)
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    """The Markdown of a variants table: rates in percent, differences in percentage points."""
+    return table(frame, FORMATS.get(name), HEADERS.get(name))
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
@@ -287,12 +327,15 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     return markdown([
         *report_header(
             f"Rule variants of {game_of(config).name}",
-            f"{deals:,} deals (Monte Carlo, seed {config.seed}), every variant on the same deals; "
-            "differences from the base carry paired standard errors.",
+            f"{deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands, every variant "
+            "read on the same deals, nobody folding; the k-player showdown uses the first k hands. The "
+            "first table gives each variant's difference from the base game in percentage points with a "
+            "paired standard error; the second, every variant's own rates in percent ± one standard "
+            "error. `tables/*.csv` keep the fractions and their `_se` columns.",
             figure_files,
         ),
-        *section("Differences from the base", tables["deltas"]),
-        *section("Every variant", tables["variants"]),
+        *section("Differences from the base", markdown_tables("deltas", tables["deltas"], config), DELTAS_LEGEND),
+        *section("Every variant", markdown_tables("variants", tables["variants"], config), VARIANTS_LEGEND),
     ])
 
 
@@ -307,4 +350,5 @@ STUDY = Study(
     options=MONTE_CARLO_OPTIONS | {"variants"},
     default_players=8,
     validate=validate,
+    markdown=markdown_tables,
 )

@@ -8,11 +8,13 @@ else (a study returns matplotlib figures, and no backend is ever switched).
 
 from __future__ import annotations
 
+import math
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from pipeline.store import RunStore, atomic_write
@@ -57,51 +59,239 @@ def sum_counts(files: list[Path]) -> pl.DataFrame:
     )
 
 
-def markdown_table(frame: pl.DataFrame) -> str:
-    """Render ``frame`` as a Markdown table: its columns as headers, floats to 6 significant digits.
+# --- numbers for people ---------------------------------------------------------------------
+# The Markdown of every table is written by ``markdown_table``; the .csv and .parquet keep the
+# raw numbers (fractions, with ``_se`` columns). A rate shows as a percentage whose digits stop
+# where its standard error does; an exact one, or one without a standard error, to 4 decimals.
 
-    >>> print(markdown_table(pl.DataFrame({"game": ["pls7"], "hi_chop": [0.0705123]})), end="")
-    | game | hi_chop |
-    |---|---|
-    | pls7 | 0.0705123 |
+MISSING = "–"
 
-    :param frame: The table; any column types (each cell is ``str()`` but floats).
-    :return: The Markdown lines, each ending in a newline.
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _decimals(se: float) -> int:
+    """Decimals that show ``se`` to 1 significant digit (2 when that digit is a 1).
+
+    >>> _decimals(0.031), _decimals(0.018), _decimals(0.0096), _decimals(37.0)
+    (2, 3, 3, -1)
+
+    (0.0096 rounds to 0.010: two significant digits, the first a 1, as the rule wants.)
+    """
+    mantissa, exponent = f"{se:.1e}".split("e")
+    return -int(exponent) + (1 if mantissa.startswith("1") else 0)
+
+
+def _fixed(value: float, decimals: int) -> str:
+    """``value`` rounded to ``decimals`` (negative: to tens, hundreds...), never in scientific notation."""
+    if decimals < 0:
+        return f"{round(value, decimals):.0f}"
+    return f"{value:.{decimals}f}"
+
+
+def _with_se(value: float, se: float | None, unit: str, sign: bool = False) -> str:
+    if _missing(value):
+        return MISSING
+    if _missing(se) or se <= 0:
+        text, tail = f"{value:.4f}", ""
+    else:
+        decimals = _decimals(se)
+        text, tail = _fixed(value, decimals), f" ± {_fixed(se, decimals)}"
+    if text.lstrip("-").strip("0.") == "":  # no sign on a zero, even a rounded negative one
+        text = text.lstrip("-")
+    elif sign and value > 0:
+        text = "+" + text
+    return f"{text}{unit}{tail}"
+
+
+def percent(value: float | None, se: float | None = None) -> str:
+    """A fraction as a percentage, to the last digit of its standard error.
+
+    The SE is rounded to 1 significant digit (2 when it starts with a 1) and the value shown to
+    that digit; without an SE (exact, or SE 0) the value has 4 decimals.
+
+    >>> percent(0.175335, 0.00031), percent(0.070776, 0.000181338), percent(0.853, 0.0421)
+    ('17.53 % ± 0.03', '7.078 % ± 0.018', '85 % ± 4')
+    >>> percent(0.8520437), percent(0.0, 0.0), percent(None)
+    ('85.2044 %', '0.0000 %', '–')
+
+    :param value: The fraction (None or NaN: ``–``).
+    :param se: Its standard error as a fraction (None, NaN or 0: none).
+    :return: The text, e.g. ``17.53 % ± 0.03``.
     :raises: Nothing.
     """
+    scale = (lambda x: x if _missing(x) else 100 * x)
+    return _with_se(scale(value), scale(se), " %")
 
-    def cell(value) -> str:
-        if isinstance(value, float):
-            return f"{value:.6g}"
-        return str(value)
 
-    header = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.iter_rows()]
+def points(value: float | None, se: float | None = None) -> str:
+    """A difference of two fractions in percentage points, signed, to the last digit of its SE.
+
+    >>> points(0.01138, 0.000237808), points(-0.00037, 4.15261e-05), points(0.0, 0.0), points(-0.00001, 0.0002)
+    ('+1.14 pp ± 0.02', '-0.037 pp ± 0.004', '0.0000 pp', '0.00 pp ± 0.02')
+
+    :param value: The difference (None or NaN: ``–``).
+    :param se: Its standard error (None, NaN or 0: none; the value then has 4 decimals).
+    :return: The text, e.g. ``+1.14 pp ± 0.02``.
+    :raises: Nothing.
+    """
+    scale = (lambda x: x if _missing(x) else 100 * x)
+    return _with_se(scale(value), scale(se), " pp", sign=True)
+
+
+def number(value: float | None, se: float | None = None) -> str:
+    """A plain number, to the last digit of its SE; without one, 4 significant digits.
+
+    >>> number(1.23456, 0.0213), number(1.23456, 0.0113), number(6e-05), number(1234567.0), number(8.4312)
+    ('1.23 ± 0.02', '1.235 ± 0.011', '0.00006', '1,234,567', '8.431')
+
+    :param value: The number (None or NaN: ``–``).
+    :param se: Its standard error (None, NaN or 0: none).
+    :return: The text, never in scientific notation.
+    :raises: Nothing.
+    """
+    if _missing(value):
+        return MISSING
+    if not _missing(se) and se > 0:
+        return _with_se(value, se, "")
+    if isinstance(value, int) or float(value).is_integer():
+        return count(value)
+    return np.format_float_positional(value, precision=4, unique=True, fractional=False, trim="-")
+
+
+def count(n: int | float | None) -> str:
+    """A count with thousands separators.
+
+    >>> count(2000000), count(2e6), count(12)
+    ('2,000,000', '2,000,000', '12')
+
+    :param n: An integer (a whole float is taken as one; any other float is a ``number``).
+    :return: The text.
+    :raises: Nothing.
+    """
+    if _missing(n):
+        return MISSING
+    if isinstance(n, float) and not n.is_integer():
+        return number(n)
+    return f"{int(n):,}"
+
+
+def binomial_se(rate: float | None, trials: float | None) -> float | None:
+    """The binomial standard error of a rate over ``trials`` (None without trials).
+
+    >>> round(binomial_se(0.25, 10_000), 6), binomial_se(0.5, 0)
+    (0.00433, None)
+    """
+    if _missing(rate) or _missing(trials) or trials <= 0:
+        return None
+    return math.sqrt(max(rate * (1 - rate), 0.0) / trials)
+
+
+KINDS = ("percent", "points", "number", "count", "text")
+
+
+def markdown_table(
+    frame: pl.DataFrame,
+    formats: Mapping[str, str | Callable[[object, dict], str]] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> str:
+    """Render ``frame`` as a Markdown table for people.
+
+    Each column has a format: a kind, or a function ``(value, row) -> str`` (``row`` is the
+    whole row by column name). The kinds: ``percent`` (a fraction, ``percent``), ``points`` (a
+    difference of fractions, ``points``), ``number``, ``count``, ``text``, or ``percent of
+    COLUMN`` (a rate over the count in COLUMN: binomial SE when there is no ``_se`` column).
+    A column without a format is a ``count`` if it holds integers, a ``number`` if floats, else
+    ``text``. A ``NAME_se`` column is shown inside NAME's cells (``17.53 % ± 0.03``), not as a
+    column of its own. Headers are ``headers[NAME]``, else the name with spaces for ``_``.
+
+    >>> frame = pl.DataFrame({"game": ["pls7"], "deals": [2_000_000], "hi_chop": [0.070776], "hi_chop_se": [0.000181338]})
+    >>> print(markdown_table(frame, {"hi_chop": "percent"}, {"hi_chop": "high chopped"}), end="")
+    | game | deals | high chopped |
+    |---|---|---|
+    | pls7 | 2,000,000 | 7.078 % ± 0.018 |
+    >>> print(markdown_table(frame.drop("hi_chop_se"), {"hi_chop": "percent of deals"}), end="")
+    | game | deals | hi chop |
+    |---|---|---|
+    | pls7 | 2,000,000 | 7.078 % ± 0.018 |
+
+    :param frame: The table; any column types.
+    :param formats: Column name to kind or function (default: by the column's type).
+    :param headers: Column name to its header in words.
+    :return: The Markdown lines, each ending in a newline.
+    :raises ValueError: If a format is no kind, ``percent of`` names no column, or a format
+        names a column the frame lacks.
+    """
+    formats = dict(formats or {})
+    headers = dict(headers or {})
+    unknown = sorted(set(formats) - set(frame.columns))
+    if unknown:
+        raise ValueError(f"formats for columns the table lacks: {', '.join(unknown)}")
+    shown = [c for c in frame.columns if not (c.endswith("_se") and c[:-3] in frame.columns)]
+    cells = {c: _cell_format(frame, c, formats.get(c)) for c in shown}
+    header = "| " + " | ".join(headers.get(c, c.replace("_", " ")) for c in shown) + " |"
+    rule = "|" + "|".join("---" for _ in shown) + "|"
+    rows = ["| " + " | ".join(cells[c](row[c], row) for c in shown) + " |" for row in frame.iter_rows(named=True)]
     return "\n".join([header, rule, *rows]) + "\n"
 
 
-def write_table(directory: Path, name: str, frame: pl.DataFrame) -> None:
+def _cell_format(frame: pl.DataFrame, column: str, kind) -> Callable[[object, dict], str]:
+    """The function that writes one cell of ``column``."""
+    if callable(kind):
+        return kind
+    dtype = frame.schema[column]
+    if kind is None:
+        kind = "count" if dtype.is_integer() else "number" if dtype.is_float() else "text"
+    se_column = f"{column}_se" if f"{column}_se" in frame.columns else None
+
+    def se_of(row):
+        return row[se_column] if se_column else None
+
+    if kind.startswith("percent of "):
+        trials = kind.removeprefix("percent of ")
+        if trials not in frame.columns:
+            raise ValueError(f"{column}: {kind!r} names no column")
+        if se_column:
+            return lambda value, row: percent(value, se_of(row))
+        return lambda value, row: percent(value, binomial_se(value, row[trials]))
+    writers = {
+        "percent": lambda value, row: percent(value, se_of(row)),
+        "points": lambda value, row: points(value, se_of(row)),
+        "number": lambda value, row: number(value, se_of(row)),
+        "count": lambda value, row: count(value),
+        "text": lambda value, row: MISSING if value is None else str(value),
+    }
+    if kind not in writers:
+        raise ValueError(f"{column}: unknown format {kind!r}; use one of {', '.join(KINDS)} or 'percent of COLUMN'")
+    return writers[kind]
+
+
+def write_table(directory: Path, name: str, frame: pl.DataFrame, markdown: str | None = None) -> None:
     """Write ``name.parquet`` (the data), ``name.csv`` and ``name.md`` (for people), each atomically.
 
     >>> import tempfile
     >>> scratch = tempfile.TemporaryDirectory()
     >>> folder = Path(scratch.name) / "tables"
-    >>> write_table(folder, "flips", pl.DataFrame({"side": ["heads"], "n": [7]}))
+    >>> write_table(folder, "flips", pl.DataFrame({"side": ["heads"], "n": [7000]}))
     >>> sorted(p.name for p in folder.iterdir()), (folder / "flips.csv").read_text()
-    (['flips.csv', 'flips.md', 'flips.parquet'], 'side,n\\nheads,7\\n')
+    (['flips.csv', 'flips.md', 'flips.parquet'], 'side,n\\nheads,7000\\n')
+    >>> (folder / "flips.md").read_text().splitlines()[-1]
+    '| heads | 7,000 |'
     >>> scratch.cleanup()
 
     :param directory: The folder, created if missing.
     :param name: The file name without its suffix.
     :param frame: The table.
+    :param markdown: The text of ``name.md`` (default: ``markdown_table(frame)``).
     :return: None.
     :raises OSError: If the folder or a file cannot be written (no partial file is left).
     """
     directory.mkdir(parents=True, exist_ok=True)
+    text = markdown_table(frame) if markdown is None else markdown
     atomic_write(directory / f"{name}.parquet", frame.write_parquet)
     atomic_write(directory / f"{name}.csv", frame.write_csv)
-    atomic_write(directory / f"{name}.md", lambda tmp: tmp.write_text(markdown_table(frame)))
+    atomic_write(directory / f"{name}.md", lambda tmp: tmp.write_text(text))
 
 
 def write_figures(directory: Path, figures: Mapping[str, Figure | Path]) -> list[str]:
@@ -150,7 +340,9 @@ def build_outputs(study: Study, store: RunStore, manifest: dict[int, dict]) -> d
     The shards' count tables are summed (``sum_counts``) and handed to ``study.summarize``;
     each summary is written by ``write_table``, each of ``study.figures``' figures by
     ``write_figures``, and ``study.report``, given the figures' file names, becomes
-    ``report.md``.
+    ``report.md``. A study that has a ``markdown`` attribute, ``(name, frame, config) -> str``
+    or None (``jobs.common.Study`` adds one), writes its tables' ``.md`` with it; otherwise
+    ``markdown_table`` does, with every column formatted by its type.
 
     :param study: The study the run belongs to.
     :param store: The run directory.
@@ -162,8 +354,10 @@ def build_outputs(study: Study, store: RunStore, manifest: dict[int, dict]) -> d
     """
     counts = {name: sum_counts(files) for name, files in store.table_files(manifest).items()}
     tables = study.summarize(counts, store.config)
+    render = getattr(study, "markdown", None)
     for name, frame in tables.items():
-        write_table(store.run_dir / "tables", name, frame)
+        markdown = render(name, frame, store.config) if render is not None else None
+        write_table(store.run_dir / "tables", name, frame, markdown)
     figures = write_figures(store.run_dir / "figures", study.figures(tables, store.config))
     report = study.report(tables, store.config, figures)
     atomic_write(store.run_dir / "report.md", lambda tmp: tmp.write_text(report))

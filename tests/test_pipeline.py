@@ -43,7 +43,7 @@ def test_summary_columns_and_ranges(reference_run):
     summary = pl.read_csv(reference_run / "tables" / "summary.csv")
     assert summary.columns == [
         "game", "players", "deals", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se",
-        "low_tie", "low_tie_se", "scoop", "scoop_se", "quartered", "quartered_se",
+        "low_tie", "low_tie_se", "scoop", "scoop_se", "quartered", "quartered_se", "hilo_split", "hilo_split_se",
     ]
     assert summary["players"].to_list() == [2, 3, 4, 5, 6]
     assert (summary["deals"] == 30_000).all()

@@ -39,7 +39,7 @@ def _plain_counts(g, hole, board, players):
                 shares = [(i in hw) / (2 * len(hw)) + (i in lw) / (2 * len(lw)) for i in range(k)]
             else:
                 shares = [(i in hw) / len(hw) for i in range(k)]
-            summary[k] += [len(hw) > 1, bool(lw), len(lw) > 1, max(shares) == 1, 0.25 in shares]
+            summary[k] += [len(hw) > 1, bool(lw), len(lw) > 1, max(shares) == 1, 0.25 in shares, bool(lw) and lw != hw]
     return summary, per_category
 
 
@@ -62,6 +62,45 @@ def test_kernel_counts_equal_plain_python(name):
     assert np.array_equal(summary, plain_summary)
     assert np.array_equal(per_category, plain_per_category)
     assert (per_category[2:, 4].sum(axis=1) == 1500).all()  # one winning category per deal
+
+
+@pytest.mark.parametrize("name, low", [("pls7", None), ("pls7", "8"), ("plo8", None)])
+def test_hilo_split_equals_a_brute_force(name, low):
+    """hilo_split, counted per deal by the kernel, equals a brute force over 3,000 deals of 4
+    hands with the reference evaluator: a low exists and the players sharing the low half are
+    not exactly those sharing the high half. Deal by deal, 1 - scoop = hilo_split + pure high
+    chops (high tied, the low if any shared by the same players), and (1 - scoop) - hi_chop
+    falls short of hilo_split by the deals with a tied high and a low going to others."""
+    g = game(name).variant(low=low) if low else game(name)
+    players, deals = 4, 3000
+    cards = deal_cards(np.random.default_rng(5), deals, players * g.hole_cards + 5)
+    hole, board = split_deal(cards, players, g.hole_cards)
+    from evaluator.fast import FastEvaluator
+
+    fast = FastEvaluator(g)
+    high, low_, present = fast.high_low_present(hole, board)
+    summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
+    per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
+    showdown_counts(high, low_, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT)
+    split = np.zeros(players + 1, np.int64)
+    pure_chop = np.zeros(players + 1, np.int64)
+    chop_and_split = np.zeros(players + 1, np.int64)
+    for h, b in zip(hole.tolist(), board.tolist()):
+        shows = [reference.showdown(g, h[p], b) for p in range(players)]
+        for k in range(2, players + 1):
+            highs = [s.high.strength for s in shows[:k]]
+            lows = [s.low.strength if s.low else 0 for s in shows[:k]]
+            high_winners = {i for i in range(k) if highs[i] == max(highs)}
+            low_winners = {i for i in range(k) if max(lows) and lows[i] == max(lows)}
+            splits = bool(low_winners) and low_winners != high_winners
+            split[k] += splits
+            pure_chop[k] += len(high_winners) > 1 and not splits
+            chop_and_split[k] += len(high_winners) > 1 and splits
+    column = {f: summary[2:, i] for i, f in enumerate(SUMMARY_FIELDS)}
+    assert np.array_equal(column["hilo_split"], split[2:])
+    assert np.array_equal(deals - column["scoop"], column["hilo_split"] + pure_chop[2:])
+    assert np.array_equal(deals - column["scoop"] - column["hi_chop"], column["hilo_split"] - chop_and_split[2:])
+    assert (split[2:] > 0).all() and (chop_and_split[2:] > 0).all()
 
 
 def _row(run_dir, table, players, category=None):

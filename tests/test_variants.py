@@ -78,6 +78,7 @@ def _reference_deal(g, holes, board):
             "low_tie": len(low_winners) >= 2,
             "scoop": max(shares) == 1,
             "quartered": Fraction(1, 4) in shares,
+            "hilo_split": bool(low_winners) and set(low_winners) != set(high_winners),
         }
         out[k] = (flags, shows[high_winners[0]].high.category, [s.high.category for s in shows[:k]], [s.present for s in shows[:k]])
     return out
@@ -116,15 +117,15 @@ def brute():
 
 
 def test_rates_equal_a_reference_brute_force(brute):
-    """Every variant's hi_chop, low_exists, low_tie, scoop and quartered rates for k = 2..5
-    equal a count over the same deals with the reference evaluator."""
+    """Every variant's hi_chop, low_exists, low_tie, scoop, quartered and hilo_split rates for
+    k = 2..5 equal a count over the same deals with the reference evaluator."""
     tables, expected, deals, players = brute
     table = tables["variants"]
     assert set(table["variant"]) == set(BRUTE_GAMES)
     for row in table.iter_rows(named=True):
         per_deal = [deal[row["players"]][0] for deal in expected[row["variant"]]]
         with_low = sum(f["low_exists"] for f in per_deal)
-        for field in ("hi_chop", "low_exists", "scoop", "quartered"):
+        for field in ("hi_chop", "low_exists", "scoop", "quartered", "hilo_split"):
             assert row[field] == pytest.approx(sum(f[field] for f in per_deal) / deals), (row["variant"], row["players"], field)
         low_tie = sum(f["low_tie"] for f in per_deal) / with_low if with_low else None
         assert row["low_tie"] == (None if low_tie is None else pytest.approx(low_tie)), (row["variant"], row["players"])
