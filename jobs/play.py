@@ -39,11 +39,9 @@ from engine.player import play_hand
 from engine.policy import Policy, load_policy
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
-from jobs.common import MONTE_CARLO_OPTIONS, game_of
+from jobs.common import MONTE_CARLO_OPTIONS, WORDS, Study, game_of, section, table
 from jobs.grid import hand_classes
-from pipeline.aggregate import markdown_table
 from pipeline.plan import RunConfig, ShardSpec
-from pipeline.study import Study
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
@@ -328,21 +326,51 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     return {"streets": streets, "showdown": showdown, "positions": positions, "classes": classes, "pots": pots, "compare": compare}
 
 
+FORMATS = {
+    "reach": "percent", "won_here": "percent", "players": "number", "share": "percent", "played": "percent",
+    "showdown": "percent", "bb_per_hand": "number", "pot_bb": "number", "play": "percent", "everyone": "percent",
+    "difference": "points", **{flag: "percent" for flag in FLAGS},
+}
+HEADERS = {
+    "reach": "hands reaching it", "won_here": "pots won here without a showdown", "players": "players there",
+    "share": "share of hands", "played": "played", "showdown": "reached showdown", "bb_per_hand": "big blinds per hand",
+    "pot_bb": "pot (big blinds)", "play": "under play", "everyone": "everyone shows down", "dealt": "hands dealt",
+    "seat": "seat (0 = small blind, last = button)", "players_at": "players",
+}
+LEGENDS = {
+    "streets": "Of all hands; players there is the mean number still in when the street's betting begins.",
+    "showdown": "By the number of players at showdown: the share of all hands, then each figure among those showdowns "
+                "(low tied: of those with a low).",
+    "positions": "Per seat: how often it puts chips in preflop by choice, reaches showdown, and wins, in big blinds per hand.",
+    "pots": "The pot at the end of the hand, won at showdown or before it.",
+    "compare": "Showdowns of k players under play, beside everyone showing down with the first k seats of the same deals.",
+}
+
+
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     names = ", ".join(sorted({p.name for p in policies_of(config)}))
     lines = [
         f"# When players fold: {game_of(config).name}, {config.players} players, {names}",
         "",
-        f"{config.deals:,} hands played through the reference engine by the policies above "
-        f"({config.option('policy') or 'regular'}), stacks {config.option('stacks') or '100bb'}, blinds 1/2; "
-        "rates are shares of hands with one standard error (`_se`); `compare` sets the showdowns "
-        "under play beside everyone showing down on the same deals.",
+        f"{config.deals:,} hands played through the reference engine by the policies "
+        f"({config.option('policy') or 'regular'}), stacks {config.option('stacks') or '100bb'}, blinds 1/2, "
+        f"{betting_of(config).kind}. Rates are percentages ± one standard error, the digits stopping at "
+        "the standard error's; `tables/*.csv` keep the fractions and their `_se` columns.",
     ]
-    for name in ("streets", "showdown", "positions", "pots", "compare"):
-        lines += ["", f"## {name}", "", markdown_table(tables[name])]
+    compare = tables["compare"].with_columns(pl.col("figure").map_elements(lambda f: WORDS.get(f, f), return_dtype=pl.String))
+    shown = {"streets": tables["streets"], "showdown": tables["showdown"], "positions": tables["positions"],
+             "pots": tables["pots"], "compare": compare}
+    for name, frame in shown.items():
+        lines += ["", *section(name.capitalize(), table(frame, FORMATS, HEADERS), LEGENDS[name])]
     top = tables["classes"].head(15)
-    lines += ["", "## classes (the 15 best by big blinds per hand; all in tables/classes.csv)", "", markdown_table(top)]
+    lines += ["", *section("Classes (the 15 best by big blinds per hand; all in tables/classes.csv)", table(top, FORMATS, HEADERS))]
     return "\n".join(lines) + "\n"
+
+
+def markdown_of(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    if name == "compare":
+        frame = frame.with_columns(pl.col("figure").map_elements(lambda f: WORDS.get(f, f), return_dtype=pl.String))
+    return table(frame, FORMATS, HEADERS)
 
 
 STUDY = Study(
@@ -358,4 +386,5 @@ STUDY = Study(
     default_players=6,
     default_deals="20k",
     default_shard_deals="2k",
+    markdown=markdown_of,
 )

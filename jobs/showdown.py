@@ -40,6 +40,7 @@ from jobs.common import (
     MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, Study, figure_links, game_of, markdown, new_figure, report_header, section,
     table, use_distinct_colors, words,
 )
+from pipeline.aggregate import percent
 from pipeline.plan import RunConfig, ShardSpec
 
 BLOCK_DEALS = 1 << 15
@@ -392,13 +393,12 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     ]
     checks = rulebook_checks(tables)
     if checks:
-        # This table's layout is the README tour's (docs/tour.py reads it): fractions, as there.
-        lines += ["## Against RULES.md section 9", "", "| figure | rule book | measured | SE | z |", "|---|---|---|---|---|"]
+        # docs/tour.py copies this table into the README (without its z column).
+        lines += ["## Against RULES.md section 9", "", "| figure | rule book | measured | z |", "|---|---|---|---|"]
         for label, value, ours, se in checks:
             z = (ours - value) / se if se else math.nan
-            lines.append(f"| {label} | {value:.4f} | {ours:.5f} | {se:.5f} | {z:+.1f} |")
-        lines += ["", "The rule book's figure, ours and our standard error as fractions (0.0705 is 7.05 %); "
-                  "z = (measured − rule book) / SE.", ""]
+            lines.append(f"| {label} | {100 * value:.2f} % | {percent(ours, se)} | {z:+.1f} |")
+        lines += ["", "The rule book's figure and ours ± one standard error; z = (measured − rule book) / SE.", ""]
     return markdown([
         *lines,
         *section("Categories", markdown_tables("categories", tables["categories"], config), CATEGORIES_LEGEND),

@@ -123,12 +123,13 @@ def test_csv_keep_the_raw_fractions(runs):
     assert f"| {percent(row['hilo_split'], row['hilo_split_se'])} |" in md and "20,000" in md
 
 
-def test_the_showdown_tour_table_is_unchanged(runs):
-    """The README tour reads the 'Against RULES.md section 9' table (fractions, a z column)."""
+def test_the_section_9_table_reads_in_percentages(runs):
+    """The 'Against RULES.md section 9' table (which the README tour copies without z) shows the
+    rule book's figure and ours as percentages, ours ± its standard error."""
     report = (runs["showdown"] / "report.md").read_text()
     section = TOUR_SECTION.search(report).group()
-    assert "| figure | rule book | measured | SE | z |" in section
-    assert re.search(r"\| pls7, 6 players: hi_chop \| 0\.0705 \| 0\.\d{5} \| 0\.\d{5} \| [+-]\d+\.\d \|", section)
+    assert "| figure | rule book | measured | z |" in section
+    assert re.search(r"\| pls7, 6 players: hi_chop \| 7\.05 % \| \d+\.\d+ % ± \d\.\d+ \| [+-]\d+\.\d \|", section)
 
 
 # --- the rule book --------------------------------------------------------------------------
