@@ -573,6 +573,10 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         )
     return markdown([
         *report_header(title, method, figure_files),
+        "To explore the grid in a browser (colour by any column, hover, find a class, the top N % as a "
+        "range), open [grid.html](grid.html) (`sampyong run grid` writes it; `sampyong view RUN_DIR` "
+        "writes it again).",
+        "",
         *section("Sorted by equity", markdown_tables("grid_by_equity", tables["grid_by_equity"], config)),
     ])
 
