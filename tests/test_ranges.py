@@ -140,23 +140,30 @@ EVAL7_RIVER_CASES = [
 ]
 
 
-def eval7_river_equity(hero: str, villain: str, board: str) -> float:
-    """eval7's exact showdown equity of each hero hand against the villain range on a complete
-    board, averaged over the hero hands weighted by their compatible villain hands (so every
-    compatible pair counts once, as in our range equity)."""
+def eval7_range_equity(hero: str, villain: str, board: str, of_hand) -> tuple[float, int]:
+    """eval7's equity of each hero hand against the villain range (``of_hand(hand, villain_range,
+    board_cards)``), averaged over the hero hands weighted by their compatible villain hands (so
+    every compatible pair counts once, as in our range equity); and how many hero hands counted."""
     hero_range, villain_range = eval7.HandRange(hero), eval7.HandRange(villain)
     on_board = set(board.split())
+    cards = [eval7.Card(c) for c in board.split()]
     total = weight = 0.0
+    counted = 0
     for hand, w in hero_range.hands:
         held = {str(c) for c in hand}
         if held & on_board:
             continue
         compatible = sum(wv for other, wv in villain_range.hands if not (held | on_board) & {str(c) for c in other})
         if compatible:
-            exact = eval7.py_hand_vs_range_exact(list(hand), villain_range, [eval7.Card(c) for c in board.split()])
-            total += w * compatible * exact
+            total += w * compatible * of_hand(list(hand), villain_range, cards)
             weight += w * compatible
-    return total / weight
+            counted += 1
+    return total / weight, counted
+
+
+def eval7_river_equity(hero: str, villain: str, board: str) -> float:
+    """eval7's exact range equity on a complete board."""
+    return eval7_range_equity(hero, villain, board, eval7.py_hand_vs_range_exact)[0]
 
 
 @pytest.mark.parametrize("hero, villain, board", EVAL7_RIVER_CASES)
@@ -179,20 +186,10 @@ def test_range_equity_against_eval7_on_the_river(hero, villain, board):
 def test_range_equity_against_eval7_monte_carlo_with_runouts(hero, villain, board):
     """With cards to come: eval7's Monte Carlo (100,000 deals per hero hand) lies within 4 of its
     standard errors of our exact range equity."""
-    hero_range, villain_range = eval7.HandRange(hero), eval7.HandRange(villain)
-    on_board = set(board.split())
-    total = weight = deals = 0.0
-    for hand, w in hero_range.hands:
-        held = {str(c) for c in hand}
-        if held & on_board:
-            continue
-        compatible = sum(wv for other, wv in villain_range.hands if not (held | on_board) & {str(c) for c in other})
-        if compatible:
-            sampled = eval7.py_hand_vs_range_monte_carlo(list(hand), villain_range, [eval7.Card(c) for c in board.split()], 100_000)
-            total += w * compatible * sampled
-            weight += w * compatible
-            deals += 100_000
-    theirs = total / weight
+    theirs, hands = eval7_range_equity(
+        hero, villain, board, lambda hand, villain_range, cards: eval7.py_hand_vs_range_monte_carlo(hand, villain_range, cards, 100_000)
+    )
+    deals = 100_000 * hands
     ours = equity("holdem", [hero, villain], board=board)
     assert ours["exact"]
     p = ours["hands"][0]["equity"]
