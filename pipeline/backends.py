@@ -27,6 +27,9 @@ _RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
 QUEUE_AHEAD = 256
 # How often the driver re-reads the cluster's nodes and CPUs while tasks run.
 POLL_SECONDS = 1.0
+# Times the driver runs a shard again after losing it with its worker or node, once Ray's own
+# retries ran out: a node removed with a long queue on it takes all of them at once.
+RESUBMITS = 3
 
 ShardFn = Callable[[RunConfig, ShardSpec], dict]
 
@@ -186,17 +189,17 @@ class RayBackend:
         ray, started = self._init()
         try:
             remote = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
-            refs: dict = {}  # (fn, config) -> their object refs, put once per run
+            lost_errors = (ray.exceptions.ObjectLostError, ray.exceptions.WorkerCrashedError,
+                           ray.exceptions.NodeDiedError, ray.exceptions.LocalRayletDiedError)
 
             def submit(task: ShardTask):
-                key = (task.fn, task.config)
-                if key not in refs:
-                    refs[key] = (ray.put(task.fn), ray.put(task.config))
-                fn_ref, config_ref = refs[key]
-                return remote.remote(fn_ref, config_ref, task.shard)
+                # fn and config travel inside each task (a few hundred bytes): an object put in
+                # the store lives on the driver's node and is lost for good if that node goes.
+                return remote.remote(task.fn, task.config, task.shard)
 
             pending = list(tasks)[::-1]
             in_flight: dict = {}
+            lost: dict = {}  # (config, shard) -> times its task was lost with a worker or node
             status = self.cluster_status(ray)
             polled = time.monotonic()
             while pending or in_flight:
@@ -210,7 +213,22 @@ class RayBackend:
                 done, _ = ray.wait(list(in_flight), num_returns=1, timeout=POLL_SECONDS)
                 for ref in done:
                     task = in_flight.pop(ref)
-                    on_result(task, ray.get(ref))
+                    try:
+                        result = ray.get(ref)
+                    except ray.exceptions.RayError as error:
+                        if not isinstance(error, lost_errors):
+                            raise  # the shard's own error: running it again gives the same
+                        # A worker or node died under the task, or with an input of it, and
+                        # Ray's own retries ran out (a removed node takes every task queued on
+                        # it): run the shard again.
+                        key = (task.config, task.shard.index)
+                        lost[key] = lost.get(key, 0) + 1
+                        if lost[key] > RESUBMITS:
+                            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                            raise SampyongError(f"shard {task.shard.index} was lost {lost[key]} times: {first}") from None
+                        pending.append(task)
+                        continue
+                    on_result(task, result)
                 if time.monotonic() - polled >= POLL_SECONDS:
                     status = self.cluster_status(ray)
                     polled = time.monotonic()

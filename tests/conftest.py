@@ -13,6 +13,7 @@ def ray_session():
     import ray
 
     ray.init(
+        address="local",  # its own Ray, even while another test's cluster runs on this machine
         num_cpus=2,
         include_dashboard=False,
         object_store_memory=100 * 1024 * 1024,

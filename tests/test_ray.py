@@ -46,3 +46,37 @@ def test_cluster_yaml_passes_rays_validator():
     config = yaml.safe_load((ROOT / "cluster.yaml").read_text())
     validate_config(prepare_config(config))
     assert any("sampyong" in command for command in config["setup_commands"])
+
+
+def test_a_shard_lost_with_its_worker_runs_again(ray_session, tmp_path):
+    """A worker that dies under a shard (Ray's own retries off) costs nothing: the shard runs
+    again and every shard's result arrives once; a shard lost every time stops the run in one line."""
+    import os
+
+    import pytest
+
+    from evaluator.errors import SampyongError
+    from pipeline.backends import ShardTask
+    from pipeline.plan import ShardSpec
+
+    marks = tmp_path / "marks"
+    marks.mkdir()
+
+    def dies_once(config, shard):
+        mark = Path(config) / f"{shard.index}"
+        if shard.index % 2 == 0 and not mark.exists():
+            mark.touch()
+            os._exit(1)  # the worker process dies mid-task, as on a lost node
+        return {"shard": shard.index}
+
+    tasks = [ShardTask(dies_once, str(marks), ShardSpec(index=i, deals=1, root_seed=0)) for i in range(6)]
+    results = []
+    RayBackend(workers=2, max_retries=0).run(tasks, lambda task, result: results.append(result["shard"]))
+    assert sorted(results) == list(range(6))
+    assert sorted(p.name for p in marks.iterdir()) == ["0", "2", "4"]
+
+    def always_dies(config, shard):
+        os._exit(1)
+
+    with pytest.raises(SampyongError, match="shard 0 was lost 4 times"):
+        RayBackend(workers=1, max_retries=0).run([ShardTask(always_dies, "x", ShardSpec(0, 1, 0))], lambda t, r: None)
