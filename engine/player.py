@@ -1,13 +1,15 @@
-"""Hands played by policies through the reference engine: the oracle of the fast engine to come.
+"""Hands played by policies through the reference engine: the oracle of ``engine.fast``.
 
-``play_hand`` deals one hand from a seeded generator and lets each seat's ``Policy`` decide
-every action; the same seed and policies give the same hand, action for action.
+``deal_hands`` deals hands from a seeded generator; ``play_hand`` plays one of them, each
+seat's ``Policy`` deciding every action; the same deal and policies give the same hand,
+action for action, here and in the numba engine.
 
 Preflop a ``thresholds`` policy compares the hand's **percentile** (the share of starting hands
 stronger than it in the game's exact heads-up grid, 0 for the best; the caller supplies the
 function, e.g. from ``jobs.hand_ranking``) with its thresholds, by position and by the raises
 it faces. After the flop it compares its **strength**, its average pot share against the
-opponents still in over ``samples`` random opponent hands and board runouts, with ``bet`` and
+opponents still in over ``samples`` random opponent hands and board runouts
+(``engine.strength``), with ``bet`` and
 with the pot odds times ``call_factor``. Bets and raises are fractions of the pot, kept within
 the betting structure's bounds.
 
@@ -15,8 +17,9 @@ the betting structure's bounds.
 >>> from evaluator.games import game
 >>> from engine.betting import POT_LIMIT
 >>> from engine.policy import builtin
+>>> cards, keys = deal_hands(np.random.default_rng(7), 1, 3, game("pls7"))
 >>> hand = play_hand(game("pls7"), POT_LIMIT, [builtin("showdown")] * 3, [200] * 3, [1, 2, 0],
-...                  np.random.default_rng(7), percentile=lambda hole: 0.5)
+...                  cards[0], keys[0], percentile=lambda hole: 0.5)
 >>> hand.done, len(hand.board), sum(hand.finishing_stacks)
 (True, 5, 600)
 >>> [a for a in hand.actions if not a.startswith("d")][:3]
@@ -29,15 +32,24 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evaluator.fast import fast_evaluator
+from evaluator.deal import deal_cards
 from evaluator.games import Game
-from evaluator.settle import pot_shares, share_unit
 
 from engine.betting import Betting
 from engine.hand import Hand
 from engine.policy import Policy
+from engine.strength import strength
 
 Percentile = Callable[[tuple[int, ...]], float]
+
+
+def deal_hands(rng: np.random.Generator, hands: int, seats: int, game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """``(cards uint8[hands, seats * hole + board], keys uint64[hands])``: each hand's deal (the
+    seats' hole cards in turn, then the five board cards) and the key of its strength samples
+    (``engine.strength``). Both engines play from these, so a seed gives the same hands in either."""
+    cards = deal_cards(rng, hands, seats * game.hole_cards + game.board_cards)
+    keys = rng.integers(0, 2**63, size=hands, dtype=np.uint64)
+    return cards, keys
 
 
 def play_hand(
@@ -46,27 +58,29 @@ def play_hand(
     policies: list[Policy],
     stacks: list[int],
     blinds: list[int],
-    rng: np.random.Generator,
+    cards,
+    key: int,
     percentile: Percentile,
 ) -> Hand:
-    """Deal one hand from ``rng`` (hole cards seat by seat, then the five board cards) and play
-    it to the end, each seat acting by its policy; return the finished ``Hand``, which also
-    carries ``runout`` (the five board cards the deal fixed, dealt or not) and ``voluntary``
-    (the seats that put chips in preflop by choice: a call or a raise, not a free check)."""
+    """Play one dealt hand to the end (``cards``: the seats' hole cards in turn, then the five
+    board cards; ``key``: its strength samples' key, both from ``deal_hands``), each seat
+    acting by its policy; return the finished ``Hand``, which also carries ``runout`` (the five
+    board cards the deal fixed, dealt or not) and ``voluntary`` (the seats that put chips in
+    preflop by choice: a call or a raise, not a free check)."""
     seats = len(stacks)
-    cards = rng.permutation(52)[: seats * game.hole_cards + game.board_cards].tolist()
+    cards = [int(c) for c in cards]
     hand = Hand(game, betting, stacks, blinds)
     for seat in range(seats):
         hand.deal_hole(seat, cards[seat * game.hole_cards : (seat + 1) * game.hole_cards])
     runout = cards[seats * game.hole_cards :]
     hand.runout = runout
     hand.voluntary = set()
-    decision_rng = np.random.default_rng(rng.integers(2**63))
+    hand.key = int(key)
     order = _preflop_order(hand)
     while not hand.done:
         if hand.actor is not None:
             seat = hand.actor
-            _act(hand, seat, policies[seat], order, percentile, decision_rng)
+            _act(hand, seat, policies[seat], order, percentile)
         elif hand.board_due:
             hand.deal_board(runout[len(hand.board) : len(hand.board) + hand.board_due])
         else:
@@ -85,24 +99,26 @@ def _preflop_order(hand: Hand) -> dict[int, float]:
     return {seat: (i / (n - 1) if n > 1 else 1.0) for i, seat in enumerate(order)}
 
 
-def _act(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, rng) -> None:
+def _act(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile) -> None:
     legal = hand.legal()
     chips = hand.contributed[seat]
     try:
-        _decide(hand, seat, policy, order, percentile, rng, legal)
+        _decide(hand, seat, policy, order, percentile, legal)
     finally:
         if hand.street == 0 and hand.contributed[seat] > chips or (hand.street == 0 and seat in hand.voluntary):
             hand.voluntary.add(seat)
 
 
-def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, rng, legal) -> None:
+def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, legal) -> None:
     if policy.style == "check-call":
         hand.check_call()
         return
     if hand.street == 0:
         _preflop(hand, seat, policy, order[seat], percentile(tuple(sorted(hand.hole[seat]))), legal)
     else:
-        _postflop(hand, seat, policy, _strength(hand, seat, policy.postflop.samples, rng), legal)
+        opponents = len(hand.live) - 1
+        value = strength(hand.game, hand.hole[seat], hand.board, opponents, policy.postflop.samples, hand.key, seat)
+        _postflop(hand, seat, policy, value, legal)
 
 
 def _raise_to(hand: Hand, legal, fraction: float) -> int:
@@ -167,27 +183,3 @@ def _postflop(hand: Hand, seat: int, policy: Policy, strength: float, legal) -> 
             hand.check_call()
         else:
             hand.fold()
-
-
-def _strength(hand: Hand, seat: int, samples: int, rng) -> float:
-    """The seat's average pot share against random hands for each opponent still in, over
-    ``samples`` random opponent hands and board runouts (its own cards and the board excluded)."""
-    game = hand.game
-    opponents = [s for s in hand.live if s != seat]
-    known = list(hand.hole[seat]) + list(hand.board)
-    deck = np.array([c for c in range(52) if c not in set(known)], np.uint8)
-    need = len(opponents) * game.hole_cards + game.board_cards - len(hand.board)
-    keys = rng.random((samples, len(deck)))
-    drawn = deck[np.argsort(keys, axis=1)[:, :need]]
-    players = 1 + len(opponents)
-    hole = np.empty((samples, players, game.hole_cards), np.uint8)
-    hole[:, 0] = np.array(hand.hole[seat], np.uint8)
-    for k in range(len(opponents)):
-        hole[:, 1 + k] = drawn[:, k * game.hole_cards : (k + 1) * game.hole_cards]
-    board = np.concatenate([np.tile(np.array(hand.board, np.uint8), (samples, 1)), drawn[:, len(opponents) * game.hole_cards :]], axis=1)
-    high, low = fast_evaluator(game).high_low(np.ascontiguousarray(hole), np.ascontiguousarray(board))
-    unit = share_unit(players)
-    high_part = np.empty((samples, players), np.int64)
-    low_part = np.empty((samples, players), np.int64)
-    pot_shares(high, low, unit, high_part, low_part)
-    return float((high_part[:, 0] + low_part[:, 0]).mean() / unit)

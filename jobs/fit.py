@@ -18,7 +18,8 @@ import numpy as np
 
 from engine.betting import default_betting
 from engine.phh import load_paths, replay
-from engine.player import play_hand
+from engine.fast import play_batch
+from engine.player import deal_hands
 from engine.policy import Policy, Postflop, Preflop
 from evaluator.errors import SampyongError
 from evaluator.games import Game
@@ -71,18 +72,15 @@ def record_figures(paths) -> Figures:
     return _figures(boards, at_flop, showdowns)
 
 
-def play_figures(game: Game, policy: Policy, players: int, hands: int, seed: int, percentile) -> Figures:
-    """The figures of ``hands`` hands of ``policy`` at every seat (100 big blinds, blinds 1/2)."""
-    rng = np.random.default_rng(seed)
-    betting = default_betting(game.name)
-    blinds = [1, 2] + [0] * (players - 2)
-    boards, at_flop, showdowns = [], [], []
-    for _ in range(hands):
-        hand = play_hand(game, betting, [policy] * players, [200] * players, blinds, rng, percentile)
-        boards.append(len(hand.board))
-        at_flop.append(_players_at_flop(hand.actions, players))
-        showdowns.append(len(hand.live) > 1)
-    return _figures(boards, at_flop, showdowns)
+def play_figures(game: Game, policy: Policy, players: int, hands: int, seed: int, ranks) -> Figures:
+    """The figures of ``hands`` hands of ``policy`` at every seat (100 big blinds, blinds 1/2),
+    played by the fast engine; ``ranks`` is the game's ``jobs.play.PreflopRanks``."""
+    cards, keys = deal_hands(np.random.default_rng(seed), hands, players, game)
+    hole = cards[:, : players * game.hole_cards].reshape(hands, players, game.hole_cards)
+    played = play_batch(game, default_betting(game.name), [policy] * players, [200] * players,
+                        [1, 2] + [0] * (players - 2), cards, keys, ranks.ranks(hole))
+    return Figures(flop=float((played.reached >= 1).mean()), players=float(played.players_at[played.reached >= 1, 1].mean()),
+                   showdown=float((played.reached == 4).mean()), hands=hands)
 
 
 KNOBS = (("preflop", "open_early"), ("preflop", "open_late"), ("preflop", "call"), ("preflop", "overcall"),
@@ -94,11 +92,11 @@ def _with(policy: Policy, section: str, knob: str, value: float) -> Policy:
     return dataclasses.replace(policy, **{section: dataclasses.replace(part, **{knob: value})})
 
 
-def fit_policy(target: Figures, game: Game, start: Policy, players: int, hands: int, seed: int, percentile,
+def fit_policy(target: Figures, game: Game, start: Policy, players: int, hands: int, seed: int, ranks,
                rounds: int = 3, log=lambda message: None) -> tuple[Policy, Figures]:
     """Coordinate search: each round tries each knob a step up and down (steps halve each round)
     and keeps what brings the figures closer to ``target``; the same deals every trial."""
-    best, best_figures = start, play_figures(game, start, players, hands, seed, percentile)
+    best, best_figures = start, play_figures(game, start, players, hands, seed, ranks)
     step = 0.08
     for _ in range(rounds):
         for section, knob in KNOBS:
@@ -107,7 +105,7 @@ def fit_policy(target: Figures, game: Game, start: Policy, players: int, hands: 
                 value = getattr(getattr(best, section), knob) + direction * step * scale
                 value = min(max(value, 0.0), 1.0 if knob != "call_factor" else 3.0)
                 trial = _with(best, section, knob, round(value, 4))
-                figures = play_figures(game, trial, players, hands, seed, percentile)
+                figures = play_figures(game, trial, players, hands, seed, ranks)
                 if figures.distance(target) < best_figures.distance(target):
                     best, best_figures = trial, figures
                     log(f"{section}.{knob} = {value:.3f}: flop {figures.flop:.3f}, players {figures.players:.2f}, showdown {figures.showdown:.3f}")

@@ -1,11 +1,13 @@
 """When players fold: hands played by explicit policies, and the rule book's figures under play.
 
-``sampyong run play --game pls7 --players 6 --policy regular --deals 20k [--stacks 100bb]``
-plays each hand through the reference engine (``engine.player``): blinds 1 and 2 chips, every
-seat starting from the same stack, each seat acting by its policy (one for all, or one per
-seat). Preflop percentiles come from the game's exact heads-up grid (cached; the grid covers
-2- and 3-card games). The same deal is also read as everyone showing down, so the figures under
-play sit beside the everyone-shows-down figures of the very same cards.
+``sampyong run play --game pls7 --players 6 --policy regular --hands 10M [--stacks 100bb]``
+plays each hand through the numba engine (``engine.fast``, which plays every hand exactly as
+the reference engine ``engine.player`` does): blinds 1 and 2 chips, every seat starting from
+the same stack, each seat acting by its policy (one for all, or one per seat). Preflop
+percentiles come from the game's heads-up grid (cached; exact for 2- and 3-card games, sampled
+for 4-card games, ``jobs.hand_ranking``). The same deal is also read as everyone showing down,
+so the figures under play sit beside the everyone-shows-down figures of the very same cards.
+``--record N`` writes the first N hands as PHH, played again by the reference engine.
 
 Tables (rates with standard errors per hand; results in big blinds per hand):
 
@@ -33,9 +35,11 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from numba import njit
+
 from engine.betting import Betting, default_betting, parse_betting
-from engine.hand import Hand
-from engine.player import play_hand
+from engine.fast import play_batch
+from engine.player import deal_hands, play_hand
 from engine.policy import Policy, load_policy
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
@@ -47,6 +51,7 @@ STREETS = ("preflop", "flop", "turn", "river", "showdown")
 FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
 POT_BUCKETS = (0, 5, 10, 20, 50, 100, 200, 400)  # lower edges, in big blinds
 BIG_BLIND = 2
+HOLE_CARDS = (2, 3, 4)  # games whose starting hands have a heads-up grid to rank them by
 
 
 def policies_of(config: RunConfig) -> list[Policy]:
@@ -83,38 +88,56 @@ def validate(config: RunConfig) -> None:
     game.check_players(config.players)
     policies_of(config)
     stack_of(config)
-    if game.hole_cards not in (2, 3) and any(p.style != "check-call" for p in policies_of(config)):
-        raise SampyongError(f"play ranks starting hands by the exact grid, which covers 2- and 3-card games; {game.name} has {game.hole_cards}")
+    if game.hole_cards not in HOLE_CARDS and any(p.style != "check-call" for p in policies_of(config)):
+        raise SampyongError(f"play ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}")
+
+
+class PreflopRanks:
+    """Each starting hand's percentile: the share of all starting hands stronger than it in the
+    game's heads-up grid (0 for the best), by class. ``ranks(hole)`` reads a batch
+    (``hole[..., cards]``); calling it reads one hand (a tuple of cards), as the reference
+    engine asks. Games without a grid get 0.5 everywhere (only check-call policies play them).
+    """
+
+    def __init__(self, game):
+        self.lookup = None
+        if game.hole_cards not in HOLE_CARDS:
+            return
+        from jobs.hand_ranking import class_strengths
+
+        classes = class_strengths(game)
+        strength = np.array([value for _, value in classes])
+        sizes = np.array([len(hands) for hands, _ in classes], np.int64)
+        order = np.argsort(-strength, kind="stable")  # strongest first; ties keep the class order
+        above = np.cumsum(sizes[order]) - sizes[order]
+        self.percentile = np.empty(len(classes), np.float64)
+        self.percentile[order] = above / sizes.sum()
+        self.lookup = hand_classes(game.hole_cards)[0]
+        self.packer = 52 ** np.arange(game.hole_cards - 1, -1, -1)
+
+    def classes(self, hole: np.ndarray) -> np.ndarray:
+        """The class id of each hand of ``hole`` (``[..., cards]``, any order)."""
+        return self.lookup[np.sort(np.asarray(hole, np.int64), axis=-1) @ self.packer]
+
+    def ranks(self, hole: np.ndarray) -> np.ndarray:
+        if self.lookup is None:
+            return np.full(np.shape(hole)[:-1], 0.5)
+        return self.percentile[self.classes(hole)]
+
+    def __call__(self, hole) -> float:
+        return float(self.ranks(np.array(hole)))
 
 
 @functools.lru_cache(maxsize=4)
-def percentiles(game) -> tuple[dict, float]:
-    """Each starting hand's share of hands stronger than it in the exact heads-up grid."""
-    from jobs.hand_ranking import class_strengths
-
-    classes = sorted(class_strengths(game), key=lambda item: -item[1])
-    total = sum(len(hands) for hands, _ in classes)
-    out: dict = {}
-    above = 0
-    for hands, _ in classes:
-        for hand in hands:
-            out[hand] = above / total
-        above += len(hands)
-    return out
+def preflop_ranks(game) -> PreflopRanks:
+    """The game's ``PreflopRanks`` (its grid is run and cached at first use)."""
+    return PreflopRanks(game)
 
 
 def prepare(config: RunConfig) -> None:
-    game = game_of(config)
-    if game.hole_cards in (2, 3):
-        percentiles(game)
+    if any(p.style != "check-call" for p in policies_of(config)):
+        preflop_ranks(game_of(config))
     run_shard(config, ShardSpec(index=0, deals=2, root_seed=0))
-
-
-def _percentile_of(game):
-    if game.hole_cards not in (2, 3):
-        return lambda hole: 0.5  # check-call policies never ask
-    table = percentiles(game)
-    return lambda hole: table[tuple(sorted(hole))]
 
 
 def _flags(highs, lows) -> tuple[int, ...]:
@@ -139,66 +162,108 @@ def _flags(highs, lows) -> tuple[int, ...]:
     return int(t > 1), int(bool(low_winners)), int(u > 1), int(scoop), int(quartered)
 
 
-def _reached(hand: Hand) -> int:
-    """The last street the hand reached: 0 preflop .. 3 river, 4 showdown."""
-    if len(hand.live) > 1:
-        return 4
-    return {0: 0, 3: 1, 4: 2, 5: 3}[len(hand.board)]
+@njit(cache=True)
+def _showdown_flags(high, low, seats, out):
+    """``_flags`` of the hands of ``seats`` (a boolean mask), written to ``out[0:5]``."""
+    best_high = np.int64(-1)
+    best_low = np.int64(0)
+    for s in range(high.shape[0]):
+        if seats[s]:
+            best_high = max(best_high, np.int64(high[s]))
+            best_low = max(best_low, np.int64(low[s]))
+    t = 0
+    u = 0
+    both = 0
+    for s in range(high.shape[0]):
+        if seats[s]:
+            is_high = np.int64(high[s]) == best_high
+            is_low = best_low > 0 and np.int64(low[s]) == best_low
+            t += is_high
+            u += is_low
+            both += is_high and is_low
+    if u == 0:
+        scoop = t == 1
+        quartered = t == 4
+    else:
+        scoop = t == 1 and u == 1 and both == 1
+        quartered = (t > both and t == 2) or (u > both and u == 2) or (both > 0 and 2 * (t + u) == t * u)
+    out[0] = t > 1
+    out[1] = u > 0
+    out[2] = u > 1
+    out[3] = scoop
+    out[4] = quartered
+
+
+@njit(cache=True)
+def _tally_showdowns(highs, lows, live, reached, showdown, everyone):
+    """Per deal: the flags of the showdown under play (by its number of players) and of
+    everyone showing down with the first k seats, k = 2 .. seats."""
+    n, seats = highs.shape
+    flags = np.zeros(5, np.int64)
+    first = np.zeros(seats, np.bool_)
+    for i in range(n):
+        if reached[i] == 4:
+            k = 0
+            for s in range(seats):
+                k += live[i, s]
+            _showdown_flags(highs[i], lows[i], live[i], flags)
+            showdown[k, 0] += 1
+            showdown[k, 1:] += flags
+        first[:] = False
+        first[0] = True
+        for k in range(2, seats + 1):
+            first[k - 1] = True
+            _showdown_flags(highs[i], lows[i], first, flags)
+            everyone[k, 0] += 1
+            everyone[k, 1:] += flags
+
+
+def _per_row(index: np.ndarray, size: int, columns) -> np.ndarray:
+    """``columns`` (each per hand and seat) summed by ``index`` (the seat, or the hand's class), exactly."""
+    out = np.zeros((size, len(columns)), np.int64)
+    np.add.at(out, index.ravel(), np.stack([np.asarray(c, np.int64).ravel() for c in columns], axis=1))
+    return out
+
+
+def play_shard(config: RunConfig, shard: ShardSpec, keep_actions: bool = False):
+    """The shard's deals (``cards``, ``keys``), their strengths on the full board and the
+    hands the fast engine played from them."""
+    game = game_of(config)
+    players = config.players
+    cards, keys = deal_hands(shard.generator(), shard.deals, players, game)
+    hole = np.ascontiguousarray(cards[:, : players * game.hole_cards].reshape(shard.deals, players, game.hole_cards))
+    highs, lows = fast_evaluator(game).high_low(hole, np.ascontiguousarray(cards[:, players * game.hole_cards:]))
+    played = play_batch(game, betting_of(config), policies_of(config), [stack_of(config)] * players,
+                        [1, 2] + [0] * (players - 2), cards, keys, preflop_ranks(game).ranks(hole), highs, lows,
+                        keep_actions=keep_actions)
+    return cards, keys, hole, highs, lows, played
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     game = game_of(config)
-    betting = betting_of(config)
-    policies = policies_of(config)
-    stack = stack_of(config)
     players = config.players
-    blinds = [1, 2] + [0] * (players - 2)
-    percentile = _percentile_of(game)
-    rng = shard.generator()
+    stack = stack_of(config)
+    _, _, hole, highs, lows, played = play_shard(config, shard)
+    reached = played.reached.astype(np.int64)
     streets = np.zeros((len(STREETS), 4), np.int64)  # hands, players_sum, players_sq, won_here
+    for street in range(len(STREETS)):
+        there = reached >= street
+        counts = played.players_at[there, street].astype(np.int64)
+        streets[street] = (there.sum(), counts.sum(), (counts**2).sum(), (reached == street).sum() if street < 4 else 0)
     showdown = np.zeros((players + 1, 1 + len(FLAGS)), np.int64)
     everyone = np.zeros((players + 1, 1 + len(FLAGS)), np.int64)
-    positions = np.zeros((players, 6), np.int64)  # hands, played, showdown, won, lost, net_sq
+    _tally_showdowns(highs, lows, played.live, played.reached, showdown, everyone)
+    net = played.finishing - stack
+    at_showdown = (reached[:, None] == 4) & played.live
+    columns = (np.ones(net.shape), played.voluntary, at_showdown, np.maximum(net, 0), np.maximum(-net, 0), net * net)
+    positions = _per_row(np.broadcast_to(np.arange(players), net.shape), players, columns)
+    names = hand_classes(game.hole_cards)[2] if game.hole_cards in HOLE_CARDS else []
+    classes = _per_row(hand_classes(game.hole_cards)[0][np.sort(hole.astype(np.int64), axis=-1) @ (52 ** np.arange(game.hole_cards - 1, -1, -1))],
+                       len(names), columns) if names else np.zeros((0, 6), np.int64)
     pots = np.zeros((2, len(POT_BUCKETS), 3), np.int64)  # ending (folded, showdown) x bucket: hands, pot, pot_sq
-    lookup, class_sizes, names, _ = hand_classes(game.hole_cards) if game.hole_cards in (2, 3) else (None, [], [], [])
-    classes = np.zeros((len(names), 6), np.int64)  # dealt, played, showdown, won, lost, net_sq
-    packer = 52 ** np.arange(game.hole_cards - 1, -1, -1)
-    holes = np.zeros((shard.deals, players, game.hole_cards), np.uint8)
-    boards = np.zeros((shard.deals, game.board_cards), np.uint8)
-    at_showdown = []  # per deal: the seats still in at showdown (empty when the pot was won before)
-    for deal in range(shard.deals):
-        hand = play_hand(game, betting, policies, [stack] * players, blinds, rng, percentile)
-        holes[deal] = hand.hole
-        boards[deal] = hand.runout
-        last = _reached(hand)
-        counts = _players_by_street(hand)
-        for street in range(last + 1):
-            streets[street, 0] += 1
-            streets[street, 1] += counts[street]
-            streets[street, 2] += counts[street] ** 2
-        if last < 4:
-            streets[last, 3] += 1
-        at_showdown.append(hand.live if last == 4 else [])
-        for seat in range(players):
-            net = hand.finishing_stacks[seat] - stack
-            row = (1, seat in hand.voluntary, last == 4 and seat in hand.live, max(net, 0), max(-net, 0), net * net)
-            positions[seat] += row
-            if lookup is not None:
-                classes[lookup[int(np.sort(np.array(hand.hole[seat])) @ packer)]] += row
-        pot = hand.pot
-        bucket = int(np.searchsorted(POT_BUCKETS, pot / BIG_BLIND, side="right") - 1)
-        pots[int(last == 4), bucket] += (1, pot, pot * pot)
-    # Every hand of every deal on its full board, in one batch: the showdowns under play and
-    # everyone showing down read the same strengths.
-    highs, lows = fast_evaluator(game).high_low(holes, boards)
-    for deal, live in enumerate(at_showdown):
-        high, low = highs[deal].tolist(), lows[deal].tolist()
-        if live:
-            showdown[len(live), 0] += 1
-            showdown[len(live), 1:] += _flags([high[s] for s in live], [low[s] for s in live])
-        for k in range(2, players + 1):
-            everyone[k, 0] += 1
-            everyone[k, 1:] += _flags(high[:k], low[:k])
+    bucket = np.searchsorted(POT_BUCKETS, played.pot / BIG_BLIND, side="right") - 1
+    ending = (reached == 4).astype(np.int64)
+    np.add.at(pots, (ending, bucket), np.stack([np.ones_like(played.pot), played.pot, played.pot**2], axis=1))
     u64 = pa.uint64()
     return {
         "streets": pa.table({
@@ -225,8 +290,9 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
 
 
 def record_hands(config: RunConfig, count: int) -> str:
-    """The first ``count`` hands of the run as a ``.phhs`` text (sections ``[1]``, ``[2]``, ...):
-    the same shards, generators and policies, so the records are the run's own hands."""
+    """The first ``count`` hands of the run as a ``.phhs`` text (sections ``[1]``, ``[2]``, ...),
+    played again through the reference engine from the same shards' deals: the records are the
+    run's own hands (the fast engine plays them identically; ``tests/test_fast_engine.py``)."""
     from engine.phh import dumps_many
 
     game = game_of(config)
@@ -234,12 +300,15 @@ def record_hands(config: RunConfig, count: int) -> str:
     policies = policies_of(config)
     stack = stack_of(config)
     blinds = [1, 2] + [0] * (config.players - 2)
-    percentile = _percentile_of(game)
+    ranks = preflop_ranks(game)
     hands = []
     for shard in STUDY.plan(config):
-        rng = shard.generator()
-        for _ in range(min(shard.deals, count - len(hands))):
-            hands.append(play_hand(game, betting, policies, [stack] * config.players, blinds, rng, percentile))
+        if len(hands) >= count:
+            break
+        take = min(shard.deals, count - len(hands))
+        cards, keys = deal_hands(shard.generator(), shard.deals, config.players, game)
+        for i in range(take):
+            hands.append(play_hand(game, betting, policies, [stack] * config.players, blinds, cards[i], keys[i], ranks))
     return dumps_many(hands, fields={"_policies": [p.name for p in policies]})
 
 
@@ -249,20 +318,6 @@ def _by_players(array, players) -> pa.Table:
         "hands": pa.array(array[2:, 0].astype(np.uint64), pa.uint64()),
         **{flag: pa.array(array[2:, 1 + i].astype(np.uint64), pa.uint64()) for i, flag in enumerate(FLAGS)},
     })
-
-
-def _players_by_street(hand: Hand) -> list[int]:
-    """Players in the hand when each street's betting began (all seats preflop)."""
-    counts = [hand.seats]
-    live = set(range(hand.seats))
-    for action in hand.actions:
-        if action.startswith("d db"):
-            counts.append(len(live))
-        elif action.endswith(" f"):
-            live.discard(int(action.split()[0][1:]) - 1)
-    counts += [len(live)] * (5 - len(counts))
-    counts[4] = len(hand.live) if len(hand.live) > 1 else 0
-    return counts
 
 
 def _rate(hits: pl.Expr, n: pl.Expr, name: str) -> list[pl.Expr]:

@@ -435,7 +435,7 @@ def policies(
 @user_errors
 def fit(
     records: Annotated[list[Path], typer.Argument(help="PHH records (files or folders) whose play to match.")],
-    game: Annotated[str, typer.Option(help="The game the fitted policy plays (2- or 3-card games).")] = "holdem",
+    game: Annotated[str, typer.Option(help="The game the fitted policy plays (2 to 4 hole cards).")] = "holdem",
     players: Annotated[int, typer.Option(help="Players at the simulated table.")] = 6,
     start: Annotated[str, typer.Option(help="The policy the search starts from (built-in or .toml).")] = "regular",
     hands: Annotated[str, typer.Option(help="Hands played per trial (the same deals every trial).")] = "1000",
@@ -450,22 +450,21 @@ def fit(
     from engine.policy import load_policy
     from evaluator.games import game as preset
     from jobs.fit import fit_policy, policy_toml, record_figures
-    from jobs.play import percentiles
+    from jobs.play import HOLE_CARDS, preflop_ranks
     from pipeline.counts import parse_count
 
     rules = preset(game)
     rules.check_players(players)
-    if rules.hole_cards not in (2, 3):
-        raise SampyongError(f"fit ranks starting hands by the exact grid, which covers 2- and 3-card games; {rules.name} has {rules.hole_cards}")
+    if rules.hole_cards not in HOLE_CARDS:
+        raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {rules.name} has {rules.hole_cards}")
     if rounds < 1:
         raise SampyongError(f"rounds must be at least 1, not {rounds}")
     target = record_figures(records)
     typer.echo(f"records: {target.hands:,} hands, flop {target.flop:.3f}, players at the flop {target.players:.2f}, "
                f"showdown {target.showdown:.3f}", err=True)
-    table = percentiles(rules)
     begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records")
     best, reached = fit_policy(target, rules, begin, players, parse_count(hands, "hand count", at_most=10**7), seed,
-                               lambda hole: table[tuple(sorted(hole))], rounds=rounds, log=lambda m: typer.echo(m, err=True))
+                               preflop_ranks(rules), rounds=rounds, log=lambda m: typer.echo(m, err=True))
     typer.echo(policy_toml(best, target, reached), nl=False)
 
 

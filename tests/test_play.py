@@ -59,7 +59,7 @@ def test_regular_play_folds_and_conserves_chips(tmp_path):
     (["--policy", "regular,tight"], "names 2 policies for 6 players"),
     (["--policy", "maniac"], "unknown policy 'maniac'"),
     (["--stacks", "lots"], "bad --stacks 'lots'"),
-    (["--game", "plo"], "covers 2- and 3-card games"),
+    (["--game", "plo5-8"], "covers games of 2 to 4 hole cards"),
 ])
 def test_bad_play_options_are_one_line_exit_2(tmp_path, args, message):
     """A wrong number of policies, an unknown policy, bad stacks, a game without an exact grid: one line, exit 2, nothing written."""
@@ -99,11 +99,10 @@ def test_pro_like_reproduces_the_pluribus_figures():
     from engine.policy import builtin
     from evaluator.games import game
     from jobs.fit import play_figures, record_figures
-    from jobs.play import percentiles
+    from jobs.play import preflop_ranks
 
     target = record_figures([HANDS])
-    table = percentiles(game("holdem"))
-    played = play_figures(game("holdem"), builtin("pro-like"), 6, 5000, 777, lambda hole: table[tuple(sorted(hole))])
+    played = play_figures(game("holdem"), builtin("pro-like"), 6, 100_000, 777, preflop_ranks(game("holdem")))
     assert abs(played.flop - target.flop) < 0.02 and abs(played.players - target.players) < 0.1
     assert abs(played.showdown - target.showdown) < 0.02
 

@@ -1,0 +1,528 @@
+"""The fast engine: batches of hands played by policies inside numba, no Python per action.
+
+It plays exactly what ``engine.player.play_hand`` plays through the reference engine
+(``engine.hand.Hand``): the same blinds, the same betting rules (no-limit, pot-limit,
+fixed-limit; minimum raises, short all-ins that do not reopen, uncalled bets returned), the
+same policy decisions and the same side pots and hi-lo splits, hand by hand (``tests/
+test_fast_engine.py`` compares actions and finishing stacks). It is the hot loop of
+``sampyong run play``; the reference stays the readable oracle.
+
+Hands wait for hand strength in rounds: the kernel replays every unfinished hand from its
+start until it ends or needs a strength it does not have; the driver then computes every
+missing strength of the batch at once (``engine.strength.strengths``, one evaluator call per
+opponent count) and runs the kernel again. A strength is fixed by (hand, seat, street,
+opponents), so the order in which they are computed changes nothing. When a seat needs one,
+the kernel asks for every seat still able to act on that street, which saves rounds.
+
+>>> import numpy as np
+>>> from evaluator.games import game
+>>> from engine.betting import POT_LIMIT
+>>> from engine.policy import builtin
+>>> g = game("pls7")
+>>> cards, keys = deal_hands(np.random.default_rng(5), 200, 6, g)
+>>> out = play_batch(g, POT_LIMIT, [builtin("regular")] * 6, [200] * 6, [1, 2, 0, 0, 0, 0], cards, keys,
+...                  ranks=np.full((200, 6), 0.5))
+>>> int(out.finishing.sum()), out.finishing.shape
+(240000, (200, 6))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numba import njit
+
+from evaluator.fast import fast_evaluator
+from evaluator.errors import SampyongError
+from evaluator.games import Game
+
+from engine.betting import Betting
+from engine.player import deal_hands  # noqa: F401  (the deal both engines play)
+from engine.policy import Policy
+from engine.strength import strengths
+
+MAX_ACTIONS = 200  # per hand; pot-limit raising wars end all-in long before
+CHUNK = 4096  # hands played together: their strength cache stays small
+KINDS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
+# Policy parameters in the kernel's order (one row per seat).
+P_STYLE, P_OPEN_EARLY, P_OPEN_LATE, P_CALL, P_OVERCALL, P_RERAISE, P_CALL_RERAISED, P_LIMP, P_OPEN_SIZE, \
+    P_BET, P_CALL_FACTOR, P_BET_SIZE, P_SAMPLES = range(13)
+FOLD, CHECK_CALL, RAISE, DEAL = 0, 1, 2, 3
+BLOCKED, DONE, OVERFLOW = 0, 1, 2
+
+
+def policy_row(policy: Policy) -> np.ndarray:
+    """A policy as the kernel reads it (``float64[13]``, in the ``P_*`` order)."""
+    pre, post = policy.preflop, policy.postflop
+    return np.array([
+        1.0 if policy.style == "check-call" else 0.0, pre.open_early, pre.open_late, pre.call, pre.overcall,
+        pre.reraise, pre.call_reraised, 1.0 if pre.limp else 0.0, pre.open_size,
+        post.bet, post.call_factor, post.bet_size, float(post.samples),
+    ], np.float64)
+
+
+@dataclasses.dataclass
+class Played:
+    """A batch of played hands (arrays indexed by hand, then seat).
+
+    Parameters:
+        finishing: chips each seat holds after the hand.
+        voluntary: whether the seat put chips in preflop by choice (a call or a raise).
+        reached: the last street the hand reached: 0 preflop .. 3 river, 4 showdown.
+        players_at: players in the hand when each street's betting began (index 4: at
+            showdown, 0 when the pot was won before).
+        live: the seats still in at the end (at showdown, or the one who won the pot).
+        pot: the pot at the end, in chips.
+        actions: each hand's log, rows of (seat, kind, amount) with kind ``FOLD``,
+            ``CHECK_CALL``, ``RAISE`` (amount: the street total raised to) or ``DEAL`` (seat
+            -1, amount: cards dealt to the board); ``action_count`` rows are used.
+    """
+
+    finishing: np.ndarray
+    voluntary: np.ndarray
+    reached: np.ndarray
+    players_at: np.ndarray
+    live: np.ndarray
+    pot: np.ndarray
+    actions: np.ndarray
+    action_count: np.ndarray
+    rounds: int = 0
+    strength_requests: int = 0
+
+
+def play_batch(
+    game: Game, betting: Betting, policies: list[Policy], stacks, blinds, cards: np.ndarray, keys: np.ndarray,
+    ranks: np.ndarray, highs: np.ndarray | None = None, lows: np.ndarray | None = None, keep_actions: bool = False,
+) -> Played:
+    """Play every hand of ``cards`` (see ``deal_hands``) to the end.
+
+    ``ranks[hand, seat]`` is each seat's preflop percentile (0 the best hand); ``highs`` and
+    ``lows`` (``[hand, seat]``) each seat's strengths on the full board, computed here when not
+    given. Blinds are in PHH order (heads-up, seat 1 posts ``blinds[0]``); no antes.
+    ``keep_actions`` keeps every hand's action log (for the tests; otherwise only the counts).
+    """
+    seats = len(stacks)
+    n = cards.shape[0]
+    if highs is None or lows is None:
+        hole = cards[:, : seats * game.hole_cards].reshape(n, seats, game.hole_cards)
+        highs, lows = fast_evaluator(game).high_low(np.ascontiguousarray(hole), np.ascontiguousarray(cards[:, seats * game.hole_cards:]))
+    params = np.stack([policy_row(p) for p in policies])
+    blinds = np.array(blinds, np.int64)
+    if seats == 2:
+        blinds = blinds[::-1].copy()  # heads-up the button (seat 1) posts the small blind
+    small = betting.small_bet or max(int(blinds.max()), 1)
+    structure = np.array([KINDS[betting.kind], small, betting.big_bet or 2 * small,
+                          -1 if betting.max_bets is None else betting.max_bets, max(int(blinds.max()), 1)], np.int64)
+    out = Played(
+        finishing=np.zeros((n, seats), np.int64), voluntary=np.zeros((n, seats), np.bool_),
+        reached=np.zeros(n, np.int8), players_at=np.zeros((n, 5), np.int8), live=np.zeros((n, seats), np.bool_),
+        pot=np.zeros(n, np.int64), actions=np.zeros((n if keep_actions else 1, MAX_ACTIONS, 3), np.int32),
+        action_count=np.zeros(n, np.int32),
+    )
+    highs, lows = highs.astype(np.int64), lows.astype(np.int64)
+    ranks = np.ascontiguousarray(ranks, np.float64)
+    start_stacks = np.array(stacks, np.int64)
+    for first in range(0, n, CHUNK):
+        _play_chunk(game, params, cards, keys, first, min(first + CHUNK, n), seats, start_stacks, blinds, structure,
+                    ranks, highs, lows, keep_actions, out)
+    return out
+
+
+def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, structure, ranks, highs, lows, keep_actions, out):
+    """Hands ``first .. last - 1`` in rounds: play, compute the strengths asked for, play again."""
+    size = last - first
+    cache = np.full((size, seats, 4, seats), np.nan)  # strength by hand, seat, street, opponents
+    requests = np.zeros((size * seats, 5), np.int64)  # hand, seat, street, board known, opponents
+    status = np.zeros(size, np.int8)
+    pending = np.arange(first, last, dtype=np.int64)
+    while pending.size:
+        count = _play_hands(
+            pending, first, cards, seats, game.hole_cards, stacks, blinds, structure, params, ranks, highs, lows,
+            cache, requests, status, out.finishing, out.voluntary, out.reached, out.players_at, out.live, out.pot,
+            out.actions, keep_actions, out.action_count,
+        )
+        if np.any(status[pending - first] == OVERFLOW):
+            raise SampyongError(f"a hand ran past {MAX_ACTIONS} actions")
+        out.rounds += 1
+        out.strength_requests += count
+        asked = requests[:count]
+        for opponents in np.unique(asked[:, 4]):
+            group = asked[asked[:, 4] == opponents]
+            for samples in np.unique(params[group[:, 1], P_SAMPLES]):
+                chosen = group[params[group[:, 1], P_SAMPLES] == samples]
+                values = strengths(game, cards, keys, chosen[:, :4], int(opponents), int(samples))
+                cache[chosen[:, 0] - first, chosen[:, 1], chosen[:, 2], chosen[:, 4]] = values
+        pending = pending[status[pending - first] == BLOCKED]
+
+
+@njit(inline="always")
+def _put(seat, amount, stacks, contributed, bets):
+    amount = min(amount, stacks[seat])
+    stacks[seat] -= amount
+    contributed[seat] += amount
+    bets[seat] += amount
+
+
+@njit(inline="always")
+def _max(values):
+    top = values[0]
+    for v in values:
+        top = max(top, v)
+    return top
+
+
+@njit(inline="always")
+def _live_count(folded):
+    count = 0
+    for f in folded:
+        count += not f
+    return count
+
+
+@njit(inline="always")
+def _needs_to_act(seat, folded, stacks, bets, acted_at, max_bet):
+    if folded[seat] or stacks[seat] == 0:
+        return False
+    others = False
+    others_all_in = True
+    for s in range(folded.shape[0]):
+        if s != seat and not folded[s]:
+            others = True
+            if stacks[s] != 0:
+                others_all_in = False
+    if not others:
+        return False
+    if bets[seat] < max_bet:
+        return True
+    if others_all_in:
+        return False
+    return acted_at[seat] < 0
+
+
+@njit(inline="always")
+def _next_actor(start, folded, stacks, bets, acted_at):
+    seats = folded.shape[0]
+    max_bet = _max(bets)
+    for step in range(seats):
+        seat = (start + step) % seats
+        if _needs_to_act(seat, folded, stacks, bets, acted_at, max_bet):
+            return seat
+    return -1
+
+
+@njit(inline="always")
+def _return_uncalled(stacks, contributed, bets):
+    """At the end of a round: a bet nobody matched goes back to its owner."""
+    top = _max(bets)
+    at_top = 0
+    second = -1
+    owner = -1
+    for s in range(bets.shape[0]):
+        if bets[s] == top:
+            at_top += 1
+            owner = s
+        else:
+            second = max(second, bets[s])
+    if at_top == 1 and bets.shape[0] > 1 and top > second:
+        excess = top - max(second, 0)
+        bets[owner] -= excess
+        contributed[owner] -= excess
+        stacks[owner] += excess
+
+
+@njit(inline="always")
+def _min_raise_size(structure, street, last_raise):
+    if structure[0] == 2:
+        return structure[1] if street < 2 else structure[2]
+    return max(last_raise, structure[4])
+
+
+@njit(inline="always")
+def _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed):
+    """(lowest, highest) street total ``seat`` may raise to, or (-1, -1)."""
+    max_bet = _max(bets)
+    most = stacks[seat] + bets[seat]
+    if most <= max_bet:
+        return -1, -1
+    others_all_in = True
+    live = 0
+    for s in range(folded.shape[0]):
+        if not folded[s]:
+            live += 1
+            if s != seat and stacks[s] != 0:
+                others_all_in = False
+    if others_all_in:
+        return -1, -1
+    size = _min_raise_size(structure, street, last_raise)
+    if acted_at[seat] >= 0 and max_bet - acted_at[seat] < size:
+        return -1, -1  # short all-ins did not reopen the betting
+    if structure[0] == 2 and structure[3] >= 0 and raises >= structure[3] and live > 2:
+        return -1, -1
+    low = min(max_bet + size, most)
+    if structure[0] == 0:
+        high = most
+    elif structure[0] == 1:
+        call = max_bet - bets[seat]
+        high = min(most, max(low, max_bet + contributed.sum() + call))
+    else:
+        high = low
+    return low, high
+
+
+@njit(inline="always")
+def _split_pot(pot, eligible, highs, lows, button, won):
+    """One pot among the ``eligible`` seats (a boolean mask): ``evaluator.settle.split_pot``."""
+    seats = won.shape[0]
+    best_high = np.int64(-1)
+    best_low = np.int64(0)
+    for s in range(seats):
+        if eligible[s]:
+            best_high = max(best_high, highs[s])
+            best_low = max(best_low, lows[s])
+    high_count = 0
+    low_count = 0
+    for s in range(seats):
+        if eligible[s]:
+            high_count += highs[s] == best_high
+            low_count += best_low > 0 and lows[s] == best_low
+    if low_count > 0:
+        high_half = pot - pot // 2
+        low_half = pot // 2
+    else:
+        high_half = pot
+        low_half = 0
+    odd = high_half % high_count
+    for s in range(seats):
+        if eligible[s] and highs[s] == best_high:
+            won[s] += high_half // high_count
+    if low_count > 0:
+        odd += low_half % low_count
+        for s in range(seats):
+            if eligible[s] and best_low > 0 and lows[s] == best_low:
+                won[s] += low_half // low_count
+    for step in range(seats):  # the odd chips: the first high winner clockwise from the button
+        s = (button + 1 + step) % seats
+        if eligible[s] and highs[s] == best_high:
+            won[s] += odd
+            break
+
+
+@njit(inline="always")
+def _settle(contributed, folded, highs, lows, button, won):
+    """Side pots by contribution layers, each split hi-lo: ``evaluator.settle.settle``."""
+    seats = contributed.shape[0]
+    previous = np.int64(0)
+    pot = np.int64(0)
+    eligible = np.zeros(seats, np.bool_)
+    this = np.zeros(seats, np.bool_)
+    have_pot = False
+    while True:
+        level = np.int64(-1)  # the next contribution level above ``previous``
+        for s in range(seats):
+            if contributed[s] > previous and (level < 0 or contributed[s] < level):
+                level = contributed[s]
+        if level < 0:
+            break
+        chips = np.int64(0)
+        any_eligible = False
+        for s in range(seats):
+            chips += min(contributed[s], level) - min(contributed[s], previous)
+            this[s] = contributed[s] >= level and not folded[s]
+            any_eligible |= this[s]
+        same = have_pot
+        for s in range(seats):
+            same &= this[s] == eligible[s]
+        if (not any_eligible and have_pot) or (any_eligible and same):
+            pot += chips
+        else:
+            if have_pot:
+                _split_pot(pot, eligible, highs, lows, button, won)
+            pot = chips
+            eligible[:] = this
+            have_pot = True
+        previous = level
+    if have_pot:
+        _split_pot(pot, eligible, highs, lows, button, won)
+
+
+@njit(cache=True)
+def _play_hands(
+    pending, first, cards, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
+    requests, status, finishing, voluntary, reached, players_at, live_end, pot_out, log, keep_log, log_count,
+):
+    """Play each hand of ``pending`` from its start; ``status`` DONE (outputs written) or
+    BLOCKED (its missing strengths appended to ``requests``). Returns the requests written."""
+    board_deals = np.array([3, 1, 1])
+    button = seats - 1
+    count = 0
+    stacks = np.empty(seats, np.int64)
+    contributed = np.empty(seats, np.int64)
+    bets = np.empty(seats, np.int64)
+    acted_at = np.empty(seats, np.int64)
+    folded = np.empty(seats, np.bool_)
+    won = np.empty(seats, np.int64)
+    position = np.empty(seats, np.float64)
+    for h in pending:
+        c = h - first  # the hand's row in ``cache`` and ``status``
+        row = h if keep_log else 0
+        stacks[:] = start_stacks
+        contributed[:] = 0
+        bets[:] = 0
+        folded[:] = False
+        voluntary[h, :] = False
+        n_log = 0
+        for s in range(seats):
+            _put(s, blinds[s], stacks, contributed, bets)
+        players_at[h, 0] = seats
+        street = 0
+        board = 0
+        # The preflop opener sits left of the largest blind (the later seat on a tie).
+        largest = 0
+        for s in range(seats):
+            if bets[s] >= bets[largest]:
+                largest = s
+        acted_at[:] = -1
+        last_raise = np.int64(0)
+        raises = 0
+        callers = 0
+        actor = _next_actor((largest + 1) % seats, folded, stacks, bets, acted_at)
+        if actor < 0:
+            _return_uncalled(stacks, contributed, bets)
+        # Positions from 0 (first to act preflop) to 1 (the button).
+        first_to_act = actor if actor >= 0 else 0
+        k = 0
+        for step in range(seats):
+            s = (first_to_act + step) % seats
+            if s != button:
+                position[s] = k / (seats - 1) if seats > 1 else 1.0
+                k += 1
+        position[button] = 1.0 if seats > 1 else 1.0
+        state = DONE
+        while True:
+            live = _live_count(folded)
+            if live == 1:
+                break
+            if actor >= 0:
+                max_bet = _max(bets)
+                call = min(max_bet - bets[actor], stacks[actor])
+                low, high = _raise_bounds(actor, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed)
+                can_fold = max_bet > bets[actor]
+                before = contributed[actor]
+                p = params[actor]
+                choice = CHECK_CALL
+                target = np.int64(0)
+                if p[P_STYLE] == 1.0:
+                    choice = CHECK_CALL
+                elif street == 0:
+                    rank = ranks[h, actor]
+                    fraction = p[P_OPEN_SIZE]
+                    if raises == 0:
+                        open_share = p[P_OPEN_EARLY] + (p[P_OPEN_LATE] - p[P_OPEN_EARLY]) * position[actor]
+                        if rank < open_share and low >= 0:
+                            choice = RAISE
+                        elif rank < open_share or (p[P_LIMP] == 1.0 and rank < max(p[P_CALL], open_share) * 1.5) or not can_fold:
+                            choice = CHECK_CALL
+                        else:
+                            choice = FOLD
+                    elif raises == 1:
+                        if rank < p[P_RERAISE] and low >= 0:
+                            choice = RAISE
+                        elif rank < (p[P_OVERCALL] if callers > 0 else p[P_CALL]) or not can_fold:
+                            choice = CHECK_CALL
+                        else:
+                            choice = FOLD
+                    elif rank < p[P_CALL_RERAISED] or not can_fold:
+                        choice = CHECK_CALL
+                    else:
+                        choice = FOLD
+                else:
+                    value = cache[c, actor, street, live - 1]
+                    if np.isnan(value):
+                        for s in range(seats):  # every seat that may still act this street
+                            if not folded[s] and stacks[s] > 0 and params[s, P_STYLE] == 0.0 and np.isnan(cache[c, s, street, live - 1]):
+                                requests[count, 0] = h
+                                requests[count, 1] = s
+                                requests[count, 2] = street
+                                requests[count, 3] = board
+                                requests[count, 4] = live - 1
+                                count += 1
+                        state = BLOCKED
+                        break
+                    fraction = p[P_BET_SIZE]
+                    if value > p[P_BET] and low >= 0:
+                        choice = RAISE
+                    elif not can_fold:
+                        choice = CHECK_CALL
+                    else:
+                        pot = contributed.sum()
+                        odds = call / (pot + call)
+                        choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR] else FOLD
+                if choice == RAISE:
+                    target = max_bet + np.int64(np.rint(fraction * (contributed.sum() + call)))
+                    target = min(max(target, low), high)
+                    if target - max_bet >= _min_raise_size(structure, street, last_raise):
+                        last_raise = target - max_bet
+                    raises += 1
+                    callers = 0
+                    _put(actor, target - bets[actor], stacks, contributed, bets)
+                    acted_at[actor] = target
+                elif choice == CHECK_CALL:
+                    _put(actor, call, stacks, contributed, bets)
+                    acted_at[actor] = _max(bets)
+                    callers += 1
+                else:
+                    folded[actor] = True
+                if n_log == log.shape[1]:
+                    state = OVERFLOW
+                    break
+                log[row, n_log, 0] = actor
+                log[row, n_log, 1] = choice
+                log[row, n_log, 2] = target
+                n_log += 1
+                if street == 0 and (contributed[actor] > before or voluntary[h, actor]):
+                    voluntary[h, actor] = True
+                actor = _next_actor(actor + 1, folded, stacks, bets, acted_at)
+                if actor < 0:
+                    _return_uncalled(stacks, contributed, bets)
+            elif street < 3:
+                due = board_deals[street]
+                if n_log == log.shape[1]:
+                    state = OVERFLOW
+                    break
+                log[row, n_log, 0] = -1
+                log[row, n_log, 1] = DEAL
+                log[row, n_log, 2] = due
+                n_log += 1
+                board += due
+                street += 1
+                players_at[h, street] = live
+                bets[:] = 0
+                acted_at[:] = -1
+                last_raise = 0
+                raises = 0
+                callers = 0
+                actor = _next_actor(0, folded, stacks, bets, acted_at)
+            else:
+                break
+        status[c] = state
+        if state != DONE:
+            continue
+        live = _live_count(folded)
+        won[:] = 0
+        if live == 1:
+            for s in range(seats):
+                if not folded[s]:
+                    won[s] = contributed.sum()
+        else:
+            _settle(contributed, folded, highs[h], lows[h], button, won)
+        for s in range(seats):
+            finishing[h, s] = stacks[s] + won[s]
+            live_end[h, s] = not folded[s]
+        pot_out[h] = contributed.sum()
+        for st in range(street + 1, 4):
+            players_at[h, st] = live
+        players_at[h, 4] = live if live > 1 else 0
+        reached[h] = 4 if live > 1 else street
+        log_count[h] = n_log
+    return count
