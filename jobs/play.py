@@ -48,7 +48,7 @@ from jobs.grid import hand_classes
 from pipeline.plan import RunConfig, ShardSpec
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
-FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
 POT_BUCKETS = (0, 5, 10, 20, 50, 100, 200, 400)  # lower edges, in big blinds
 BIG_BLIND = 2
 HOLE_CARDS = (2, 3, 4)  # games whose starting hands have a heads-up grid to rank them by
@@ -141,13 +141,14 @@ def prepare(config: RunConfig) -> None:
 
 
 def _flags(highs, lows) -> tuple[int, ...]:
-    """hi_chop, low_exists, low_tie, scoop, quartered of one showdown among these hands, as the
-    showdown study defines them (quartered: some player's share is exactly a quarter).
+    """hi_chop, low_exists, low_tie, scoop, quartered, hilo_split of one showdown among these
+    hands, as the showdown study defines them (quartered: some player's share is exactly a
+    quarter; hilo_split: a low exists and other players share it than the high).
 
     >>> _flags([5, 5, 1], [0, 9, 9])  # high and low each tied by two: the high-only player has 1/4
-    (1, 1, 1, 0, 1)
-    >>> _flags([5, 1, 1], [0, 9, 9]), _flags([5, 5, 1], [0, 0, 0])
-    ((0, 1, 1, 0, 1), (1, 0, 0, 0, 0))
+    (1, 1, 1, 0, 1, 1)
+    >>> _flags([5, 1, 1], [0, 9, 9]), _flags([5, 5, 1], [0, 0, 0]), _flags([5, 1], [9, 0])
+    ((0, 1, 1, 0, 1, 1), (1, 0, 0, 0, 0, 0), (0, 1, 0, 1, 0, 0))
     """
     best_high = max(highs)
     high_winners = {i for i, h in enumerate(highs) if h == best_high}
@@ -159,12 +160,13 @@ def _flags(highs, lows) -> tuple[int, ...]:
     else:
         scoop = t == 1 and u == 1 and both == 1
         quartered = (t > both and t == 2) or (u > both and u == 2) or (both > 0 and 2 * (t + u) == t * u)
-    return int(t > 1), int(bool(low_winners)), int(u > 1), int(scoop), int(quartered)
+    split = bool(low_winners) and low_winners != high_winners
+    return int(t > 1), int(bool(low_winners)), int(u > 1), int(scoop), int(quartered), int(split)
 
 
 @njit(cache=True)
 def _showdown_flags(high, low, seats, out):
-    """``_flags`` of the hands of ``seats`` (a boolean mask), written to ``out[0:5]``."""
+    """``_flags`` of the hands of ``seats`` (a boolean mask), written to ``out[0:6]``."""
     best_high = np.int64(-1)
     best_low = np.int64(0)
     for s in range(high.shape[0]):
@@ -174,6 +176,7 @@ def _showdown_flags(high, low, seats, out):
     t = 0
     u = 0
     both = 0
+    differ = False
     for s in range(high.shape[0]):
         if seats[s]:
             is_high = np.int64(high[s]) == best_high
@@ -181,6 +184,7 @@ def _showdown_flags(high, low, seats, out):
             t += is_high
             u += is_low
             both += is_high and is_low
+            differ |= is_high != is_low
     if u == 0:
         scoop = t == 1
         quartered = t == 4
@@ -192,6 +196,7 @@ def _showdown_flags(high, low, seats, out):
     out[2] = u > 1
     out[3] = scoop
     out[4] = quartered
+    out[5] = u > 0 and differ
 
 
 @njit(cache=True)
@@ -199,7 +204,7 @@ def _tally_showdowns(highs, lows, live, reached, showdown, everyone):
     """Per deal: the flags of the showdown under play (by its number of players) and of
     everyone showing down with the first k seats, k = 2 .. seats."""
     n, seats = highs.shape
-    flags = np.zeros(5, np.int64)
+    flags = np.zeros(6, np.int64)
     first = np.zeros(seats, np.bool_)
     for i in range(n):
         if reached[i] == 4:
@@ -369,7 +374,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     for k in shown["players"].to_list():
         play_row = shown.filter(pl.col("players") == k).row(0, named=True)
         all_row = everyone.filter(pl.col("players") == k).row(0, named=True)
-        for flag in ("hi_chop", "low_exists", "scoop", "quartered"):
+        for flag in ("hi_chop", "low_exists", "scoop", "quartered", "hilo_split"):
             a, m = play_row[flag], play_row["hands"]
             b, t = all_row[flag], all_row["hands"]
             pa_, pb = (a / m if m else float("nan")), b / t
@@ -378,19 +383,97 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
             rows.append({"players": k, "figure": flag, "play": pa_, "play_se": se_a, "everyone": pb, "everyone_se": se_b,
                          "difference": pa_ - pb, "difference_se": (se_a**2 + se_b**2) ** 0.5 if m else float("nan")})
     compare = pl.DataFrame(rows)
-    return {"streets": streets, "showdown": showdown, "positions": positions, "classes": classes, "pots": pots, "compare": compare}
+    return {"streets": streets, "showdown": showdown, "positions": positions, "classes": classes, "pots": pots,
+            "compare": compare, "rulebook": rulebook_under_play(counts, config)}
+
+
+# The rule book's conclusions about showdowns (RULES sections 7 and 9, PLS7), each with the
+# range its words allow ("about three in ten": 25 to 35 %), what it counts among which
+# showdowns, and the everyone-shows-down table size it was measured at.
+CLAIMS = (
+    dict(claim="From four players about three hands in ten split (section 7)", rulebook=0.30, words="about 3 in 10",
+         allowed=(0.25, 0.35), flag="hilo_split", among="all hands", everyone_at=4),
+    dict(claim="From four players about three hands in ten split (section 7)", rulebook=0.30, words="about 3 in 10",
+         allowed=(0.25, 0.35), flag="hilo_split", among="showdowns of 4 or more", everyone_at=4),
+    dict(claim="Heads-up only about one hand in seven splits (section 7)", rulebook=1 / 7, words="about 1 in 7",
+         allowed=(1 / 8, 1 / 6), flag="hilo_split", among="heads-up showdowns", everyone_at=2),
+    dict(claim="High chop about 7.05 % with all 6 players (section 9)", rulebook=0.0705, words="about 7.05 %",
+         allowed=(0.0605, 0.0805), flag="hi_chop", among="showdowns of 6", everyone_at=6),
+)
+
+
+def rulebook_under_play(counts: dict[str, pl.DataFrame], config: RunConfig) -> pl.DataFrame:
+    """Each of ``CLAIMS``: the rule book's figure, everyone showing down (these deals, the first
+    k seats), the figure under play among the hands it speaks of, and whether the claim's words
+    still hold. The rule book's figures are PLS7's: for another game they are left out (None)."""
+    shown = counts["showdown"].sort("players")
+    everyone = counts["everyone"].sort("players")
+    hands = int(counts["positions"]["hands"][0])
+    pls7 = game_of(config).name == "pls7"
+    rows = []
+    for c in CLAIMS:
+        k = c["everyone_at"]
+        if k > config.players:
+            continue
+        among = {"all hands": pl.lit(True), "showdowns of 4 or more": pl.col("players") >= 4,
+                 "heads-up showdowns": pl.col("players") == 2, "showdowns of 6": pl.col("players") == 6}[c["among"]]
+        picked = shown.filter(among)
+        hits = int(picked[c["flag"]].sum())
+        n = hands if c["among"] == "all hands" else int(picked["hands"].sum())
+        play = hits / n if n else float("nan")
+        row_all = everyone.filter(pl.col("players") == k).row(0, named=True)
+        every = row_all[c["flag"]] / row_all["hands"]
+        low, high = c["allowed"]
+        se = (play * (1 - play) / n) ** 0.5 if n else float("nan")
+        if not pls7 or not n:
+            holds = "n/a"
+        elif max(se, 0.5 / n**0.5) > (high - low) / 4:  # the sample cannot tell the ends of the range apart
+            holds = "too few to tell"
+        else:
+            holds = "yes" if low <= play <= high else "no"
+        rows.append({
+            "claim": c["claim"], "among": c["among"], "rulebook": c["rulebook"] if pls7 else None,
+            "rulebook_words": c["words"] if pls7 else None,
+            "everyone": every, "everyone_se": (every * (1 - every) / row_all["hands"]) ** 0.5,
+            "play": play, "play_se": se, "play_hands": n, "holds": holds,
+        })
+    return pl.DataFrame(rows, schema={"claim": pl.String, "among": pl.String, "rulebook": pl.Float64,
+                                      "rulebook_words": pl.String, "everyone": pl.Float64,
+                                      "everyone_se": pl.Float64, "play": pl.Float64, "play_se": pl.Float64,
+                                      "play_hands": pl.Int64, "holds": pl.String})
+
+
+def verdicts(frame: pl.DataFrame, config: RunConfig) -> list[str]:
+    """The rule-book table in sentences: what each claim says, and whether it holds under play."""
+    if game_of(config).name != "pls7":
+        return [f"The rule book's figures are PLS7's; for {game_of(config).name} the table sets everyone showing "
+                "down beside play, figure by figure."]
+    out = []
+    for row in frame.iter_rows(named=True):
+        if row["play_hands"] == 0:
+            out.append(f"- {row['claim']}: no {row['among']} in this run, so play cannot tell.")
+            continue
+        said = f"{100 * row['play']:.1f} % of {row['among']} ({row['play_hands']:,})"
+        if row["holds"] == "too few to tell":
+            out.append(f"- {row['claim']}: too few {row['among']} to tell ({said}).")
+        elif row["holds"] == "yes":
+            out.append(f"- {row['claim']}: **holds** under play: {said}; everyone showing down gives {100 * row['everyone']:.1f} %.")
+        else:
+            out.append(f"- {row['claim']}: **does not hold** under play: {said}, against {100 * row['everyone']:.1f} % "
+                       "when everyone shows down.")
+    return out
 
 
 FORMATS = {
     "reach": "percent", "won_here": "percent", "players": "number", "share": "percent", "played": "percent",
     "showdown": "percent", "bb_per_hand": "number", "pot_bb": "number", "play": "percent", "everyone": "percent",
-    "difference": "points", **{flag: "percent" for flag in FLAGS},
+    "difference": "points", "rulebook": "percent", **{flag: "percent" for flag in FLAGS},
 }
 HEADERS = {
     "reach": "hands reaching it", "won_here": "pots won here without a showdown", "players": "players there",
     "share": "share of hands", "played": "played", "showdown": "reached showdown", "bb_per_hand": "big blinds per hand",
     "pot_bb": "pot (big blinds)", "play": "under play", "everyone": "everyone shows down", "dealt": "hands dealt",
-    "seat": "seat (0 = small blind, last = button)", "players_at": "players",
+    "seat": "seat (0 = small blind, last = button)", "players_at": "players", "rulebook_words": "rule book", "holds": "holds under play",
 }
 LEGENDS = {
     "streets": "Of all hands; players there is the mean number still in when the street's betting begins.",
@@ -407,7 +490,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     lines = [
         f"# When players fold: {game_of(config).name}, {config.players} players, {names}",
         "",
-        f"{config.deals:,} hands played through the reference engine by the policies "
+        f"{config.deals:,} hands played by the policies "
         f"({config.option('policy') or 'regular'}), stacks {config.option('stacks') or '100bb'}, blinds 1/2, "
         f"{betting_of(config).kind}. Rates are percentages ± one standard error, the digits stopping at "
         "the standard error's; `tables/*.csv` keep the fractions and their `_se` columns.",
@@ -417,6 +500,13 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
              "pots": tables["pots"], "compare": compare}
     for name, frame in shown.items():
         lines += ["", *section(name.capitalize(), table(frame, FORMATS, HEADERS), LEGENDS[name])]
+    rulebook = tables["rulebook"].with_columns(
+        pl.concat_str([pl.col("claim"), pl.lit(" — among "), pl.col("among")]).alias("claim")).drop("among", "play_hands", "rulebook")
+    lines += ["", *section("The rule book under play", table(rulebook, FORMATS, HEADERS),
+                           "Each claim of the rule book about showdowns: its figure, everyone showing down with "
+                           "the first k seats of these deals, and the figure under play among the hands it speaks of. "
+                           "A claim holds when the figure under play stays within the claim's own words."),
+              *verdicts(tables["rulebook"], config)]
     top = tables["classes"].head(15)
     lines += ["", *section("Classes (the 15 best by big blinds per hand; all in tables/classes.csv)", table(top, FORMATS, HEADERS))]
     return "\n".join(lines) + "\n"
@@ -439,7 +529,7 @@ STUDY = Study(
     validate=validate,
     prepare=prepare,
     default_players=6,
-    default_deals="20k",
-    default_shard_deals="2k",
+    default_deals="1M",
+    default_shard_deals="100k",
     markdown=markdown_of,
 )

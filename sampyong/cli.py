@@ -114,7 +114,7 @@ def run(
     ] = None,
     ranking: Annotated[Optional[str], typer.Option(help="Category order: base, trips_over_straight, skip_over_flush, both, standard.")] = None,
     low: Annotated[Optional[str], typer.Option(help="Low qualifier 6, 7, 8, or none.")] = None,
-    deals: Annotated[Optional[str], typer.Option(help="Deals to simulate: 1e6, 200M, 1_000_000 [default: 20M].")] = None,
+    deals: Annotated[Optional[str], typer.Option("--deals", "--hands", help="Deals to simulate (play: hands to play): 1e6, 200M, 1_000_000 [default: 20M; play: 1M].")] = None,
     players: Annotated[
         Optional[int], typer.Option(help="Hands per deal (showdown: 8, tables cover 2..PLAYERS; grid: 2).")
     ] = None,

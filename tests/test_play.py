@@ -10,7 +10,7 @@ from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
 from tests.helpers import execute
 
-FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered")
+FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,38 @@ def test_showdown_policy_matches_the_showdown_study(runs):
         ref = reference.filter(pl.col("players") == 6).row(0, named=True)
         se = (shown[f"{flag}_se"][0] ** 2 + ref[f"{flag}_se"] ** 2) ** 0.5
         assert abs(shown[flag][0] - ref[flag]) <= 4 * se + 1e-12, flag
+
+
+def test_showdown_flags_kernel_equals_the_readable_flags():
+    """The numba flags of a showdown equal ``_flags`` on the same hands, ties and lows included,
+    for every subset of seats."""
+    import numpy as np
+
+    from jobs.play import _flags, _showdown_flags
+
+    rng = np.random.default_rng(1)
+    out = np.zeros(6, np.int64)
+    for _ in range(3000):
+        seats = int(rng.integers(2, 7))
+        highs = rng.integers(1, 4, size=seats).astype(np.uint32)  # few values: many ties
+        lows = (rng.integers(0, 3, size=seats) * rng.integers(0, 2)).astype(np.uint32)
+        mask = rng.random(seats) < 0.7
+        mask[:2] = True
+        _showdown_flags(highs, lows, mask, out)
+        picked = np.flatnonzero(mask)
+        assert tuple(out) == _flags(highs[picked].tolist(), lows[picked].tolist()), (highs, lows, mask)
+
+
+def test_rulebook_table_under_everyone_showing_down(tmp_path):
+    """With the `showdown` policy at four seats every hand is a four-player showdown: the split
+    share of all hands is the everyone-shows-down figure exactly, and "three in ten" holds."""
+    run = execute(RunConfig(job="play", game="pls7", deals=20_000, shard_deals=10_000, players=4, seed=3,
+                            options=(("policy", "showdown"),)), SerialBackend(), tmp_path, quiet=True)
+    rulebook = pl.read_csv(run / "tables" / "rulebook.csv")
+    first = rulebook.row(0, named=True)
+    assert first["among"] == "all hands" and first["play"] == first["everyone"] and first["holds"] == "yes"
+    assert rulebook.filter(pl.col("among") == "heads-up showdowns")["holds"].to_list() == ["n/a"]
+    assert "**holds** under play" in (run / "report.md").read_text()
 
 
 def test_regular_play_folds_and_conserves_chips(tmp_path):
