@@ -101,9 +101,9 @@ def fit_policy(target: Figures, game: Game, start: Policy, players: int, hands: 
     for _ in range(rounds):
         for section, knob in KNOBS:
             for direction in (1, -1):
-                scale = 5 if knob == "call_factor" else 1  # call_factor runs over 0..3, the shares over 0..1
+                scale = 5 if knob == "call_factor" else 1  # call_factor runs over 0..6, the shares over 0..1
                 value = getattr(getattr(best, section), knob) + direction * step * scale
-                value = min(max(value, 0.0), 1.0 if knob != "call_factor" else 3.0)
+                value = min(max(value, 0.0), 1.0 if knob != "call_factor" else 6.0)
                 trial = _with(best, section, knob, round(value, 4))
                 figures = play_figures(game, trial, players, hands, seed, ranks)
                 if figures.distance(target) < best_figures.distance(target):
