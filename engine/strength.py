@@ -2,7 +2,8 @@
 
 A seat that knows its hole cards and the board so far deals ``samples`` times the opponents'
 hands (one per opponent still in, from the cards it cannot see) and the rest of the board, and
-averages its share of the pot (hi-lo split, ties shared; ``evaluator.settle.pot_shares``).
+averages its share of the pot (hi-lo split, ties shared, as ``evaluator.settle.pot_shares``;
+``tests/test_strength.py`` checks it against that function and against exact equities).
 
 The samples are drawn from a stream fixed by ``(hand key, seat, street, opponents)``: the same
 question in the same hand always gets the same answer, whichever engine asks it, in whatever
@@ -27,7 +28,7 @@ from numba import njit
 from evaluator.deal import _deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game
-from evaluator.settle import pot_shares, share_unit
+from evaluator.settle import share_unit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -91,11 +92,27 @@ def _draw_samples(requests, cards, hand_keys, hole_cards, board_cards, samples, 
 
 
 @njit(cache=True)
-def _seat_totals(high_part, low_part, samples, totals):
+def _first_seat_totals(high, low, unit, samples, totals):
+    """Per request: the first seat's pot shares summed over its ``samples`` rows, in ``unit``s
+    (``evaluator.settle.pot_shares`` for that one seat: halves with a qualifying low, ties share)."""
+    players = high.shape[1]
     for r in range(totals.shape[0]):
         total = np.int64(0)
-        for s in range(samples):
-            total += high_part[r * samples + s, 0] + low_part[r * samples + s, 0]
+        for row in range(r * samples, (r + 1) * samples):
+            top_high = np.int64(0)
+            top_low = np.int64(0)
+            for p in range(players):
+                top_high = max(top_high, np.int64(high[row, p]))
+                top_low = max(top_low, np.int64(low[row, p]))
+            high_ties = 0
+            low_ties = 0
+            for p in range(players):
+                high_ties += np.int64(high[row, p]) == top_high
+                low_ties += top_low > 0 and np.int64(low[row, p]) == top_low
+            if np.int64(high[row, 0]) == top_high:
+                total += (unit // 2 if top_low > 0 else unit) // high_ties
+            if top_low > 0 and np.int64(low[row, 0]) == top_low:
+                total += unit // 2 // low_ties
         totals[r] = total
 
 
@@ -110,11 +127,8 @@ def strengths(game: Game, cards: np.ndarray, hand_keys: np.ndarray, requests: np
                   game.board_cards, samples, opponents, hole, board)
     high, low = fast_evaluator(game).high_low(hole, board)
     unit = share_unit(1 + opponents)
-    high_part = np.empty(high.shape, np.int64)
-    low_part = np.empty(high.shape, np.int64)
-    pot_shares(high, low, unit, high_part, low_part)
     totals = np.empty(m, np.int64)
-    _seat_totals(high_part, low_part, samples, totals)
+    _first_seat_totals(high, low, unit, samples, totals)
     return totals / float(samples * unit)
 
 

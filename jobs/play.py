@@ -92,19 +92,26 @@ def validate(config: RunConfig) -> None:
         raise SampyongError(f"play ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}")
 
 
+def starting_classes(game, hole: np.ndarray) -> np.ndarray | None:
+    """Each hand's starting-hand class id (``jobs.grid.hand_classes``) for ``hole[..., cards]``
+    in any order; None for games of more than 4 hole cards (no class table)."""
+    if game.hole_cards not in HOLE_CARDS:
+        return None
+    lookup = hand_classes(game.hole_cards)[0]
+    return lookup[np.sort(np.asarray(hole, np.int64), axis=-1) @ (52 ** np.arange(game.hole_cards - 1, -1, -1))]
+
+
 class PreflopRanks:
     """Each starting hand's percentile: the share of all starting hands stronger than it in the
-    game's heads-up grid (0 for the best), by class. ``ranks(hole)`` reads a batch
-    (``hole[..., cards]``); calling it reads one hand (a tuple of cards), as the reference
-    engine asks. Games without a grid get 0.5 everywhere (only check-call policies play them).
+    game's heads-up grid (0 for the best), by class (``percentile[class id]``). ``ranks(hole)``
+    reads a batch (``hole[..., cards]``); calling it reads one hand (a tuple of cards), as the
+    reference engine asks. ``SampyongError`` for a game without a grid (over 4 hole cards).
     """
 
     def __init__(self, game):
-        self.lookup = None
-        if game.hole_cards not in HOLE_CARDS:
-            return
         from jobs.hand_ranking import class_strengths
 
+        self.game = game
         classes = class_strengths(game)
         strength = np.array([value for _, value in classes])
         sizes = np.array([len(hands) for hands, _ in classes], np.int64)
@@ -112,17 +119,9 @@ class PreflopRanks:
         above = np.cumsum(sizes[order]) - sizes[order]
         self.percentile = np.empty(len(classes), np.float64)
         self.percentile[order] = above / sizes.sum()
-        self.lookup = hand_classes(game.hole_cards)[0]
-        self.packer = 52 ** np.arange(game.hole_cards - 1, -1, -1)
-
-    def classes(self, hole: np.ndarray) -> np.ndarray:
-        """The class id of each hand of ``hole`` (``[..., cards]``, any order)."""
-        return self.lookup[np.sort(np.asarray(hole, np.int64), axis=-1) @ self.packer]
 
     def ranks(self, hole: np.ndarray) -> np.ndarray:
-        if self.lookup is None:
-            return np.full(np.shape(hole)[:-1], 0.5)
-        return self.percentile[self.classes(hole)]
+        return self.percentile[starting_classes(self.game, hole)]
 
     def __call__(self, hole) -> float:
         return float(self.ranks(np.array(hole)))
@@ -223,32 +222,46 @@ def _tally_showdowns(highs, lows, live, reached, showdown, everyone):
             everyone[k, 1:] += flags
 
 
+@njit(cache=True)
+def _sum_rows(index, columns, out):
+    """``out[index[i]] += columns[i]``, exactly (int64), for every row ``i``."""
+    for i in range(index.shape[0]):
+        for j in range(columns.shape[1]):
+            out[index[i], j] += columns[i, j]
+
+
 def _per_row(index: np.ndarray, size: int, columns) -> np.ndarray:
-    """``columns`` (each per hand and seat) summed by ``index`` (the seat, or the hand's class), exactly."""
+    """``columns`` (each per hand and seat) summed by ``index`` (the seat, or the hand's class)."""
     out = np.zeros((size, len(columns)), np.int64)
-    np.add.at(out, index.ravel(), np.stack([np.asarray(c, np.int64).ravel() for c in columns], axis=1))
+    _sum_rows(np.ascontiguousarray(index, np.int64).ravel(),
+              np.stack([np.asarray(c, np.int64).ravel() for c in columns], axis=1), out)
     return out
 
 
 def play_shard(config: RunConfig, shard: ShardSpec, keep_actions: bool = False):
-    """The shard's deals (``cards``, ``keys``), their strengths on the full board and the
-    hands the fast engine played from them."""
+    """The shard's deals (``cards``, ``keys``), each seat's starting-hand class (None for a game
+    without a grid), their strengths on the full board, and the hands the fast engine played."""
     game = game_of(config)
     players = config.players
     cards, keys = deal_hands(shard.generator(), shard.deals, players, game)
     hole = np.ascontiguousarray(cards[:, : players * game.hole_cards].reshape(shard.deals, players, game.hole_cards))
     highs, lows = fast_evaluator(game).high_low(hole, np.ascontiguousarray(cards[:, players * game.hole_cards:]))
-    played = play_batch(game, betting_of(config), policies_of(config), [stack_of(config)] * players,
-                        [1, 2] + [0] * (players - 2), cards, keys, preflop_ranks(game).ranks(hole), highs, lows,
-                        keep_actions=keep_actions)
-    return cards, keys, hole, highs, lows, played
+    policies = policies_of(config)
+    classes = starting_classes(game, hole)
+    if all(p.style == "check-call" for p in policies):
+        ranks = np.full(hole.shape[:2], 0.5)  # nobody looks at them
+    else:
+        ranks = preflop_ranks(game).percentile[classes]
+    played = play_batch(game, betting_of(config), policies, [stack_of(config)] * players, [1, 2] + [0] * (players - 2),
+                        cards, keys, ranks, highs, lows, keep_actions=keep_actions)
+    return cards, keys, classes, highs, lows, played
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     game = game_of(config)
     players = config.players
     stack = stack_of(config)
-    _, _, hole, highs, lows, played = play_shard(config, shard)
+    _, _, class_ids, highs, lows, played = play_shard(config, shard)
     reached = played.reached.astype(np.int64)
     streets = np.zeros((len(STREETS), 4), np.int64)  # hands, players_sum, players_sq, won_here
     for street in range(len(STREETS)):
@@ -262,9 +275,8 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     at_showdown = (reached[:, None] == 4) & played.live
     columns = (np.ones(net.shape), played.voluntary, at_showdown, np.maximum(net, 0), np.maximum(-net, 0), net * net)
     positions = _per_row(np.broadcast_to(np.arange(players), net.shape), players, columns)
-    names = hand_classes(game.hole_cards)[2] if game.hole_cards in HOLE_CARDS else []
-    classes = _per_row(hand_classes(game.hole_cards)[0][np.sort(hole.astype(np.int64), axis=-1) @ (52 ** np.arange(game.hole_cards - 1, -1, -1))],
-                       len(names), columns) if names else np.zeros((0, 6), np.int64)
+    names = hand_classes(game.hole_cards)[2] if class_ids is not None else []
+    classes = _per_row(class_ids, len(names), columns) if class_ids is not None else np.zeros((0, 6), np.int64)
     pots = np.zeros((2, len(POT_BUCKETS), 3), np.int64)  # ending (folded, showdown) x bucket: hands, pot, pot_sq
     bucket = np.searchsorted(POT_BUCKETS, played.pot / BIG_BLIND, side="right") - 1
     ending = (reached == 4).astype(np.int64)
@@ -305,7 +317,7 @@ def record_hands(config: RunConfig, count: int) -> str:
     policies = policies_of(config)
     stack = stack_of(config)
     blinds = [1, 2] + [0] * (config.players - 2)
-    ranks = preflop_ranks(game)
+    ranks = preflop_ranks(game) if any(p.style != "check-call" for p in policies) else (lambda hole: 0.5)
     hands = []
     for shard in STUDY.plan(config):
         if len(hands) >= count:

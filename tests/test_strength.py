@@ -51,3 +51,19 @@ def test_strength_never_deals_the_known_cards_and_depends_on_its_stream():
     assert nuts > 0.99
     values = {strength(g, parse_cards("Ts 9h"), [], opponents=2, samples=300, hand_key=k, seat=s) for k in range(3) for s in range(3)}
     assert len(values) == 9
+
+
+def test_first_seat_totals_equal_pot_shares():
+    """The first seat's summed shares equal ``evaluator.settle.pot_shares`` row by row, ties and lows included."""
+    from engine.strength import _first_seat_totals
+
+    rng = np.random.default_rng(4)
+    for players in (2, 3, 6):
+        high = rng.integers(1, 4, size=(4000, players)).astype(np.uint32)
+        low = (rng.integers(0, 3, size=(4000, players)) * rng.integers(0, 2, size=(4000, 1))).astype(np.uint32)
+        unit = share_unit(players)
+        hp, lp = np.empty(high.shape, np.int64), np.empty(high.shape, np.int64)
+        pot_shares(high, low, unit, hp, lp)
+        totals = np.empty(40, np.int64)
+        _first_seat_totals(high, low, unit, 100, totals)
+        assert totals.tolist() == (hp[:, 0] + lp[:, 0]).reshape(40, 100).sum(axis=1).tolist()
