@@ -24,6 +24,8 @@ between the markers; the prose around them is left alone. The regions:
   ``sampyong run grid --game holdem --exact``, as percentages to 4 decimals.
 * ``equity``: the two ``sampyong equity`` commands in full.
 * ``ranges``: a range-against-range ``sampyong equity`` and a ``sampyong range``, in full.
+* ``play``: the run directory of ``sampyong run play --game pls7 --policy pro-like --hands 1M``
+  and the sentences of its report's "The rule book under play".
 
 Runs use ``--quiet`` and land in a temporary folder (the working directory of every command,
 with ``--out outputs``, so a run directory prints as ``outputs/JOB/RUN_ID``, the run id being
@@ -58,7 +60,7 @@ from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
-REGIONS = ("games", "eval", "run", "showdown-report", "distribution", "grid", "equity", "ranges")
+REGIONS = ("games", "eval", "run", "showdown-report", "distribution", "grid", "equity", "ranges", "play")
 MARKER = re.compile(r"<!-- (/?)tour:([A-Za-z0-9_-]+) -->")
 
 
@@ -156,6 +158,7 @@ RUN_DEFAULT = Command(
 )
 DISTRIBUTION = Command("sampyong run distribution --game pls7", extra=RUN)
 GRID = Command("sampyong run grid --game holdem --exact", extra=RUN)
+PLAY = Command("sampyong run play --game pls7 --policy pro-like --hands 1M", extra=RUN)
 EQUITY = (
     Command('sampyong equity "As Ah" "Kd Kc" --game holdem'),
     Command('sampyong equity "As 2h 3d" "Kd Kc Qs" random --samples 200k'),
@@ -307,7 +310,26 @@ def bodies(runner: Runner) -> dict[str, str]:
         "grid": ", ".join(f"{name} {percent(grid[name]['equity_high'])}" for name in GRID_CLASSES),
         "equity": block(transcript(runner, *EQUITY)),
         "ranges": block(transcript(runner, *RANGES)),
+        "play": block(transcript(runner, PLAY) + [""] + verdicts((runner.run_dir(PLAY) / "report.md").read_text())),
     }
+
+
+def verdicts(report: str) -> list[str]:
+    """The sentences under "The rule book under play" in a play report.md."""
+    lines = report.split("\n")
+    try:
+        start = lines.index("## The rule book under play")
+    except ValueError:
+        raise TourError("report.md has no '## The rule book under play'") from None
+    said = []
+    for line in lines[start + 1 :]:
+        if line.startswith("## "):
+            break
+        if line.startswith("- "):
+            said.append(line)
+    if not said:
+        raise TourError("no sentences under 'The rule book under play' in report.md")
+    return said
 
 
 def fresh(text: str, log=sys.stderr) -> str:
