@@ -58,13 +58,14 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None):
     return fast
 
 
-@pytest.mark.parametrize("name, betting, seats", [
-    ("pls7", POT_LIMIT, 6), ("holdem", NO_LIMIT, 6), ("holdem", FIXED_LIMIT, 4), ("plo8", POT_LIMIT, 5),
-    ("plo", POT_LIMIT, 2), ("pls7", NO_LIMIT, 3),
+@pytest.mark.parametrize("name, betting, seats, hands", [
+    ("pls7", POT_LIMIT, 6, 1000), ("holdem", NO_LIMIT, 6, 1000), ("plo8", POT_LIMIT, 6, 1000), ("plo", POT_LIMIT, 6, 1000),
+    ("holdem", FIXED_LIMIT, 4, 300), ("plo8", POT_LIMIT, 5, 300), ("plo", POT_LIMIT, 2, 300), ("pls7", NO_LIMIT, 3, 300),
 ])
-def test_fast_engine_equals_the_reference_hand_by_hand(name, betting, seats):
-    """Mixed policies, 250 hands per game and structure: every action and every finishing stack agree."""
-    fast = compare(name, betting, seats, 250, seed=seats)
+def test_fast_engine_equals_the_reference_hand_by_hand(name, betting, seats, hands):
+    """Mixed policies, 1,000 six-handed hands per game (and 300 of other tables and structures):
+    every action and every finishing stack agree."""
+    fast = compare(name, betting, seats, hands, seed=seats)
     assert fast.reached.max() == 4 and fast.reached.min() == 0  # some hands end preflop, some at showdown
 
 
