@@ -387,7 +387,7 @@ def range_(
 
     The grammar is in evaluator/ranges.py: comma-separated items; hold'em notation for 2-card
     games (QQ+, AKs, A5s-A2s, T9s+, 22-55); patterns for any game with * for any card and suit
-    variables w x y z (AA*, AxAyxy); N% for the top N % by the game's exact heads-up grid;
+    variables w x y z (AA*, AxAyxy); N% for the top N % by the game's heads-up grid (exact for 2-3 cards, sampled for 4);
     @N for a weight of N %, or eval7's N%(...) groups; ! to exclude (AA*!AAA).
     """
     from evaluator.games import game as preset
