@@ -17,6 +17,7 @@ the kernel asks for every seat still able to act on that street, which saves rou
 >>> import numpy as np
 >>> from evaluator.games import game
 >>> from engine.betting import POT_LIMIT
+>>> from engine.player import deal_hands
 >>> from engine.policy import builtin
 >>> g = game("pls7")
 >>> cards, keys = deal_hands(np.random.default_rng(5), 200, 6, g)
@@ -38,7 +39,6 @@ from evaluator.errors import SampyongError
 from evaluator.games import Game
 
 from engine.betting import Betting
-from engine.player import deal_hands  # noqa: F401  (the deal both engines play)
 from engine.policy import Policy
 from engine.strength import strengths
 
