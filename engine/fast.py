@@ -39,27 +39,18 @@ from evaluator.errors import SampyongError
 from evaluator.games import Game
 
 from engine.betting import Betting
-from engine.policy import Policy
+from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
+from engine.policy import (
+    P_BET, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
+    P_OVERCALL, P_RERAISE, P_SAMPLES, P_STYLE, CHECK_CALL_STYLE, RANDOM_LEGAL, THRESHOLDS, Policy,
+)
 from engine.strength import strengths
 
 MAX_ACTIONS = 200  # per hand; pot-limit raising wars end all-in long before
 CHUNK = 4096  # hands played together: their strength cache stays small
 KINDS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
-# Policy parameters in the kernel's order (one row per seat).
-P_STYLE, P_OPEN_EARLY, P_OPEN_LATE, P_CALL, P_OVERCALL, P_RERAISE, P_CALL_RERAISED, P_LIMP, P_OPEN_SIZE, \
-    P_BET, P_CALL_FACTOR, P_BET_SIZE, P_SAMPLES = range(13)
-FOLD, CHECK_CALL, RAISE, DEAL = 0, 1, 2, 3
+DEAL = 3  # an action log row's kind, after FOLD, CHECK_CALL and RAISE (engine.chance)
 BLOCKED, DONE, OVERFLOW = 0, 1, 2
-
-
-def policy_row(policy: Policy) -> np.ndarray:
-    """A policy as the kernel reads it (``float64[13]``, in the ``P_*`` order)."""
-    pre, post = policy.preflop, policy.postflop
-    return np.array([
-        1.0 if policy.style == "check-call" else 0.0, pre.open_early, pre.open_late, pre.call, pre.overcall,
-        pre.reraise, pre.call_reraised, 1.0 if pre.limp else 0.0, pre.open_size,
-        post.bet, post.call_factor, post.bet_size, float(post.samples),
-    ], np.float64)
 
 
 @dataclasses.dataclass
@@ -107,7 +98,7 @@ def play_batch(
     if highs is None or lows is None:
         hole = cards[:, : seats * game.hole_cards].reshape(n, seats, game.hole_cards)
         highs, lows = fast_evaluator(game).high_low(np.ascontiguousarray(hole), np.ascontiguousarray(cards[:, seats * game.hole_cards:]))
-    params = np.stack([policy_row(p) for p in policies])
+    params = np.stack([p.encode() for p in policies])
     blinds = np.array(blinds, np.int64)
     if seats == 2:
         blinds = blinds[::-1].copy()  # heads-up the button (seat 1) posts the small blind
@@ -138,7 +129,7 @@ def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, s
     pending = np.arange(first, last, dtype=np.int64)
     while pending.size:
         count = _play_hands(
-            pending, first, cards, seats, game.hole_cards, stacks, blinds, structure, params, ranks, highs, lows,
+            pending, first, cards, keys, seats, game.hole_cards, stacks, blinds, structure, params, ranks, highs, lows,
             cache, requests, status, out.finishing, out.voluntary, out.reached, out.players_at, out.live, out.pot,
             out.actions, keep_actions, out.action_count,
         )
@@ -348,7 +339,7 @@ def _settle(contributed, folded, highs, lows, button, won):
 
 @njit(cache=True)
 def _play_hands(
-    pending, first, cards, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
+    pending, first, cards, keys, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
     requests, status, finishing, voluntary, reached, players_at, live_end, pot_out, log, keep_log, log_count,
 ):
     """Play each hand of ``pending`` from its start; ``status`` DONE (outputs written) or
@@ -412,8 +403,11 @@ def _play_hands(
                 p = params[actor]
                 choice = CHECK_CALL
                 target = np.int64(0)
-                if p[P_STYLE] == 1.0:
+                fraction = 0.0
+                if p[P_STYLE] == CHECK_CALL_STYLE:
                     choice = CHECK_CALL
+                elif p[P_STYLE] == RANDOM_LEGAL:
+                    choice, target = random_action(p, keys[h], n_log, can_fold, low, high)
                 elif street == 0:
                     rank = ranks[h, actor]
                     fraction = p[P_OPEN_SIZE]
@@ -440,7 +434,7 @@ def _play_hands(
                     value = cache[c, actor, street, live - 1]
                     if np.isnan(value):
                         for s in range(seats):  # every seat that may still act this street
-                            if not folded[s] and stacks[s] > 0 and params[s, P_STYLE] == 0.0 and np.isnan(cache[c, s, street, live - 1]):
+                            if not folded[s] and stacks[s] > 0 and params[s, P_STYLE] == THRESHOLDS and np.isnan(cache[c, s, street, live - 1]):
                                 requests[count, 0] = h
                                 requests[count, 1] = s
                                 requests[count, 2] = street
@@ -459,8 +453,9 @@ def _play_hands(
                         odds = call / (pot + call)
                         choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR] else FOLD
                 if choice == RAISE:
-                    target = max_bet + np.int64(np.rint(fraction * (contributed.sum() + call)))
-                    target = min(max(target, low), high)
+                    if p[P_STYLE] == THRESHOLDS:  # a fraction of the pot after the call, within the bounds
+                        target = max_bet + np.int64(np.rint(fraction * (contributed.sum() + call)))
+                        target = min(max(target, low), high)
                     if target - max_bet >= _min_raise_size(structure, street, last_raise):
                         last_raise = target - max_bet
                     raises += 1

@@ -36,6 +36,7 @@ from evaluator.deal import deal_cards
 from evaluator.games import Game
 
 from engine.betting import Betting
+from engine.chance import FOLD, RAISE, random_action
 from engine.hand import Hand
 from engine.policy import Policy
 from engine.strength import strength
@@ -113,12 +114,29 @@ def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile
     if policy.style == "check-call":
         hand.check_call()
         return
+    if policy.style == "random-legal":
+        _random_legal(hand, policy, legal)
+        return
     if hand.street == 0:
         _preflop(hand, seat, policy, order[seat], percentile(tuple(sorted(hand.hole[seat]))), legal)
     else:
         opponents = len(hand.live) - 1
         value = strength(hand.game, hand.hole[seat], hand.board, opponents, policy.postflop.samples, hand.key, seat)
         _postflop(hand, seat, policy, value, legal)
+
+
+def _random_legal(hand: Hand, policy: Policy, legal) -> None:
+    """Every legal action with the policy's weights (``engine.chance``, shared with the fast engine)."""
+    step = sum(not action.startswith("d dh") for action in hand.actions)
+    low = -1 if legal.min_raise_to is None else legal.min_raise_to
+    high = -1 if legal.max_raise_to is None else legal.max_raise_to
+    kind, amount = random_action(policy.encode(), hand.key, step, legal.fold, low, high)
+    if kind == FOLD:
+        hand.fold()
+    elif kind == RAISE:
+        hand.raise_to(int(amount))
+    else:
+        hand.check_call()
 
 
 def _raise_to(hand: Hand, legal, fraction: float) -> int:

@@ -1,7 +1,9 @@
 """Policies as data: how a simulated player acts, read from a small TOML file.
 
-A policy has a ``style``: ``thresholds`` (the default) or ``check-call`` (checks and calls
-every bet to the river: with it every table must equal the everyone-shows-down study).
+A policy has a ``style``: ``thresholds`` (the default), ``check-call`` (checks and calls
+every bet to the river: with it every table must equal the everyone-shows-down study) or
+``random-legal`` (every legal action with fixed probabilities, raise sizes drawn over the whole
+legal range: the tests' way to drive the engines' rare branches, hand by hand in both).
 
 ``thresholds`` policies decide preflop by the starting hand's **percentile** in the game's
 exact heads-up grid (0 = the best hand, 1 = the worst, share of all hands stronger) and
@@ -23,6 +25,17 @@ after the flop by **hand strength**, the hand's equity against the opponents sti
     bet_size = 0.66      # bets and raises as fractions of the pot
     samples = 64         # hand-strength samples per decision (random opponent hands and boards)
 
+    [random]             # random-legal only: weights of the legal actions, then raise sizes
+    fold = 0.25          # fold (when facing a bet)
+    check_call = 0.45    # check or call
+    bet_raise = 0.30     # bet or raise (when allowed)
+    min_raise = 0.3      # share of raises to the minimum ...
+    max_raise = 0.3      # ... and to the maximum (pot-limit: the pot; no-limit: all-in);
+                         # the rest uniform over every legal amount between
+
+The draws of a ``random-legal`` seat come from ``engine.chance``: fixed by the hand's key and
+the number of actions so far, so both engines draw the same action.
+
 >>> p = builtin("regular")
 >>> p.name, p.style, p.preflop.open_late, p.postflop.bet_size
 ('regular', 'thresholds', 0.35, 0.66)
@@ -39,9 +52,11 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from evaluator.errors import SampyongError
 
-STYLES = ("thresholds", "check-call")
+STYLES = ("thresholds", "check-call", "random-legal")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,14 +84,30 @@ class Postflop:
 
 
 @dataclasses.dataclass(frozen=True)
+class Random:
+    """A ``random-legal`` seat's action weights and raise sizes (see the module docstring)."""
+
+    fold: float = 0.25
+    check_call: float = 0.45
+    bet_raise: float = 0.30
+    min_raise: float = 0.3
+    max_raise: float = 0.3
+
+
+@dataclasses.dataclass(frozen=True)
 class Policy:
     """A player's policy.
 
     Parameters:
         name: what ``sampyong policies`` lists it as.
         description: one line saying what kind of player it is.
-        style: ``thresholds`` or ``check-call``.
-        preflop, postflop: the thresholds (ignored by ``check-call``).
+        style: ``thresholds``, ``check-call`` or ``random-legal``.
+        preflop, postflop: the thresholds (read by ``thresholds`` only).
+        random: the action weights and raise sizes (read by ``random-legal`` only).
+
+    >>> row = builtin("regular").encode()
+    >>> row[[P_STYLE, P_OPEN_LATE, P_SAMPLES]].tolist()
+    [0.0, 0.35, 64.0]
     """
 
     name: str
@@ -84,10 +115,30 @@ class Policy:
     style: str = "thresholds"
     preflop: Preflop = Preflop()
     postflop: Postflop = Postflop()
+    random: Random = Random()
+
+    def encode(self) -> np.ndarray:
+        """The policy as the numba kernels read it: ``float64[ENCODED]``, indexed by the ``P_*``
+        constants of this module (the kernels import them; nothing else spells the order)."""
+        row = np.zeros(ENCODED, np.float64)
+        row[P_STYLE] = STYLES.index(self.style)
+        for section, first in ((self.preflop, P_OPEN_EARLY), (self.postflop, P_BET), (self.random, P_FOLD)):
+            for offset, field in enumerate(dataclasses.fields(section)):
+                row[first + offset] = float(getattr(section, field.name))
+        return row
+
+
+# The encoded row: the style's index in STYLES, then every field of each section in order.
+P_STYLE = 0
+(P_OPEN_EARLY, P_OPEN_LATE, P_CALL, P_OVERCALL, P_RERAISE, P_CALL_RERAISED, P_LIMP, P_OPEN_SIZE,
+ P_BET, P_CALL_FACTOR, P_BET_SIZE, P_SAMPLES,
+ P_FOLD, P_CHECK_CALL, P_BET_RAISE, P_MIN_RAISE, P_MAX_RAISE) = range(1, 18)
+ENCODED = 18
+THRESHOLDS, CHECK_CALL_STYLE, RANDOM_LEGAL = (float(i) for i in range(len(STYLES)))
 
 
 # Keys whose values are shares in [0, 1]; every other number must be at least 0.
-_SHARES = {"open_early", "open_late", "call", "overcall", "reraise", "call_reraised", "bet"}
+_SHARES = {"open_early", "open_late", "call", "overcall", "reraise", "call_reraised", "bet", "min_raise", "max_raise"}
 
 
 def _section(cls, data, where: str, path: str):
@@ -124,7 +175,7 @@ def parse_policy(text: str, path: str = "<policy>", name: str | None = None) -> 
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SampyongError(f"{path}: not a policy file ({error})") from None
-    top = {"name", "description", "style", "preflop", "postflop"}
+    top = {"name", "description", "style", "preflop", "postflop", "random"}
     for key in data:
         if key not in top:
             raise SampyongError(f"{path}: unknown key {key} (known: {', '.join(sorted(top))})")
@@ -137,7 +188,17 @@ def parse_policy(text: str, path: str = "<policy>", name: str | None = None) -> 
         style=style,
         preflop=_section(Preflop, data.get("preflop", {}), "preflop", path),
         postflop=_section(Postflop, data.get("postflop", {}), "postflop", path),
+        random=_random_section(data.get("random", {}), path),
     )
+
+
+def _random_section(data, path: str) -> Random:
+    section = _section(Random, data, "random", path)
+    if section.min_raise + section.max_raise > 1:
+        raise SampyongError(f"{path}: random.min_raise + random.max_raise = {section.min_raise + section.max_raise:g} is over 1")
+    if section.check_call <= 0:
+        raise SampyongError(f"{path}: random.check_call must be above 0 (a check or call is always legal)")
+    return section
 
 
 def builtin_names() -> list[str]:

@@ -88,7 +88,7 @@ def validate(config: RunConfig) -> None:
     game.check_players(config.players)
     policies_of(config)
     stack_of(config)
-    if game.hole_cards not in HOLE_CARDS and any(p.style != "check-call" for p in policies_of(config)):
+    if game.hole_cards not in HOLE_CARDS and any(p.style == "thresholds" for p in policies_of(config)):
         raise SampyongError(f"play ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}")
 
 
@@ -134,7 +134,7 @@ def preflop_ranks(game) -> PreflopRanks:
 
 
 def prepare(config: RunConfig) -> None:
-    if any(p.style != "check-call" for p in policies_of(config)):
+    if any(p.style == "thresholds" for p in policies_of(config)):
         preflop_ranks(game_of(config))
     run_shard(config, ShardSpec(index=0, deals=2, root_seed=0))
 
@@ -248,7 +248,7 @@ def play_shard(config: RunConfig, shard: ShardSpec, keep_actions: bool = False):
     highs, lows = fast_evaluator(game).high_low(hole, np.ascontiguousarray(cards[:, players * game.hole_cards:]))
     policies = policies_of(config)
     classes = starting_classes(game, hole)
-    if all(p.style == "check-call" for p in policies):
+    if not any(p.style == "thresholds" for p in policies):
         ranks = np.full(hole.shape[:2], 0.5)  # nobody looks at them
     else:
         ranks = preflop_ranks(game).percentile[classes]
@@ -317,7 +317,7 @@ def record_hands(config: RunConfig, count: int) -> str:
     policies = policies_of(config)
     stack = stack_of(config)
     blinds = [1, 2] + [0] * (config.players - 2)
-    ranks = preflop_ranks(game) if any(p.style != "check-call" for p in policies) else (lambda hole: 0.5)
+    ranks = preflop_ranks(game) if any(p.style == "thresholds" for p in policies) else (lambda hole: 0.5)
     hands = []
     for shard in STUDY.plan(config):
         if len(hands) >= count:

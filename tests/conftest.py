@@ -22,3 +22,19 @@ def ray_session():
     )
     yield ray
     ray.shutdown()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full-size", action="store_true",
+                     help="run the slow tests at their full size (default: their CI size, same checks on fewer hands)")
+
+
+@pytest.fixture(scope="session")
+def ci_size(request):
+    """``ci_size(full=N, ci=M)``: a slow test's size, M by default (what CI runs), N with ``--full-size``."""
+    wide = request.config.getoption("--full-size")
+
+    def size(*, full: int, ci: int) -> int:
+        return full if wide else ci
+
+    return size

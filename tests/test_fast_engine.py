@@ -1,13 +1,30 @@
-"""The numba engine plays every hand exactly as the reference engine does: same actions, same
-finishing stacks, same streets and pots, hand by hand."""
+"""The numba engine plays every hand exactly as the reference engine does, hand by hand, on
+everything it publishes.
+
+What ``engine.fast.play_batch`` returns, and what each is checked against here (the reference
+engine ``engine.player.play_hand`` on the same deal, in ``compare``):
+
+* ``actions`` (every action and raise amount, board deals): the reference's PHH actions;
+* ``finishing`` (so the net per seat of ``positions`` and ``classes``): its finishing stacks;
+* ``voluntary`` (``played``): the seats that put chips in preflop by choice;
+* ``reached`` (``streets.reach``, ``won_here``, the showdown tables): the street it ended on;
+* ``players_at`` (``streets.players``, ``fit``'s players at the flop): players left when each
+  reached street's betting began, counted from the reference's folds, and at showdown;
+* ``live`` (who is at showdown: the showdown flags, ``positions.showdown``): its live seats;
+* ``pot`` (``pots``): its pot.
+
+The built-in policies never reach some branches (a pot-limit maximum, an overbet, a raise
+short of the minimum); the ``random-legal`` policy (``engine.chance``) takes every legal
+action with fixed weights and raise sizes across the whole legal range, so those run too.
+"""
 
 import numpy as np
 import pytest
 
-from engine.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT
+from engine.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, fixed_limit
 from engine.fast import CHECK_CALL, DEAL, FOLD, RAISE, play_batch
 from engine.player import deal_hands, play_hand
-from engine.policy import builtin
+from engine.policy import Policy, Random, builtin
 from evaluator.games import game
 
 MIXED = ["station", "loose", "regular", "tight", "pro-like", "regular"]
@@ -36,17 +53,39 @@ def reached(hand) -> int:
     return 4 if len(hand.live) > 1 else {0: 0, 3: 1, 4: 2, 5: 3}[len(hand.board)]
 
 
+def players_at(hand) -> list[int]:
+    """Players still in when each street's betting began (counted from the folds in the
+    reference's actions), for the streets the hand reached, then at showdown (0 without one)."""
+    count, out = hand.seats, [hand.seats]
+    for action in hand.actions:
+        words = action.split()
+        if words[:2] == ["d", "db"]:
+            out.append(count)
+        elif words[1] == "f":
+            count -= 1
+    return out[: min(reached(hand), 3) + 1] + [len(hand.live) if reached(hand) == 4 else 0]
+
+
+def random_legal(fold=0.25, check_call=0.45, bet_raise=0.30, min_raise=0.3, max_raise=0.3) -> Policy:
+    return Policy("random-legal", style="random-legal", random=Random(fold, check_call, bet_raise, min_raise, max_raise))
+
+
+def policy(spec) -> Policy:
+    return spec if isinstance(spec, Policy) else builtin(spec)
+
+
 def compare(name, betting, seats, hands, seed, policies=None, stacks=None):
     """Play ``hands`` hands of ``name`` in both engines and assert they agree on everything."""
     g = game(name)
     rng = np.random.default_rng(seed)
-    policies = [builtin(p) for p in (policies or MIXED[:seats])]
+    policies = [policy(p) for p in (policies or MIXED[:seats])]
     stacks = stacks or [200] * seats
     blinds = [1, 2] + [0] * (seats - 2)
     cards, keys = deal_hands(rng, hands, seats, g)
     hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
     ranks = np.array([[crude_percentile(sorted(h.tolist())) for h in row] for row in hole])
     fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True)
+    fast.references = []
     for i in range(hands):
         ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], crude_percentile)
         where = f"{name} hand {i}"
@@ -55,6 +94,10 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None):
         assert fast.voluntary[i].tolist() == [s in ref.voluntary for s in range(seats)], where
         assert fast.reached[i] == reached(ref) and fast.pot[i] == ref.pot, where
         assert fast.live[i].tolist() == [s in ref.live for s in range(seats)], where
+        reach = int(fast.reached[i])
+        published = [*fast.players_at[i, : min(reach, 3) + 1].tolist(), int(fast.players_at[i, 4])]
+        assert published == players_at(ref), where
+        fast.references.append(ref)
     return fast
 
 
@@ -78,8 +121,42 @@ def test_short_and_uneven_stacks_side_pots_agree():
                 policies=["loose", "station", "loose", "pro-like", "loose", "regular"])
 
 
+STRUCTURES = {"NL": NO_LIMIT, "PL": POT_LIMIT, "FL": FIXED_LIMIT, "FL uncapped": fixed_limit(max_bets=None)}
+
+
+@pytest.mark.parametrize("structure", STRUCTURES)
+@pytest.mark.parametrize("name", ["pls7", "holdem", "plo8", "plo", "pls7-2", "plo5-8"])
+def test_random_legal_play_agrees_in_every_game_and_structure(name, structure):
+    """Random legal actions with raise sizes over the whole legal range (minimum, maximum,
+    anything between), uneven short stacks and 2 to 6 seats: both engines agree hand by hand,
+    and the rare branches they are meant to reach are reached."""
+    rng = np.random.default_rng(len(name) * 10 + len(structure))
+    seen = {"all-in": 0, "fold": 0, "ended before showdown": 0}
+    for k, seats in enumerate((2, 3, 6)):
+        stacks = [int(x) for x in rng.integers(3, 400, size=seats)]
+        stacks[k % seats] = int(rng.integers(3, 15))  # one short stack a table: all-ins in fixed-limit too
+        policies = [random_legal(fold=0.1 + 0.1 * (s % 3), bet_raise=0.2 + 0.15 * (s % 2)) for s in range(seats)]
+        fast = compare(name, STRUCTURES[structure], seats, 80, seed=1000 + k, policies=policies, stacks=stacks)
+        for i, ref in enumerate(fast.references):
+            seen["fold"] += int((fast.actions[i, : fast.action_count[i], 1] == FOLD).any())
+            seen["ended before showdown"] += int(fast.reached[i] < 4)
+            seen["all-in"] += int(0 in ref.stacks)
+    assert min(seen.values()) > 0, seen
+
+
+def test_random_legal_reaches_the_pot_limit_maximum_and_no_limit_overbets():
+    """The random-legal policy raises to the pot-limit maximum and overbets the pot in no-limit,
+    the branches no built-in policy takes, and both engines agree on those hands."""
+    deep = [2000] * 4
+    pl = compare("pls7", POT_LIMIT, 4, 200, seed=7, policies=[random_legal(min_raise=0.0, max_raise=1.0)] * 4, stacks=deep)
+    nl = compare("holdem", NO_LIMIT, 4, 200, seed=8, policies=[random_legal(min_raise=0.0, max_raise=0.0)] * 4, stacks=deep)
+    assert (pl.actions[:, :, 1] == RAISE).sum() > 100 and (nl.actions[:, :, 1] == RAISE).sum() > 100
+    # A pot-limit maximum raise puts in the pot after the call: a street total above the bet faced.
+    assert (pl.pot > 2000).any() and (nl.pot == 8000).any()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name, betting", [("pls7", POT_LIMIT), ("holdem", NO_LIMIT), ("plo8", POT_LIMIT), ("plo", POT_LIMIT)])
-def test_fast_engine_equals_the_reference_on_100k_hands(name, betting):
-    """100,000 six-handed hands per game with mixed policies: the engines agree hand by hand."""
-    compare(name, betting, 6, 100_000, seed=2026)
+def test_fast_engine_equals_the_reference_on_many_hands(name, betting, ci_size):
+    """100,000 six-handed hands per game with mixed policies (CI: 10,000): the engines agree hand by hand."""
+    compare(name, betting, 6, ci_size(full=100_000, ci=10_000), seed=2026)

@@ -43,3 +43,41 @@ def test_policies_command_lists_and_prints():
     assert listing.returncode == 0 and len(listing.stdout.splitlines()) == len(builtin_names())
     shown = subprocess.run([sys.executable, "-m", "sampyong", "policies", "regular"], capture_output=True, text=True, timeout=60)
     assert parse_policy(shown.stdout).name == "regular"
+
+
+def test_encode_puts_every_field_at_its_named_index():
+    """``Policy.encode()`` writes each field of each section at the index of its ``P_*`` constant
+    (the numba engine reads them by those names), and the style as its index in ``STYLES``."""
+    import dataclasses
+
+    import engine.policy as module
+    from engine.policy import Policy, Postflop, Preflop, Random
+
+    sections = {"preflop": Preflop, "postflop": Postflop, "random": Random}
+    values = {}
+    fields = {}
+    for k, (name, cls) in enumerate(sections.items()):
+        kwargs = {}
+        for j, field in enumerate(dataclasses.fields(cls)):
+            value = (field.type == "bool") or (10 * k + j + 1 if field.type == "int" else round(0.01 * (10 * k + j + 1), 2))
+            kwargs[field.name] = value
+            values[field.name] = float(value)
+        fields[name] = cls(**kwargs)
+    row = Policy("p", style="random-legal", **fields).encode()
+    assert row[module.P_STYLE] == module.STYLES.index("random-legal")
+    for name, value in values.items():
+        assert row[getattr(module, f"P_{name.upper()}")] == value, name
+    assert len(row) == module.ENCODED == 1 + len(values)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("style = 'random-legal'\n[random]\nmin_raise = 0.7\nmax_raise = 0.5\n", "random.min_raise + random.max_raise = 1.2 is over 1"),
+    ("style = 'random-legal'\n[random]\ncheck_call = 0\n", "random.check_call must be above 0"),
+    ("[random]\nbet_raise = 'often'\n", "random.bet_raise must be a number"),
+])
+def test_bad_random_sections_are_refused(text, message):
+    """A random-legal section whose raise shares exceed 1, with no check or call, or with a non-number is refused."""
+    from evaluator.errors import SampyongError
+
+    with pytest.raises(SampyongError, match=message.replace("+", r"\+")):
+        parse_policy(text, "mine.toml")
