@@ -38,7 +38,7 @@ from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from evaluator.games import Game
 
-from engine.betting import Betting
+from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
 from engine.policy import (
     P_BET, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
@@ -48,7 +48,6 @@ from engine.strength import strengths
 
 MAX_ACTIONS = 200  # per hand; pot-limit raising wars end all-in long before
 CHUNK = 4096  # hands played together: their strength cache stays small
-KINDS = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
 DEAL = 3  # an action log row's kind, after FOLD, CHECK_CALL and RAISE (engine.chance)
 BLOCKED, DONE, OVERFLOW = 0, 1, 2
 
@@ -102,9 +101,7 @@ def play_batch(
     blinds = np.array(blinds, np.int64)
     if seats == 2:
         blinds = blinds[::-1].copy()  # heads-up the button (seat 1) posts the small blind
-    small = betting.small_bet or max(int(blinds.max()), 1)
-    structure = np.array([KINDS[betting.kind], small, betting.big_bet or 2 * small,
-                          -1 if betting.max_bets is None else betting.max_bets, max(int(blinds.max()), 1)], np.int64)
+    structure = betting.encode(min_bet=max(int(blinds.max()), 1))
     out = Played(
         finishing=np.zeros((n, seats), np.int64), voluntary=np.zeros((n, seats), np.bool_),
         reached=np.zeros(n, np.int8), players_at=np.zeros((n, 5), np.int8), live=np.zeros((n, seats), np.bool_),
@@ -223,42 +220,18 @@ def _return_uncalled(stacks, contributed, bets):
 
 
 @njit(inline="always")
-def _min_raise_size(structure, street, last_raise):
-    if structure[0] == 2:
-        return structure[1] if street < 2 else structure[2]
-    return max(last_raise, structure[4])
-
-
-@njit(inline="always")
 def _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed):
-    """(lowest, highest) street total ``seat`` may raise to, or (-1, -1)."""
-    max_bet = _max(bets)
-    most = stacks[seat] + bets[seat]
-    if most <= max_bet:
-        return -1, -1
-    others_all_in = True
+    """``engine.betting.raise_bounds`` for ``seat`` in the kernel's state."""
     live = 0
+    opponents_with_chips = 0
     for s in range(folded.shape[0]):
         if not folded[s]:
             live += 1
             if s != seat and stacks[s] != 0:
-                others_all_in = False
-    if others_all_in:
-        return -1, -1
-    size = _min_raise_size(structure, street, last_raise)
-    if acted_at[seat] >= 0 and max_bet - acted_at[seat] < size:
-        return -1, -1  # short all-ins did not reopen the betting
-    if structure[0] == 2 and structure[3] >= 0 and raises >= structure[3] and live > 2:
-        return -1, -1
-    low = min(max_bet + size, most)
-    if structure[0] == 0:
-        high = most
-    elif structure[0] == 1:
-        call = max_bet - bets[seat]
-        high = min(most, max(low, max_bet + contributed.sum() + call))
-    else:
-        high = low
-    return low, high
+                opponents_with_chips += 1
+    max_bet = _max(bets)
+    return raise_bounds(structure, street, last_raise, raises, live, opponents_with_chips, stacks[seat] + bets[seat],
+                        max_bet, max_bet - bets[seat], acted_at[seat], contributed.sum())
 
 
 @njit(inline="always")
@@ -456,7 +429,7 @@ def _play_hands(
                     if p[P_STYLE] == THRESHOLDS:  # a fraction of the pot after the call, within the bounds
                         target = max_bet + np.int64(np.rint(fraction * (contributed.sum() + call)))
                         target = min(max(target, low), high)
-                    if target - max_bet >= _min_raise_size(structure, street, last_raise):
+                    if target - max_bet >= min_raise_size(structure, street, last_raise):
                         last_raise = target - max_bet
                     raises += 1
                     callers = 0

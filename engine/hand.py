@@ -34,7 +34,7 @@ from evaluator.errors import SampyongError
 from evaluator.games import Game
 from evaluator.settle import side_pots, split_pot
 
-from engine.betting import Betting
+from engine.betting import Betting, min_raise_size, raise_bounds
 
 STREETS = ("preflop", "flop", "turn", "river")
 BOARD_DEALS = (3, 1, 1)  # cards dealt before the flop, turn and river betting
@@ -99,6 +99,7 @@ class Hand:
         self.starting_stacks = list(stacks)
         self.stacks = list(stacks)
         self.min_bet = min_bet if min_bet else max(max(blinds), 1)
+        self.structure = betting.encode(self.min_bet)
         self.contributed = [0] * n  # every chip put in this hand: antes and bets
         self.antes_paid = [0] * n  # dead money: it goes to the main pot, whoever paid it
         self.bets = [0] * n  # this street's bets
@@ -366,32 +367,18 @@ class Hand:
                 self.winnings[seat] += amount
 
     def _min_raise_size(self) -> int:
-        if self.betting.kind == "fixed-limit":
-            return self.betting.bet_size(self.street, self.min_bet)
-        return max(self.last_raise, self.min_bet)
+        return int(min_raise_size(self.structure, self.street, self.last_raise))
 
     def _raise_bounds(self, seat: int) -> tuple[int | None, int | None]:
-        most = self.stacks[seat] + self.bets[seat]
-        if most <= self.max_bet:
-            return None, None  # only a call, all-in or not
-        if all(self.stacks[s] == 0 for s in self.live if s != seat):
-            return None, None  # nobody could call it
-        size = self._min_raise_size()
-        if self.acted_at[seat] is not None and self.max_bet - self.acted_at[seat] < size:
-            return None, None  # short all-ins did not reopen the betting (WSOP Rules 96, 96a)
-        if self.betting.kind == "fixed-limit":
-            capped = self.betting.max_bets is not None and self.raises >= self.betting.max_bets
-            if capped and len(self.live) > 2:
-                return None, None
-        low = min(self.max_bet + size, most)
-        if self.betting.kind == "no-limit":
-            high = most
-        elif self.betting.kind == "pot-limit":
-            call = self.max_bet - self.bets[seat]
-            high = min(most, max(low, self.max_bet + self.pot + call))
-        else:
-            high = low
-        return low, high
+        """The betting structure's bounds (``engine.betting.raise_bounds``) for ``seat``."""
+        live = self.live
+        acted = self.acted_at[seat]
+        low, high = raise_bounds(
+            self.structure, self.street, self.last_raise, self.raises, len(live),
+            sum(self.stacks[s] > 0 for s in live if s != seat), self.stacks[seat] + self.bets[seat], self.max_bet,
+            self.max_bet - self.bets[seat], -1 if acted is None else acted, self.pot,
+        )
+        return (None, None) if low < 0 else (int(low), int(high))
 
     def _need_actor(self) -> int:
         if self.actor is None:
