@@ -1,0 +1,89 @@
+"""Numba's on-disk cache, made to notice the project's other modules a kernel calls.
+
+Numba stamps a cached kernel with its own source file only, so a kernel that calls a kernel of
+another module (``engine.fast`` calls ``engine.betting.raise_bounds``) would keep its old
+machine code after that module changed. The locators here stamp every kernel of the project
+with its own file **and** every project file its module reaches through its globals (the
+modules, functions and kernels it imports from the project, and theirs in turn): a change
+anywhere along the way compiles it again. Kernels outside the project keep numba's own rule.
+
+Importing ``evaluator`` installs them (``evaluator/__init__.py``), before any kernel of the
+project is decorated; ``NUMBA_CACHE_DIR`` is honoured as numba does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+import sys
+from pathlib import Path
+
+from numba.core import caching
+
+ROOT = Path(__file__).resolve().parents[1]
+# The folders whose kernels (and whose modules a kernel may reach) are stamped this way.
+FOLDERS = [ROOT / name for name in ("evaluator", "engine", "jobs")]
+
+
+def _in_project(path) -> bool:
+    path = Path(path).resolve()
+    return any(folder == path.parent or folder in path.parents for folder in FOLDERS)
+
+
+def reached_files(module_name: str) -> list[str]:
+    """The source files of ``module_name`` and of every project module it reaches through the
+    globals of the modules on the way (imported modules, and the modules of imported names)."""
+    seen: dict[str, str] = {}
+    todo = [module_name]
+    while todo:
+        name = todo.pop()
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if name in seen or path is None or not _in_project(path):
+            continue
+        seen[name] = path
+        for value in list(vars(module).values()):
+            if inspect.ismodule(value):
+                todo.append(value.__name__)
+            else:
+                owner = getattr(getattr(value, "py_func", value), "__module__", None)
+                if isinstance(owner, str):
+                    todo.append(owner)
+    return sorted(seen.values())
+
+
+class _ReachedStamp:
+    """A locator mixin: the stamp of a kernel is the hash of every file its module reaches."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _in_project(py_file):
+            return None
+        locator = super().from_function(py_func, py_file)
+        if locator is not None:
+            locator._module_name = py_func.__module__
+        return locator
+
+    def get_source_stamp(self):
+        digest = hashlib.sha256()
+        for path in reached_files(self._module_name) or [self._py_file]:
+            stat = os.stat(path)
+            digest.update(caching._hash_source_file(path, stat.st_mtime, stat.st_size))
+        return digest.hexdigest()
+
+
+class ProjectUserProvidedLocator(_ReachedStamp, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR`` set: numba's folder for it, the project's stamp."""
+
+
+class ProjectInTreeLocator(_ReachedStamp, caching.InTreeCacheLocator):
+    """Numba's ``__pycache__`` beside the source, the project's stamp."""
+
+
+def install() -> None:
+    """Put the project's locators first in numba's list (once)."""
+    classes = caching.CacheImpl._locator_classes
+    for locator in (ProjectInTreeLocator, ProjectUserProvidedLocator):
+        if locator not in classes:
+            classes.insert(0, locator)
