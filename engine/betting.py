@@ -137,12 +137,13 @@ DEFAULTS = {
 }
 
 
-def default_betting(game_name: str) -> Betting:
-    """The usual structure of a preset (the part of a variant's name before ``[``)."""
+def default_betting(game) -> Betting:
+    """The usual structure of a game's preset (``game``: a ``Game``, or a preset's name)."""
+    name = getattr(game, "base_name", game)
     try:
-        return DEFAULTS[game_name.split("[")[0]]
+        return DEFAULTS[name]
     except KeyError:
-        raise SampyongError(f"no default betting structure for {game_name!r}") from None
+        raise SampyongError(f"no default betting structure for {name!r}") from None
 
 
 def parse_betting(text: str) -> Betting:

@@ -33,13 +33,14 @@ code        game      rules
 ... '''
 >>> record = loads(text)[0]
 >>> result = replay(record)
->>> result.status, result.finishing_stacks
+>>> result.status.value, result.finishing_stacks
 ('match', [Decimal('99.00'), Decimal('101.25')])
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 import tomllib
 from collections.abc import Iterator
@@ -101,17 +102,27 @@ class Record:
         return self.path if self.index is None else f"{self.path} [{self.index}]"
 
 
+class Status(str, enum.Enum):
+    """How a record replays (a string too: ``Status.MATCH == "match"``, as JSON writes it)."""
+
+    MATCH = "match"  # the finishing stacks equal the record's
+    DIFFER = "differ"  # they do not
+    ILLEGAL = "illegal"  # an action the rules forbid, or a record that ends mid-hand
+    SKIPPED = "skipped"  # a variant the engine does not play
+    NO_RECORD = "no_record"  # the record gives no result to compare
+
+    @property
+    def is_problem(self) -> bool:
+        """Whether ``sampyong replay`` reports the hand and exits 1."""
+        return self in (Status.DIFFER, Status.ILLEGAL)
+
+
 @dataclasses.dataclass
 class Replay:
-    """The result of replaying one record.
-
-    ``status``: ``match`` (the finishing stacks equal the record's), ``differ``, ``illegal``
-    (an action the rules forbid, or a record that ends mid-hand), ``skipped`` (a variant the
-    engine does not play) or ``no_record`` (the record gives no result to compare).
-    """
+    """The result of replaying one record; ``status`` a ``Status``."""
 
     record: Record
-    status: str
+    status: Status
     finishing_stacks: list[Decimal] | None = None
     expected: list[Decimal] | None = None
     message: str = ""
@@ -125,7 +136,7 @@ class Replay:
             "path": self.record.path,
             "index": self.record.index,
             "variant": self.record.fields.get("variant"),
-            "status": self.status,
+            "status": self.status.value,
             "finishing_stacks": plain(self.finishing_stacks),
             "expected": plain(self.expected),
             "message": self.message,
@@ -300,7 +311,7 @@ def replay(record: Record) -> Replay:
     fields = record.fields
     code = fields.get("variant")
     if code not in VARIANTS:
-        return Replay(record, "skipped", message=f"variant {code} is not played by this engine")
+        return Replay(record, Status.SKIPPED, message=f"variant {code} is not played by this engine")
     try:
         hand, unit = hand_of(record)
         actions = fields.get("actions", [])
@@ -316,7 +327,7 @@ def replay(record: Record) -> Replay:
         if not hand.done:
             raise IllegalAction("the record ends before the hand is over")
     except SampyongError as error:
-        return Replay(record, "illegal", message=str(error))
+        return Replay(record, Status.ILLEGAL, message=str(error))
     finishing = [Decimal(c).scaleb(-unit) for c in hand.finishing_stacks]
     for field, ours in (("finishing_stacks", finishing), ("winnings", [Decimal(c).scaleb(-unit) for c in hand.winnings])):
         if field in fields:
@@ -324,19 +335,19 @@ def replay(record: Record) -> Replay:
             status, message = _compare(ours, expected, unit)
             return Replay(record, status, finishing, expected if field == "finishing_stacks" else None,
                           message if field == "finishing_stacks" else f"winnings: {message}".rstrip(": "), hand)
-    return Replay(record, "no_record", finishing, message="the record has no finishing_stacks or winnings", hand=hand)
+    return Replay(record, Status.NO_RECORD, finishing, message="the record has no finishing_stacks or winnings", hand=hand)
 
 
-def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[str, str]:
+def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[Status, str]:
     if len(ours) != len(expected):
-        return "differ", f"the record lists {len(expected)} stacks for {len(ours)} players"
+        return Status.DIFFER, f"the record lists {len(expected)} stacks for {len(ours)} players"
     if ours == expected:
-        return "match", ""
+        return Status.MATCH, ""
     step = Decimal(1).scaleb(-unit)
     halves = [e for e in expected if (e / step) != (e / step).to_integral_value()]
     if halves and sum(ours) == sum(expected) and all(abs(o - e) <= step / 2 for o, e in zip(ours, expected)):
-        return "match", "the record splits an odd chip in halves; the engine gives it to the first tied winner left of the button"
-    return "differ", "finishing stacks differ"
+        return Status.MATCH, "the record splits an odd chip in halves; the engine gives it to the first tied winner left of the button"
+    return Status.DIFFER, "finishing stacks differ"
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -359,8 +370,7 @@ def dumps_many(hands, fields: dict | None = None) -> str:
 
 def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str | None = None) -> dict:
     """The PHH fields of a played ``hand`` (see ``dumps``)."""
-    base = hand.game.name.split("[")[0]
-    code = game_code or CODES.get((base, hand.betting.kind))
+    code = game_code or CODES.get((hand.game.base_name, hand.betting.kind))
     if code is None:
         raise SampyongError(f"no PHH code for {hand.game.name} {hand.betting.kind}")
     blinds, antes = hand.initial_blinds, hand.initial_antes
@@ -378,9 +388,9 @@ def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code
     out["actions"] = [_scale_action(a, unit) for a in hand.actions]
     kept = ("variant", "actions", "ante_trimming_status", "_sampyong", *AMOUNT_FIELDS, *RESULT_FIELDS)
     out.update({k: v for k, v in fields.items() if k not in kept})
-    if code in PROJECT_CODES or hand.game != preset(base):
+    if code in PROJECT_CODES or hand.game != preset(hand.game.base_name):
         out["_sampyong"] = {
-            "game": base,
+            "game": hand.game.base_name,
             "hole_use": "-".join(map(str, hand.game.hole_use)),
             "ranking": hand.game.ranking.name,
             "low": hand.game.low if hand.game.low is not None else "none",

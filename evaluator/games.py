@@ -122,6 +122,11 @@ class Game:
             )
 
     @property
+    def base_name(self) -> str:
+        """The preset a variant was turned from: ``pls7`` for ``pls7[low=8]``."""
+        return self.name.split("[")[0]
+
+    @property
     def free_use(self) -> bool:
         """True when any 5 of the hole and board cards may play (the table fast path)."""
         return self.hole_use[0] == 0 and self.hole_use[1] >= min(self.hole_cards, 5)
@@ -163,8 +168,7 @@ class Game:
             for key, value in changes.items()
             if value != getattr(self, key)
         ]
-        base_name = self.name.split("[")[0]
-        name = f"{base_name}[{','.join(knobs)}]" if knobs else self.name
+        name = f"{self.base_name}[{','.join(knobs)}]" if knobs else self.name
         return dataclasses.replace(self, name=name, **changes)
 
 

@@ -77,7 +77,7 @@ def play_figures(game: Game, policy: Policy, players: int, hands: int, seed: int
     played by the fast engine; ``ranks`` is the game's ``jobs.play.PreflopRanks``."""
     cards, keys = deal_hands(np.random.default_rng(seed), hands, players, game)
     hole = cards[:, : players * game.hole_cards].reshape(hands, players, game.hole_cards)
-    played = play_batch(game, default_betting(game.name), [policy] * players, [200] * players,
+    played = play_batch(game, default_betting(game), [policy] * players, [200] * players,
                         [1, 2] + [0] * (players - 2), cards, keys, ranks.ranks(hole))
     return Figures(flop=float((played.reached >= 1).mean()), players=float(played.players_at[played.reached >= 1, 1].mean()),
                    showdown=float((played.reached == 4).mean()), hands=hands)

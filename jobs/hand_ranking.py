@@ -51,7 +51,7 @@ _BATCH_DEALS = 1 << 19  # deals per fast-evaluator call (about 30 MB of arrays)
 
 
 def _grid_config(game: Game) -> RunConfig:
-    base = game.name.split("[")[0]
+    base = game.base_name
     knobs = {"hole_use": "-".join(map(str, game.hole_use)), "ranking": game.ranking.name,
              "low": str(game.low) if game.low is not None else "none"}
     return RunConfig(job="grid", game=base, deals=1, shard_deals=1, players=2, seed=0, **knobs)
@@ -238,7 +238,7 @@ def sampled_path(game: Game, samples: int | None = None, seed: int | None = None
     samples = SAMPLES if samples is None else samples
     seed = SEED if seed is None else seed
     folder = cache_dir() / "hand_ranking" if folder is None else Path(folder)
-    return folder / f"{game.name.split('[')[0]}-{_rules_key(game, samples, seed)}.parquet"
+    return folder / f"{game.base_name}-{_rules_key(game, samples, seed)}.parquet"
 
 
 def sampled_strengths(

@@ -79,7 +79,7 @@ def stack_of(config: RunConfig) -> int:
 def betting_of(config: RunConfig) -> Betting:
     """``--betting`` (no-limit, pot-limit, fixed-limit) or the game's usual structure."""
     text = config.option("betting")
-    return parse_betting(text) if text else default_betting(game_of(config).name)
+    return parse_betting(text) if text else default_betting(game_of(config))
 
 
 def validate(config: RunConfig) -> None:

@@ -480,20 +480,20 @@ def replay_(
     Exit code 0 when no hand differs or is illegal, 1 when some do, 2 when a path cannot be read
     or a file is not PHH. Hands of variants the engine does not play are skipped and counted.
     """
-    from engine.phh import load_paths, replay
+    from engine.phh import Status, load_paths, replay
 
     results = [replay(record) for record in load_paths(paths)]  # every file read before a line is printed
     for result in results:
         if as_json:
             typer.echo(json.dumps(result.as_json()))
-        elif result.status in ("differ", "illegal"):
+        elif result.status.is_problem:
             detail = result.message
-            if result.status == "differ":
+            if result.status is Status.DIFFER:
                 detail += f": engine {_amounts(result.finishing_stacks)}, record {_amounts(result.expected)}"
-            typer.echo(f"{result.status:8} {result.record.where}: {detail}")
+            typer.echo(f"{result.status.value:8} {result.record.where}: {detail}")
     if not as_json:
         typer.echo(replay_summary(results))
-    if any(r.status in ("differ", "illegal") for r in results):
+    if any(r.status.is_problem for r in results):
         raise typer.Exit(1)
 
 
