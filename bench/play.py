@@ -11,12 +11,12 @@ policy, its hand-strength samples included. Workloads, all six-handed, blinds 1/
   i.e. each seat's strength on the full board (``highs``/``lows``, not passed in, so it
   computes them), every betting decision, every postflop hand strength (64 random opponent
   hands and runouts per request, ``engine.strength``) and the settling of every pot. Outside:
-  dealing (``deal_hands``) and the preflop percentiles (``preflop_ranks(game).ranks(hole)``, a
+  dealing (``deal_hands``) and the preflop percentiles (``ranking.ranks(hole)`` of the game's ``HandRanking``, a
   table lookup; its own speed is printed under the table). numba compiles on a small batch
   first, outside the timing.
 * ``reference``: ``engine.player.play_hand``, the readable engine the fast one copies, on the
   first ``--ref-hands`` of the same PLS7 ``regular`` deals, the same percentiles (the
-  ``PreflopRanks`` called per hand, as the study's ``--record`` does). Outside the timing its
+  ``HandRanking`` called per hand, as the study's ``--record`` does). Outside the timing its
   finishing stacks must equal the fast engine's on those hands, hand by hand.
 * ``pokerkit``: pokerkit plays ``--peer-hands`` six-handed NT and PO hands of random legal
   actions, generated once by the checked-against-pokerkit harness of
@@ -60,7 +60,9 @@ from engine.fast import CHUNK, play_batch  # noqa: E402
 from engine.player import deal_hands, play_hand  # noqa: E402
 from engine.policy import builtin  # noqa: E402
 from evaluator.games import game  # noqa: E402
-from jobs.play import preflop_ranks  # noqa: E402
+from evaluator.tables import cache_dir  # noqa: E402
+from jobs.hand_ranking import ranking  # noqa: E402
+from pipeline.backends import RayBackend  # noqa: E402
 from tests.test_engine_pokerkit import Tally, play_one  # noqa: E402
 
 SEATS = 6
@@ -97,7 +99,7 @@ def make_deal(name: str, betting: Betting, hands: int, seed: int) -> Deal:
     g = game(name)
     cards, keys = deal_hands(np.random.default_rng(seed), hands, SEATS, g)
     hole = np.ascontiguousarray(cards[:, : SEATS * g.hole_cards].reshape(hands, SEATS, g.hole_cards))
-    table = preflop_ranks(g)  # the grid: computed or read from its cache at first use
+    table = ranking(g, RayBackend(), cache_dir() / "runs")  # the grid: run once into the cache, then read
     start = time.perf_counter()
     ranks = table.ranks(hole)
     return Deal(g, betting, cards, keys, ranks, time.perf_counter() - start)
@@ -113,7 +115,7 @@ def fast(deal: Deal, policy: str, first: int | None = None):
 def reference(deal: Deal, policy: str, hands: int) -> list[list[int]]:
     """``play_hand`` on the deal's first ``hands`` hands: their finishing stacks."""
     policies = [builtin(policy)] * SEATS
-    percentile = preflop_ranks(deal.game)
+    percentile = ranking(deal.game, RayBackend(), cache_dir() / "runs")
     return [play_hand(deal.game, deal.betting, policies, [STACK] * SEATS, BLINDS, deal.cards[i], deal.keys[i], percentile).finishing_stacks
             for i in range(hands)]
 

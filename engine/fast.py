@@ -37,6 +37,7 @@ from numba import njit
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from evaluator.games import Game
+from evaluator.settle import half_winners
 
 from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
@@ -238,18 +239,7 @@ def _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, b
 def _split_pot(pot, eligible, highs, lows, button, won):
     """One pot among the ``eligible`` seats (a boolean mask): ``evaluator.settle.split_pot``."""
     seats = won.shape[0]
-    best_high = np.int64(-1)
-    best_low = np.int64(0)
-    for s in range(seats):
-        if eligible[s]:
-            best_high = max(best_high, highs[s])
-            best_low = max(best_low, lows[s])
-    high_count = 0
-    low_count = 0
-    for s in range(seats):
-        if eligible[s]:
-            high_count += highs[s] == best_high
-            low_count += best_low > 0 and lows[s] == best_low
+    best_high, high_count, best_low, low_count = half_winners(highs, lows, eligible)
     if low_count > 0:
         high_half = pot - pot // 2
         low_half = pot // 2

@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.betting import default_betting
 from engine.phh import load_paths, replay
-from engine.fast import play_batch
+from engine.table import BIG_BLIND, Table
 from engine.player import deal_hands
 from engine.policy import Policy, Postflop, Preflop
 from evaluator.errors import SampyongError
@@ -74,11 +74,10 @@ def record_figures(paths) -> Figures:
 
 def play_figures(game: Game, policy: Policy, players: int, hands: int, seed: int, ranks) -> Figures:
     """The figures of ``hands`` hands of ``policy`` at every seat (100 big blinds, blinds 1/2),
-    played by the fast engine; ``ranks`` is the game's ``jobs.play.PreflopRanks``."""
+    played by the fast engine; ``ranks`` is the game's ``engine.ranking.HandRanking``."""
+    table = Table(game, default_betting(game), (policy,) * players, (100 * BIG_BLIND,) * players)
     cards, keys = deal_hands(np.random.default_rng(seed), hands, players, game)
-    hole = cards[:, : players * game.hole_cards].reshape(hands, players, game.hole_cards)
-    played = play_batch(game, default_betting(game), [policy] * players, [200] * players,
-                        [1, 2] + [0] * (players - 2), cards, keys, ranks.ranks(hole))
+    played = table.play(cards, keys, ranks.ranks(cards[:, : players * game.hole_cards].reshape(hands, players, -1)))
     return Figures(flop=float((played.reached >= 1).mean()), players=float(played.players_at[played.reached >= 1, 1].mean()),
                    showdown=float((played.reached == 4).mean()), hands=hands)
 

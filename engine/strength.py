@@ -28,7 +28,7 @@ from numba import njit
 from evaluator.deal import _deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game
-from evaluator.settle import share_unit
+from evaluator.settle import half_winners, share_unit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -94,21 +94,13 @@ def _draw_samples(requests, cards, hand_keys, hole_cards, board_cards, samples, 
 @njit(cache=True)
 def _first_seat_totals(high, low, unit, samples, totals):
     """Per request: the first seat's pot shares summed over its ``samples`` rows, in ``unit``s
-    (``evaluator.settle.pot_shares`` for that one seat: halves with a qualifying low, ties share)."""
-    players = high.shape[1]
+    (``evaluator.settle.pot_shares`` for that one seat, without building every seat's shares:
+    halves with a qualifying low, ties share)."""
+    everyone = np.ones(high.shape[1], np.bool_)
     for r in range(totals.shape[0]):
         total = np.int64(0)
         for row in range(r * samples, (r + 1) * samples):
-            top_high = np.int64(0)
-            top_low = np.int64(0)
-            for p in range(players):
-                top_high = max(top_high, np.int64(high[row, p]))
-                top_low = max(top_low, np.int64(low[row, p]))
-            high_ties = 0
-            low_ties = 0
-            for p in range(players):
-                high_ties += np.int64(high[row, p]) == top_high
-                low_ties += top_low > 0 and np.int64(low[row, p]) == top_low
+            top_high, high_ties, top_low, low_ties = half_winners(high[row], low[row], everyone)
             if np.int64(high[row, 0]) == top_high:
                 total += (unit // 2 if top_low > 0 else unit) // high_ties
             if top_low > 0 and np.int64(low[row, 0]) == top_low:

@@ -180,3 +180,30 @@ def iso_classes(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     class_of_group = np.empty_like(order)
     class_of_group[order] = np.arange(len(order))
     return hands, class_of_group[group_of_hand.ravel()].astype(np.int64), group_size[order].astype(np.int64)
+
+
+@lru_cache(maxsize=None)
+def hand_classes(hole_cards: int) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
+    """``(lookup, sizes, names, examples)`` of the starting-hand classes of ``hole_cards`` cards:
+    ``lookup[code]`` the class id of a hand whose sorted cards give ``code`` (base-52 digits,
+    ``hand_code``), ``sizes`` the hands per class, ``names`` (``class_name``) and one example
+    per class, in class-id order (``iso_classes``).
+
+    >>> lookup, sizes, names, examples = hand_classes(2)
+    >>> len(names), names[-1], int(sizes[-1]), int(lookup[hand_code(parse_cards("Ah As"))])
+    (169, 'AA', 6, 168)
+    """
+    hands, class_of, sizes = iso_classes(hole_cards)
+    lookup = np.full(DECK_SIZE**hole_cards, -1, dtype=np.int16)  # 16,432 classes at most: int16 holds them
+    lookup[hands @ DECK_SIZE ** np.arange(hole_cards - 1, -1, -1)] = class_of
+    _, first = np.unique(class_of, return_index=True)
+    names = [class_name(hands[i].tolist()) for i in first]
+    examples = [format_cards(sorted(hands[i].tolist(), key=lambda c: (-(c >> 2), c & 3))) for i in first]
+    return lookup, sizes, names, examples
+
+
+def hand_code(hole) -> np.ndarray:
+    """The lookup code of each hand of ``hole[..., cards]`` (cards in any order): its sorted
+    cards as base-52 digits."""
+    hole = np.sort(np.asarray(hole, np.int64), axis=-1)
+    return hole @ DECK_SIZE ** np.arange(hole.shape[-1] - 1, -1, -1)

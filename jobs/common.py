@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from evaluator.games import Game, resolve_game
+from evaluator.settle import SHOWDOWN_FLAGS
 from pipeline import study as pipeline_study
 from pipeline.aggregate import markdown_table
 from pipeline.plan import RunConfig
@@ -56,7 +57,7 @@ WORDS = {
     "frequency": "share of deals",
 }
 # The showdown rates, fractions of deals (``low_tie``: of deals with a low) with ``_se`` columns.
-RATES = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
+RATES = SHOWDOWN_FLAGS
 SE_LEGEND = "Percentages ± one standard error; the digits shown stop at the standard error's."
 
 

@@ -28,12 +28,13 @@ import polars as pl
 import pyarrow as pa
 from numba import njit
 
-from evaluator.cards import class_name, format_cards, iso_classes
+from evaluator.cards import hand_classes, iso_classes
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.settle import pot_shares, share_unit
 from evaluator.tables import cache_dir, cached_arrays
 from evaluator.deal import deal_cards, split_deal
+from jobs.grid_view import grid_page
 from jobs.common import MONTE_CARLO_OPTIONS, SE_LEGEND, Study, game_of, markdown, new_figure, report_header, section, table
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
@@ -90,19 +91,6 @@ def plan(config: RunConfig) -> list[ShardSpec]:
     boards, sizes = board_classes()
     edges = np.linspace(0, len(boards), BOARD_SHARDS + 1).astype(int)
     return [ShardSpec(index=i, deals=int(sizes[a:b].sum()), root_seed=0) for i, (a, b) in enumerate(zip(edges, edges[1:]))]
-
-
-@lru_cache(maxsize=None)
-def hand_classes(hole_cards: int) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
-    """(class id by packed sorted hand c1*52^2 + c2*52 + c3, class sizes, names, examples)."""
-    hands, class_of, sizes = iso_classes(hole_cards)
-    lookup = np.full(52**hole_cards, -1, dtype=np.int16)  # 1,755 classes at most; small stays cached
-    weights = 52 ** np.arange(hole_cards - 1, -1, -1)
-    lookup[hands @ weights] = class_of
-    _, first = np.unique(class_of, return_index=True)
-    names = [class_name(hands[i].tolist()) for i in first]
-    examples = [format_cards(sorted(hands[i].tolist(), key=lambda c: (-(c >> 2), c & 3))) for i in first]
-    return lookup, sizes, names, examples
 
 
 def prepare(config: RunConfig) -> None:
@@ -597,4 +585,5 @@ STUDY = Study(
     prepare=prepare,
     exact=exact,
     markdown=markdown_tables,
+    outputs={"grid.html": grid_page},
 )

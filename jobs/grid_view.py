@@ -38,15 +38,8 @@ def color(value: float, low: float, high: float) -> tuple[int, int, int]:
     return tuple(round(a[k] + (b[k] - a[k]) * f) for k in range(3))
 
 
-def grid_data(run_dir: Path) -> dict:
+def grid_data(grid: pl.DataFrame, config) -> dict:
     """The page's data: the game, the rate columns, and per class its numbers (rates as fractions)."""
-    config = RunStore.read_config(run_dir)
-    if config.job != "grid":
-        raise SampyongError(f"{run_dir} is a {config.job} run; `sampyong view` shows grid runs")
-    table = Path(run_dir) / "tables" / "grid.parquet"
-    if not table.is_file():
-        raise SampyongError(f"{run_dir} has no tables/grid.parquet: finish the run (or `sampyong report` it) first")
-    grid = pl.read_parquet(table)
     if {"win", "tie", "lose"} <= set(grid.columns):  # exact grids count deals: show rates
         total = (pl.col("win") + pl.col("tie") + pl.col("lose")).cast(pl.Float64)
         grid = grid.with_columns((pl.col("win") / total).alias("win"), (pl.col("tie") / total).alias("tie"))
@@ -58,10 +51,19 @@ def grid_data(run_dir: Path) -> dict:
             "stops": COLOR_STOPS, "title": f"{config.game}: {config.players}-handed grid ({config.run_id})"}
 
 
+def grid_page(tables: dict, config, inputs=None, options=None) -> str:
+    """``grid.html`` of a grid run, from its ``grid`` table: the grid study's extra output."""
+    data = grid_data(tables["grid"], config)
+    return PAGE.replace("__TITLE__", data["title"]).replace("__DATA__", json.dumps(data).replace("</", "<\\/"))
+
+
 def write_grid_view(run_dir: Path) -> Path:
     """Write ``RUN_DIR/grid.html`` from the run's ``tables/grid.parquet``; return its path."""
-    data = grid_data(Path(run_dir))
-    page = PAGE.replace("__TITLE__", data["title"]).replace("__DATA__", json.dumps(data).replace("</", "<\\/"))
+    config = RunStore.read_config(run_dir)
+    table = Path(run_dir) / "tables" / "grid.parquet"
+    if config.job != "grid" or not table.is_file():
+        raise SampyongError(f"{run_dir} has no tables/grid.parquet: a finished grid run has")
+    page = grid_page({"grid": pl.read_parquet(table)}, config)
     path = Path(run_dir) / "grid.html"
     atomic_write(path, lambda tmp: tmp.write_text(page, encoding="utf-8"))
     return path

@@ -1,80 +1,51 @@
-"""Starting hands in order of strength, for ranges such as ``15%`` and preflop percentiles.
+"""Starting hands in order of strength: the runs that rank them, and the 4-card study.
 
 A class's strength is its heads-up equity against one uniformly random hand over uniformly
 random boards: hi-lo equity (pot shares, ties and quartering included) where the game has a
-low, else high equity. Every hand of a suit-isomorphism class has the same strength.
+low, else high equity. Every hand of a suit-isomorphism class has the same strength. The
+strengths become an ``engine.ranking.HandRanking`` (preflop percentiles, top-N % ranges).
 
-* 2 and 3 hole cards: **exact**. The first use runs the exact grid study (``sampyong run grid
-  --exact``: about 10 s for hold'em and 75 s for a three-card game on 2 cores) into the cache
-  folder; later uses read its table.
-* 4 hole cards (``plo``, ``plo8``): **sampled**, since exact enumeration is far too slow. Each
-  of the 16,432 classes plays its representative (its first hand) against ``SAMPLES`` = 16,384
-  deals of a random opponent hand and a random 5-card board from the 48 other cards, drawn by
-  ``evaluator.deal`` from a generator seeded by ``(SEED, class id)``: the table is the same
-  bit for bit however the classes are batched and for any number of workers. The standard error is at most
-  0.5 / sqrt(16,384) = 0.39 percentage points (measured: 0.23-0.39 for plo, 0.20-0.37 for plo8),
-  so classes closer than about a point may swap places. The first use builds
-  ``CACHE/hand_ranking/GAME-KEY.parquet`` (``class, equity, se, samples``; written atomically)
-  with one worker process per idle core: plo or plo8 in 22-26 s on 2 idle cores, 35-45 s on
-  one core beside other work. Later uses read it.
+* 2 and 3 hole cards: **exact**, from the heads-up grid study (``sampyong run grid --exact``:
+  about 10 s for hold'em and 75 s for a three-card game on 2 cores).
+* 4 hole cards (``plo``, ``plo8``): **sampled** by this module's study, ``hand_ranking``
+  (exact enumeration is far too slow). Each of the 16,432 classes plays its representative
+  (its first hand) against ``SAMPLES`` = 16,384 deals of a random opponent hand and a random
+  5-card board from the 48 other cards, drawn by ``evaluator.deal`` from a generator seeded by
+  ``(SEED, class id)``: the table is the same bit for bit for any shards and workers. The
+  standard error is at most 0.5 / sqrt(16,384) = 0.39 percentage points (measured:
+  0.23-0.39 for plo, 0.20-0.37 for plo8), so classes closer than about a point may swap
+  places. Shards of ``CLASSES_PER_SHARD`` classes; about 25 s on 2 cores.
 * 5 or more hole cards: refused with a ``SampyongError``.
+
+``strength_runs(game)`` names the run a game's ranking comes from and ``ranking_from`` reads
+it; a study that needs a ranking declares that run as its upstream (``jobs.play``), so the
+driver computes it once, through the user's backend, and hands the ranking to every shard.
+``ranking(game, backend, out)`` does the same for the commands that need one in the driver
+(``fit``, ``N%`` ranges).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import os
-import pickle
-import subprocess
-import sys
-import tempfile
-import time
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 from numba import njit
 
-from evaluator.cards import iso_classes
+from engine.ranking import HandRanking
+from evaluator.cards import hand_classes, iso_classes
 from evaluator.errors import SampyongError
 from evaluator.games import Game
-from evaluator.ranges import top_percent
-from evaluator.tables import cache_dir
-from pipeline.plan import RunConfig
+from jobs.common import GAME_OPTIONS, Study, game_of, report_header, section, table
+from pipeline.plan import RunConfig, ShardSpec
 
 SAMPLES = 16_384  # deals per class: standard error <= 0.5 / 128 = 0.39 percentage points
-SEED = 20_240_611  # the sampled tables' seed; class k draws from default_rng([SEED, k])
+SEED = 20_240_611  # the sampled table's seed; class k draws from default_rng([SEED, k])
 SAMPLED_HOLE_CARDS = 4
-_SAMPLED_VERSION = 1  # bump when the sampling changes: the cache key includes it
+CLASSES_PER_SHARD = 256
 _BATCH_DEALS = 1 << 19  # deals per fast-evaluator call (about 30 MB of arrays)
-
-
-def _grid_config(game: Game) -> RunConfig:
-    base = game.base_name
-    knobs = {"hole_use": "-".join(map(str, game.hole_use)), "ranking": game.ranking.name,
-             "low": str(game.low) if game.low is not None else "none"}
-    return RunConfig(job="grid", game=base, deals=1, shard_deals=1, players=2, seed=0, **knobs)
-
-
-def _exact_strengths(game: Game, quiet: bool) -> list[float]:
-    """Each class's exact equity from the grid study's table, computed once into the cache."""
-    from jobs.grid import STUDY
-    from pipeline.backends import RayBackend
-    from pipeline.runner import execute
-
-    config = _grid_config(game)
-    STUDY.validate(config)
-    config = STUDY.configure(config)
-    table = cache_dir() / "grids" / "grid" / config.run_id / "tables" / "grid.parquet"
-    if not table.is_file():
-        execute(STUDY, config, RayBackend(), cache_dir() / "grids", quiet=quiet)
-    grid = pl.read_parquet(table)
-    key = "equity_hilo" if "equity_hilo" in grid.columns else "equity_high"
-    return grid[key].to_list()
-
-
-# --- Sampled strengths (4 hole cards) ---------------------------------------------------------
 
 
 def representatives(hole_cards: int) -> np.ndarray:
@@ -144,180 +115,114 @@ def sample_classes(game: Game, hands: np.ndarray, class_ids, samples: int | None
     return total, squares
 
 
-def _idle_cores(pause: float = 0.2) -> float | None:
-    """How many of the machine's cores were idle over ``pause`` seconds (Linux ``/proc/stat``;
-    None elsewhere). Unlike the load average it does not lag, so it does not count the workers
-    of a table built just before."""
-
-    def ticks():
-        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-        return values[3] + values[4], sum(values)  # idle and iowait; all
-
-    try:
-        idle0, all0 = ticks()
-        time.sleep(pause)
-        idle1, all1 = ticks()
-    except (OSError, ValueError, IndexError):
-        return None
-    return (os.cpu_count() or 1) * (idle1 - idle0) / max(all1 - all0, 1)
+# --- The study: sampled strengths of 4-card classes ------------------------------------------
 
 
-def _default_workers() -> int:
-    """One worker per idle core, at least one. Measured for plo on this project's 2-core
-    machine: one process 33-36 s; two workers start in about 3 s each and evaluate about 15 %
-    slower side by side (they share the caches): 23 s on idle cores, but 54 s against 46 s for
-    one process beside other busy processes. The table does not depend on the number of workers."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    idle = _idle_cores() if cores > 1 else None
-    return cores if idle is None else max(1, min(cores, round(idle)))
+def validate(config: RunConfig) -> None:
+    game = game_of(config)
+    if game.hole_cards != SAMPLED_HOLE_CARDS:
+        raise SampyongError(f"hand_ranking samples 4-card games; {game.name} has {game.hole_cards} hole cards "
+                            "(2 and 3 are ranked exactly by `sampyong run grid --exact`)")
 
 
-def _sample_in_workers(game: Game, hands: np.ndarray, ids: np.ndarray, samples: int, seed: int, workers: int):
-    """``sample_classes`` over ``workers`` processes, each running this file (not the ``jobs``
-    package, whose other studies it does not need) on a share of the classes. Plain
-    subprocesses rather than a ``multiprocessing`` pool: spawn imports the caller's ``__main__``
-    again (a script without a main guard would run twice) and fork is unsafe in a process holding
-    threads (Ray's); the kernels hold the GIL, so threads would not help."""
-    root = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH")) if p)}
-    start = f"import runpy, sys; sys.argv[0] = {__file__!r}; runpy.run_path(sys.argv[0], run_name='__main__')"
-    running: list[subprocess.Popen] = []
-    with tempfile.TemporaryDirectory(prefix="sampyong-ranking-") as scratch:
-        try:
-            results = []
-            for w, chunk in enumerate(np.array_split(np.arange(len(ids)), workers)):
-                task, result = Path(scratch) / f"task-{w}.pkl", Path(scratch) / f"result-{w}.npy"
-                task.write_bytes(pickle.dumps((game, hands[chunk], ids[chunk], samples, seed)))
-                command = [sys.executable, "-c", start, str(task), str(result)]
-                running.append(subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL))
-                results.append(result)
-            codes = [p.wait() for p in running]
-        finally:
-            for p in running:  # only after an interrupt or error here
-                if p.poll() is None:
-                    p.kill()
-                    p.wait()
-        if any(codes):
-            raise RuntimeError(f"hand-ranking workers exited with {codes}")
-        parts = [np.load(result) for result in results]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+def configure(config: RunConfig) -> RunConfig:
+    """The sample is fixed: every class, ``SAMPLES`` deals each, seed ``SEED``."""
+    classes = len(hand_classes(SAMPLED_HOLE_CARDS)[1])
+    return dataclasses.replace(config, deals=classes * SAMPLES, shard_deals=CLASSES_PER_SHARD * SAMPLES, players=2,
+                               seed=SEED)
 
 
-def _sample_all(game: Game, samples: int, seed: int, workers: int) -> pl.DataFrame:
+def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    """The classes of shard ``i`` (``CLASSES_PER_SHARD`` from ``i * CLASSES_PER_SHARD``): their
+    sums of pot shares and of squared shares over their deals."""
+    first = shard.index * CLASSES_PER_SHARD
+    ids = np.arange(first, first + shard.deals // SAMPLES, dtype=np.int64)
+    total, squares = sample_classes(game_of(config), representatives(SAMPLED_HOLE_CARDS)[ids], ids, SAMPLES, config.seed)
+    return {"strengths": pa.table({
+        "class": pa.array(ids, pa.int32()),
+        "total": pa.array(total.astype(np.uint64), pa.uint64()),
+        "squares": pa.array(squares.astype(np.uint64), pa.uint64()),
+    })}
+
+
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
     from evaluator.settle import share_unit
 
-    hands = representatives(game.hole_cards)
-    ids = np.arange(len(hands), dtype=np.int64)
-    if workers <= 1:
-        total, squares = sample_classes(game, hands, ids, samples, seed)
-    else:
-        total, squares = _sample_in_workers(game, hands, ids, samples, seed, workers)
-    unit = share_unit(2)
-    # The sample variance in units squared, from exact integers (shares are at most ``unit``).
-    variance = (samples * squares - total * total) / (samples * (samples - 1))
-    return pl.DataFrame({
-        "class": ids,
-        "equity": total / (unit * samples),
-        "se": np.sqrt(variance / samples) / unit,
-        "samples": np.full(len(ids), samples, np.int64),
-    })
+    unit, n = share_unit(2), SAMPLES
+    names = hand_classes(SAMPLED_HOLE_CARDS)[2]
+    frame = counts["strengths"].sort("class")
+    total, squares = frame["total"].cast(pl.Float64).to_numpy(), frame["squares"].cast(pl.Float64).to_numpy()
+    # The sample variance in units squared (shares are at most ``unit``).
+    variance = (n * squares - total * total) / (n * (n - 1))
+    return {"strengths": pl.DataFrame({
+        "class": frame["class"].cast(pl.Int64),
+        "name": [names[k] for k in frame["class"].to_list()],
+        "equity": total / (unit * n),
+        "se": np.sqrt(variance / n) / unit,
+        "samples": np.full(frame.height, n, np.int64),
+    })}
 
 
-def _rules_key(game: Game, samples: int, seed: int) -> str:
-    """A file-name key of what the table depends on: the rules (not the game's name), samples, seed."""
-    rules = (game.hole_cards, game.board_cards, tuple(game.hole_use), tuple(c.name for c in game.ranking.order),
-             game.low, samples, seed, _SAMPLED_VERSION)
-    return hashlib.sha256(repr(rules).encode()).hexdigest()[:16]
+def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
+    frame = tables["strengths"].sort("equity", descending=True).select("name", "equity", "se")
+    shown = pl.concat([frame.head(10), frame.tail(10)])
+    return "\n".join([
+        *report_header(f"Starting hands of {game_of(config).name}, strongest first",
+                       f"Each of {tables['strengths'].height:,} classes against one random hand, {SAMPLES:,} deals a "
+                       f"class (seed {config.seed}): heads-up equity, hi-lo where the game has a low."),
+        *section("The 10 strongest and the 10 weakest classes", table(shown, {"equity": "percent"}, {"se": "equity_se"})),
+    ]) + "\n"
 
 
-def sampled_path(game: Game, samples: int | None = None, seed: int | None = None, folder: Path | None = None) -> Path:
-    """Where ``sampled_strengths`` caches ``game``'s table (defaults as there)."""
-    samples = SAMPLES if samples is None else samples
-    seed = SEED if seed is None else seed
-    folder = cache_dir() / "hand_ranking" if folder is None else Path(folder)
-    return folder / f"{game.base_name}-{_rules_key(game, samples, seed)}.parquet"
+STUDY = Study(
+    name="hand_ranking",
+    description="each 4-card starting-hand class's heads-up equity against a random hand (sampled, fixed seed): PLO, PLO8 rankings",
+    tables=("strengths",),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    options=GAME_OPTIONS,
+    validate=validate,
+    configure=configure,
+)
 
 
-def sampled_strengths(
-    game: Game,
-    samples: int | None = None,
-    seed: int | None = None,
-    folder: Path | None = None,
-    workers: int | None = None,
-    quiet: bool = True,
-) -> pl.DataFrame:
-    """Each class's sampled heads-up equity (columns ``class, equity, se, samples``), read from
-    the cache folder (``folder``, default ``CACHE/hand_ranking``) or computed once and written
-    there atomically. ``samples`` and ``seed`` default to ``SAMPLES`` and ``SEED`` (read at
-    call time); ``workers`` processes (default: one per core) share the classes."""
-    if game.hole_cards != SAMPLED_HOLE_CARDS:
-        raise SampyongError(f"sampled hand strengths cover 4-card games; {game.name} has {game.hole_cards}")
-    samples = SAMPLES if samples is None else samples
-    seed = SEED if seed is None else seed
-    if samples < 2:
-        raise SampyongError(f"sampled hand strengths need at least 2 deals per class, not {samples}")
-    path = sampled_path(game, samples, seed, folder)
-    if path.is_file():
-        return pl.read_parquet(path)
-    from pipeline.store import atomic_write
-
-    started = time.perf_counter()
-    if not quiet:
-        print(f"Ranking {game.name}'s starting hands: {samples:,} deals per class, once...", file=sys.stderr)
-    table = _sample_all(game, samples, seed, _default_workers() if workers is None else workers)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, lambda tmp: table.write_parquet(tmp))
-    if not quiet:
-        print(f"... {time.perf_counter() - started:.0f} s, cached in {path}", file=sys.stderr)
-    return table
+# --- Rankings: which run, and reading it -----------------------------------------------------
 
 
-# --- Classes with their members -------------------------------------------------------------
+def strength_runs(game: Game) -> list[tuple[Study, RunConfig]]:
+    """The run whose table ranks ``game``'s starting hands, validated and configured: the exact
+    heads-up grid for 2 and 3 hole cards, this module's study for 4 (``SampyongError`` else)."""
+    from jobs import grid
 
-
-def with_members(hole_cards: int, strengths) -> list[tuple[list[tuple[int, ...]], float]]:
-    """Each class's hands (sorted card tuples, from ``iso_classes``) with its strength.
-
-    >>> classes = with_members(2, range(169))  # class 0 is 22, the last AA
-    >>> len(classes), classes[0], len(classes[-1][0])
-    (169, ([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], 0), 6)
-    """
-    hands, class_of, class_size = iso_classes(hole_cards)
-    strengths = list(strengths)
-    if len(strengths) != len(class_size):
-        raise SampyongError(f"{len(strengths)} strengths for {len(class_size)} classes of {hole_cards} cards")
-    members: list[list[tuple[int, ...]]] = [[] for _ in range(len(class_size))]
-    for hand, cls in zip(hands.tolist(), class_of.tolist()):
-        members[cls].append(tuple(hand))
-    return list(zip(members, strengths))
-
-
-@functools.lru_cache(maxsize=8)
-def class_strengths(game: Game, quiet: bool = True) -> list[tuple[list[tuple[int, ...]], float]]:
-    """Each starting-hand class of ``game``: its hands (sorted card tuples) and its equity
-    against one random hand over random boards, exact for 2 and 3 hole cards and sampled for 4
-    (see the module). ``SampyongError`` for 5 or more hole cards."""
+    knobs = {"hole_use": "-".join(map(str, game.hole_use)), "ranking": game.ranking.name,
+             "low": str(game.low) if game.low is not None else "none"}
     if game.hole_cards in (2, 3):
-        strengths = _exact_strengths(game, quiet)
+        study = grid.STUDY
     elif game.hole_cards == SAMPLED_HOLE_CARDS:
-        strengths = sampled_strengths(game, quiet=quiet)["equity"].to_list()
+        study = STUDY
     else:
-        raise SampyongError(f"top-% ranges need a ranking of starting hands, which covers 2- to 4-card games; {game.name} has {game.hole_cards}")
-    return with_members(game.hole_cards, strengths)
+        raise SampyongError(f"ranking starting hands covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}")
+    config = RunConfig(job=study.name, game=game.base_name, deals=1, shard_deals=1, players=2, seed=0, **knobs)
+    study.validate(config)
+    return [(study, study.configure(config))]
 
 
-def top_provider(game: Game, quiet: bool = True):
-    """A ``top(percent)`` for ``evaluator.ranges.parse_range``: the top N % of ``game``'s hands."""
+def ranking_from(game: Game, tables: list[dict[str, pl.DataFrame]]) -> HandRanking:
+    """``game``'s ranking from the tables of its ``strength_runs``."""
+    (found,) = tables
+    if "strengths" in found:
+        strengths = found["strengths"].sort("class")["equity"]
+    else:
+        grid = found["grid"]
+        strengths = grid["equity_hilo" if "equity_hilo" in grid.columns else "equity_high"]
+    return HandRanking.from_strengths(game.hole_cards, strengths.to_numpy())
 
-    def top(percent: float) -> set[tuple[int, ...]]:
-        return top_percent(class_strengths(game, quiet), percent)
 
-    return top
+def ranking(game: Game, backend, out: Path, quiet: bool = True) -> HandRanking:
+    """``game``'s ranking in the driver: its ``strength_runs`` on ``backend`` into ``out``
+    (complete runs are only read), then ``ranking_from``."""
+    from pipeline.runner import execute_all, read_tables
 
-
-if __name__ == "__main__":  # a worker of _sample_in_workers: THIS_FILE TASK RESULT
-    _game, _hands, _ids, _samples, _seed = pickle.loads(Path(sys.argv[1]).read_bytes())
-    np.save(sys.argv[2], np.stack(sample_classes(_game, _hands, _ids, _samples, _seed)))
+    dirs = execute_all(strength_runs(game), backend, out, quiet=quiet, upstream=True)
+    return ranking_from(game, [read_tables(d) for d in dirs])

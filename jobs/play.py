@@ -4,8 +4,10 @@
 plays each hand through the numba engine (``engine.fast``, which plays every hand exactly as
 the reference engine ``engine.player`` does): blinds 1 and 2 chips, every seat starting from
 the same stack, each seat acting by its policy (one for all, or one per seat). Preflop
-percentiles come from the game's heads-up grid (cached; exact for 2- and 3-card games, sampled
-for 4-card games, ``jobs.hand_ranking``). The same deal is also read as everyone showing down,
+percentiles come from the game's ranking of starting hands (``engine.ranking``): its
+strengths are an upstream run (``jobs.hand_ranking.strength_runs``: the exact heads-up grid
+for 2- and 3-card games, sampled for 4-card games) that the driver runs or reads once, and
+every shard receives the ranking with its task. The same deal is also read as everyone showing down,
 so the figures under play sit beside the everyone-shows-down figures of the very same cards.
 ``--record N`` writes the first N hands as PHH, played again by the reference engine.
 
@@ -29,7 +31,6 @@ Tables (rates with standard errors per hand; results in big blinds per hand):
 
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 import polars as pl
@@ -37,165 +38,63 @@ import pyarrow as pa
 
 from numba import njit
 
-from engine.betting import Betting, default_betting, parse_betting
-from engine.fast import play_batch
-from engine.player import deal_hands, play_hand
-from engine.policy import Policy, load_policy
+from engine.player import deal_hands
+from engine.ranking import HandRanking
+from engine.table import BIG_BLIND, Table
+from evaluator.cards import hand_classes, hand_code
+from evaluator.settle import SHOWDOWN_FLAGS, flags_among
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from jobs.common import MONTE_CARLO_OPTIONS, WORDS, Study, game_of, section, table
-from jobs.grid import hand_classes
+from jobs.hand_ranking import ranking_from, strength_runs
 from pipeline.plan import RunConfig, ShardSpec
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
-FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
+FLAGS = SHOWDOWN_FLAGS
 POT_BUCKETS = (0, 5, 10, 20, 50, 100, 200, 400)  # lower edges, in big blinds
-BIG_BLIND = 2
 HOLE_CARDS = (2, 3, 4)  # games whose starting hands have a heads-up grid to rank them by
 
 
-def policies_of(config: RunConfig) -> list[Policy]:
-    """The seats' policies: one name (or .toml file) for every seat, or a comma list, one per seat."""
-    names = [n.strip() for n in (config.option("policy") or "regular").split(",")]
-    if len(names) == 1:
-        names *= config.players
-    if len(names) != config.players:
-        raise SampyongError(f"--policy names {len(names)} policies for {config.players} players: give one, or one per seat")
-    return [load_policy(n) for n in names]
-
-
-def stack_of(config: RunConfig) -> int:
-    """Each seat's starting stack in chips (``--stacks`` in big blinds: ``100bb`` or ``100``)."""
-    text = (config.option("stacks") or "100bb").strip().lower().removesuffix("bb")
-    try:
-        value = float(text)
-    except ValueError:
-        raise SampyongError(f"bad --stacks {config.option('stacks')!r}: write big blinds, e.g. 100bb") from None
-    if not 1 <= value <= 100_000 or value * BIG_BLIND != int(value * BIG_BLIND):
-        raise SampyongError(f"bad --stacks {config.option('stacks')!r}: 1 to 100,000 big blinds, in whole chips (half big blinds)")
-    return int(value * BIG_BLIND)
-
-
-def betting_of(config: RunConfig) -> Betting:
-    """``--betting`` (no-limit, pot-limit, fixed-limit) or the game's usual structure."""
-    text = config.option("betting")
-    return parse_betting(text) if text else default_betting(game_of(config))
+def table_of(config: RunConfig) -> Table:
+    """The run's table (game, betting, blinds, stacks, policies), from ``--policy``,
+    ``--stacks`` and ``--betting``."""
+    return Table.from_options(game_of(config), config.players, config.option("policy"), config.option("stacks"),
+                              config.option("betting"))
 
 
 def validate(config: RunConfig) -> None:
-    betting_of(config)
-    game = game_of(config)
-    game.check_players(config.players)
-    policies_of(config)
-    stack_of(config)
-    if game.hole_cards not in HOLE_CARDS and any(p.style == "thresholds" for p in policies_of(config)):
-        raise SampyongError(f"play ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}")
+    table_ = table_of(config)
+    if table_.game.hole_cards not in HOLE_CARDS and table_.needs_ranking:
+        raise SampyongError(f"play ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; "
+                            f"{table_.game.name} has {table_.game.hole_cards}")
 
 
 def starting_classes(game, hole: np.ndarray) -> np.ndarray | None:
-    """Each hand's starting-hand class id (``jobs.grid.hand_classes``) for ``hole[..., cards]``
+    """Each hand's starting-hand class id (``evaluator.cards.hand_classes``) for ``hole[..., cards]``
     in any order; None for games of more than 4 hole cards (no class table)."""
     if game.hole_cards not in HOLE_CARDS:
         return None
-    lookup = hand_classes(game.hole_cards)[0]
-    return lookup[np.sort(np.asarray(hole, np.int64), axis=-1) @ (52 ** np.arange(game.hole_cards - 1, -1, -1))]
+    return hand_classes(game.hole_cards)[0][hand_code(hole)]
 
 
-class PreflopRanks:
-    """Each starting hand's percentile: the share of all starting hands stronger than it in the
-    game's heads-up grid (0 for the best), by class (``percentile[class id]``). ``ranks(hole)``
-    reads a batch (``hole[..., cards]``); calling it reads one hand (a tuple of cards), as the
-    reference engine asks. ``SampyongError`` for a game without a grid (over 4 hole cards).
-    """
-
-    def __init__(self, game):
-        from jobs.hand_ranking import class_strengths
-
-        self.game = game
-        classes = class_strengths(game)
-        strength = np.array([value for _, value in classes])
-        sizes = np.array([len(hands) for hands, _ in classes], np.int64)
-        order = np.argsort(-strength, kind="stable")  # strongest first; ties keep the class order
-        above = np.cumsum(sizes[order]) - sizes[order]
-        self.percentile = np.empty(len(classes), np.float64)
-        self.percentile[order] = above / sizes.sum()
-
-    def ranks(self, hole: np.ndarray) -> np.ndarray:
-        return self.percentile[starting_classes(self.game, hole)]
-
-    def __call__(self, hole) -> float:
-        return float(self.ranks(np.array(hole)))
+def upstream(config: RunConfig) -> list:
+    """The run that ranks the game's starting hands, when some seat needs the ranking."""
+    return strength_runs(game_of(config)) if table_of(config).needs_ranking else []
 
 
-@functools.lru_cache(maxsize=4)
-def preflop_ranks(game) -> PreflopRanks:
-    """The game's ``PreflopRanks`` (its grid is run and cached at first use)."""
-    return PreflopRanks(game)
+def inputs(config: RunConfig, tables: list) -> HandRanking | None:
+    """The ranking every shard receives (None when no seat reads it)."""
+    return ranking_from(game_of(config), tables) if tables else None
 
 
-def prepare(config: RunConfig) -> None:
-    if any(p.style == "thresholds" for p in policies_of(config)):
-        preflop_ranks(game_of(config))
-    run_shard(config, ShardSpec(index=0, deals=2, root_seed=0))
+def prepare(config: RunConfig, ranking: HandRanking | None) -> None:
+    run_shard(config, ShardSpec(index=0, deals=2, root_seed=0), ranking)
 
 
-def _flags(highs, lows) -> tuple[int, ...]:
-    """hi_chop, low_exists, low_tie, scoop, quartered, hilo_split of one showdown among these
-    hands, as the showdown study defines them (quartered: some player's share is exactly a
-    quarter; hilo_split: a low exists and other players share it than the high).
-
-    >>> _flags([5, 5, 1], [0, 9, 9])  # high and low each tied by two: the high-only player has 1/4
-    (1, 1, 1, 0, 1, 1)
-    >>> _flags([5, 1, 1], [0, 9, 9]), _flags([5, 5, 1], [0, 0, 0]), _flags([5, 1], [9, 0])
-    ((0, 1, 1, 0, 1, 1), (1, 0, 0, 0, 0, 0), (0, 1, 0, 1, 0, 0))
-    """
-    best_high = max(highs)
-    high_winners = {i for i, h in enumerate(highs) if h == best_high}
-    best_low = max(lows)
-    low_winners = {i for i, low in enumerate(lows) if best_low > 0 and low == best_low}
-    t, u, both = len(high_winners), len(low_winners), len(high_winners & low_winners)
-    if not low_winners:
-        scoop, quartered = t == 1, t == 4
-    else:
-        scoop = t == 1 and u == 1 and both == 1
-        quartered = (t > both and t == 2) or (u > both and u == 2) or (both > 0 and 2 * (t + u) == t * u)
-    split = bool(low_winners) and low_winners != high_winners
-    return int(t > 1), int(bool(low_winners)), int(u > 1), int(scoop), int(quartered), int(split)
-
-
-@njit(cache=True)
-def _showdown_flags(high, low, seats, out):
-    """``_flags`` of the hands of ``seats`` (a boolean mask), written to ``out[0:6]``."""
-    best_high = np.int64(-1)
-    best_low = np.int64(0)
-    for s in range(high.shape[0]):
-        if seats[s]:
-            best_high = max(best_high, np.int64(high[s]))
-            best_low = max(best_low, np.int64(low[s]))
-    t = 0
-    u = 0
-    both = 0
-    differ = False
-    for s in range(high.shape[0]):
-        if seats[s]:
-            is_high = np.int64(high[s]) == best_high
-            is_low = best_low > 0 and np.int64(low[s]) == best_low
-            t += is_high
-            u += is_low
-            both += is_high and is_low
-            differ |= is_high != is_low
-    if u == 0:
-        scoop = t == 1
-        quartered = t == 4
-    else:
-        scoop = t == 1 and u == 1 and both == 1
-        quartered = (t > both and t == 2) or (u > both and u == 2) or (both > 0 and 2 * (t + u) == t * u)
-    out[0] = t > 1
-    out[1] = u > 0
-    out[2] = u > 1
-    out[3] = scoop
-    out[4] = quartered
-    out[5] = u > 0 and differ
+@njit(inline="always")
+def _write(flags, out):
+    for f in range(len(out)):
+        out[f] = flags[f]
 
 
 @njit(cache=True)
@@ -210,14 +109,14 @@ def _tally_showdowns(highs, lows, live, reached, showdown, everyone):
             k = 0
             for s in range(seats):
                 k += live[i, s]
-            _showdown_flags(highs[i], lows[i], live[i], flags)
+            _write(flags_among(highs[i], lows[i], live[i]), flags)
             showdown[k, 0] += 1
             showdown[k, 1:] += flags
         first[:] = False
         first[0] = True
         for k in range(2, seats + 1):
             first[k - 1] = True
-            _showdown_flags(highs[i], lows[i], first, flags)
+            _write(flags_among(highs[i], lows[i], first), flags)
             everyone[k, 0] += 1
             everyone[k, 1:] += flags
 
@@ -238,30 +137,28 @@ def _per_row(index: np.ndarray, size: int, columns) -> np.ndarray:
     return out
 
 
-def play_shard(config: RunConfig, shard: ShardSpec, keep_actions: bool = False):
+def play_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None, keep_actions: bool = False):
     """The shard's deals (``cards``, ``keys``), each seat's starting-hand class (None for a game
-    without a grid), their strengths on the full board, and the hands the fast engine played."""
-    game = game_of(config)
-    players = config.players
+    without a grid), their strengths on the full board, and the hands the fast engine played
+    (``ranking``: the game's ``HandRanking``, None when no seat reads it)."""
+    table_ = table_of(config)
+    game, players = table_.game, table_.seats
     cards, keys = deal_hands(shard.generator(), shard.deals, players, game)
     hole = np.ascontiguousarray(cards[:, : players * game.hole_cards].reshape(shard.deals, players, game.hole_cards))
     highs, lows = fast_evaluator(game).high_low(hole, np.ascontiguousarray(cards[:, players * game.hole_cards:]))
-    policies = policies_of(config)
     classes = starting_classes(game, hole)
-    if not any(p.style == "thresholds" for p in policies):
-        ranks = np.full(hole.shape[:2], 0.5)  # nobody looks at them
-    else:
-        ranks = preflop_ranks(game).percentile[classes]
-    played = play_batch(game, betting_of(config), policies, [stack_of(config)] * players, [1, 2] + [0] * (players - 2),
-                        cards, keys, ranks, highs, lows, keep_actions=keep_actions)
+    if ranking is None and table_.needs_ranking:
+        raise SampyongError("a shard of play needs the game's starting-hand ranking with its task")
+    ranks = np.full(hole.shape[:2], 0.5) if ranking is None else ranking.percentile[classes]  # None: nobody looks
+    played = table_.play(cards, keys, ranks, highs=highs, lows=lows, keep_actions=keep_actions)
     return cards, keys, classes, highs, lows, played
 
 
-def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+def run_shard(config: RunConfig, shard: ShardSpec, inputs: HandRanking | None) -> dict[str, pa.Table]:
     game = game_of(config)
     players = config.players
-    stack = stack_of(config)
-    _, _, class_ids, highs, lows, played = play_shard(config, shard)
+    stack = table_of(config).stacks[0]
+    _, _, class_ids, highs, lows, played = play_shard(config, shard, inputs)
     reached = played.reached.astype(np.int64)
     streets = np.zeros((len(STREETS), 4), np.int64)  # hands, players_sum, players_sq, won_here
     for street in range(len(STREETS)):
@@ -306,27 +203,22 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     }
 
 
-def record_hands(config: RunConfig, count: int) -> str:
+def record_hands(config: RunConfig, count: int, ranking: HandRanking | None) -> str:
     """The first ``count`` hands of the run as a ``.phhs`` text (sections ``[1]``, ``[2]``, ...),
     played again through the reference engine from the same shards' deals: the records are the
     run's own hands (the fast engine plays them identically; ``tests/test_fast_engine.py``)."""
     from engine.phh import dumps_many
 
-    game = game_of(config)
-    betting = betting_of(config)
-    policies = policies_of(config)
-    stack = stack_of(config)
-    blinds = [1, 2] + [0] * (config.players - 2)
-    ranks = preflop_ranks(game) if any(p.style == "thresholds" for p in policies) else (lambda hole: 0.5)
+    table_ = table_of(config)
+    ranks = ranking if ranking is not None else (lambda hole: 0.5)
     hands = []
     for shard in STUDY.plan(config):
         if len(hands) >= count:
             break
         take = min(shard.deals, count - len(hands))
-        cards, keys = deal_hands(shard.generator(), shard.deals, config.players, game)
-        for i in range(take):
-            hands.append(play_hand(game, betting, policies, [stack] * config.players, blinds, cards[i], keys[i], ranks))
-    return dumps_many(hands, fields={"_policies": [p.name for p in policies]})
+        cards, keys = deal_hands(shard.generator(), shard.deals, table_.seats, table_.game)
+        hands += [table_.play_hand(cards[i], keys[i], ranks) for i in range(take)]
+    return dumps_many(hands, fields={"_policies": [p.name for p in table_.policies]})
 
 
 def _by_players(array, players) -> pa.Table:
@@ -498,13 +390,13 @@ LEGENDS = {
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
-    names = ", ".join(sorted({p.name for p in policies_of(config)}))
+    names = ", ".join(sorted({p.name for p in table_of(config).policies}))
     lines = [
         f"# When players fold: {game_of(config).name}, {config.players} players, {names}",
         "",
         f"{config.deals:,} hands played by the policies "
         f"({config.option('policy') or 'regular'}), stacks {config.option('stacks') or '100bb'}, blinds 1/2, "
-        f"{betting_of(config).kind}. Rates are percentages ± one standard error, the digits stopping at "
+        f"{table_of(config).betting.kind}. Rates are percentages ± one standard error, the digits stopping at "
         "the standard error's; `tables/*.csv` keep the fractions and their `_se` columns.",
     ]
     compare = tables["compare"].with_columns(pl.col("figure").map_elements(lambda f: WORDS.get(f, f), return_dtype=pl.String))
@@ -540,6 +432,11 @@ STUDY = Study(
     options=MONTE_CARLO_OPTIONS | {"policy", "stacks", "betting"},
     validate=validate,
     prepare=prepare,
+    upstream=upstream,
+    inputs=inputs,
+    outputs={"hands.phhs": lambda tables, config, ranking, options:
+             record_hands(config, options["record"], ranking) if options.get("record") else None},
+    output_options=frozenset({"record"}),
     default_players=6,
     default_deals="1M",
     default_shard_deals="100k",

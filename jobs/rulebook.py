@@ -86,14 +86,8 @@ def run_rulebook(deals: int, seed: int, backend, out: Path, *, resume: bool, qui
     configs = studies(deals, seed)
     digest = hashlib.sha256("".join(c.run_id for c in configs).encode()).hexdigest()[:12]
     report_dir = Path(out) / "rulebook" / digest
-    with backend.session():
-        run_dirs = execute_all([(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet)
+    run_dirs = execute_all([(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet)
     runs = {(c.job, c.game): run_dir for c, run_dir in zip(configs, run_dirs)}
-    for (job, _), run_dir in runs.items():
-        if job == "grid":  # as `sampyong run grid` does: the grid's report links it
-            from jobs.grid_view import write_grid_view
-
-            write_grid_view(run_dir)
     write_report(runs, report_dir, deals, seed)
     return report_dir
 

@@ -36,6 +36,7 @@ from numba import njit
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
+from evaluator.settle import SHOWDOWN_FLAGS, showdown_flags
 from jobs.common import (
     MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, Study, figure_links, game_of, markdown, new_figure, report_header, section,
     table, use_distinct_colors, words,
@@ -45,7 +46,7 @@ from pipeline.plan import RunConfig, ShardSpec
 
 BLOCK_DEALS = 1 << 15
 N_CATEGORIES = len(Category)
-SUMMARY_FIELDS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
+SUMMARY_FIELDS = SHOWDOWN_FLAGS
 N_SUMMARY = len(SUMMARY_FIELDS)
 CATEGORY_FIELDS = ("best", "best_sq", "present", "present_sq", "win")
 # A deal's outcome for k players as one code: the SUMMARY_FIELDS flags (bit f) and, above
@@ -169,20 +170,7 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
             k = j + 1
             if k < 2:
                 continue
-            chop = high_ties >= 2
-            some_low = top_low > 0
-            low_tie = some_low and low_ties >= 2
-            if not some_low:
-                scoop = high_ties == 1
-                quarter = high_ties == 4
-            else:
-                scoop = high_ties == 1 and low_ties == 1 and both == 1
-                # Shares: high only 1/(2T), low only 1/(2U), both 1/(2T) + 1/(2U).
-                quarter = (high_ties > both and high_ties == 2) or (low_ties > both and low_ties == 2)
-                quarter |= both > 0 and 2 * (high_ties + low_ties) == high_ties * low_ties
-            # The low half goes to other players than the high half: the two winner sets differ,
-            # i.e. not both of them are exactly the players in both.
-            split = some_low and not (high_ties == both and low_ties == both)
+            chop, some_low, low_tie, scoop, quarter, split = showdown_flags(high_ties, low_ties if top_low > 0 else 0, both)
             flags = chop | (some_low << 1) | (low_tie << 2) | (scoop << 3) | (quarter << 4) | (split << 5)
             outcome_counts[k, flags, winner_category] += 1
             if mode & RECORD:

@@ -334,8 +334,11 @@ def write_figures(directory: Path, figures: Mapping[str, Figure | Path]) -> list
     return names
 
 
-def build_outputs(study: Study, store: RunStore, manifest: dict[int, dict]) -> dict[str, pl.DataFrame]:
-    """Aggregate a run's finished shards into ``tables/``, ``figures/`` and ``report.md``.
+def build_outputs(
+    study: Study, store: RunStore, manifest: dict[int, dict], inputs=None, options: Mapping | None = None,
+) -> dict[str, pl.DataFrame]:
+    """Aggregate a run's finished shards into ``tables/``, ``figures/``, ``report.md`` and the
+    study's other ``outputs``.
 
     The shards' count tables are summed (``sum_counts``) and handed to ``study.summarize``;
     each summary is written by ``write_table``, each of ``study.figures``' figures by
@@ -348,6 +351,8 @@ def build_outputs(study: Study, store: RunStore, manifest: dict[int, dict]) -> d
     :param store: The run directory.
     :param manifest: The finished shards to sum (``RunStore.read_manifest`` or
         ``finished_shards``): shard index to manifest entry.
+    :param inputs: What the study's ``inputs`` built for the run (None without).
+    :param options: The study's ``output_options`` given for this run.
     :return: The summary tables by name, as written.
     :raises OSError: If a shard file is missing or a file cannot be written.
     :raises polars.exceptions.PolarsError: If a shard file is not Parquet.
@@ -361,4 +366,22 @@ def build_outputs(study: Study, store: RunStore, manifest: dict[int, dict]) -> d
     figures = write_figures(store.run_dir / "figures", study.figures(tables, store.config))
     report = study.report(tables, store.config, figures)
     atomic_write(store.run_dir / "report.md", lambda tmp: tmp.write_text(report))
+    write_extra_outputs(study, store.run_dir, store.config, tables, inputs, options)
     return tables
+
+
+def write_extra_outputs(study: Study, run_dir: Path, config, tables: Mapping, inputs=None,
+                        options: Mapping | None = None) -> list[Path]:
+    """Write the study's ``outputs`` into ``run_dir`` (each atomically; None writes nothing).
+
+    :param config: The run's config.
+    :param tables: Its summary tables by name.
+    :return: The files written.
+    """
+    written = []
+    for name, make in study.outputs.items():
+        text = make(tables, config, inputs, dict(options or {}))
+        if text is not None:
+            atomic_write(Path(run_dir) / name, lambda tmp, text=text: tmp.write_text(text, encoding="utf-8"))
+            written.append(Path(run_dir) / name)
+    return written

@@ -3,6 +3,10 @@
 ``execute_all`` runs several configs as one graph: the missing shards of every run go to the
 backend as one stream of tasks (so no core waits at the end of one run for the next to
 start), and each run's tables are built as soon as its last shard has landed.
+
+A study may declare upstream runs (``Study.upstream``): they run first, on the same backend,
+into ``upstream_out`` (a complete one is only read), and the study's ``inputs`` turns their
+tables into data that every shard task carries (datatrove's ``depends=``, in one process).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from pipeline.study import Study
 
 @dataclasses.dataclass
 class _Run:
-    """One config's study and store, its finished shards (the manifest) and the shards still to do."""
+    """One config's study and store, its finished shards (the manifest), the shards still to
+    do, and the data its shards are handed (``Study.inputs``)."""
 
     study: Study
     config: RunConfig
@@ -30,6 +35,7 @@ class _Run:
     manifest: dict
     shards: list[ShardSpec]
     todo: list[ShardSpec]
+    inputs: object = None
 
     @property
     def total(self) -> int:
@@ -40,24 +46,42 @@ class _Run:
         return sum(s.deals for s in self.shards if s.index in self.manifest)
 
 
-def _open(study: Study, config: RunConfig, out: Path, resume: bool, log) -> _Run:
+def _open(study: Study, config: RunConfig, out: Path, resume: bool, log, inputs) -> _Run:
     if config.job != study.name:
         raise ValueError(f"a {config.job} config handed to the {study.name} study")
-    study.warm(config)  # tables and compiled kernels once, before workers need them
     store = RunStore.create(out, config, study.tables)
     manifest = store.finished_shards(log=log) if resume else {}
     if not resume:
         store.write_manifest({})
     shards = study.plan(config)
     todo = [s for s in shards if s.index not in manifest]
+    if todo:
+        study.warm(config, inputs)  # tables and compiled kernels once, before workers need them
     if manifest:
         log(f"{config.job} {config.game}: resuming, {len(manifest)} of {len(shards)} shards already done")
-    return _Run(study, config, store, manifest, shards, todo)
+    return _Run(study, config, store, manifest, shards, todo, inputs)
 
 
-def _build(run: _Run) -> None:
+def read_tables(run_dir: Path) -> dict:
+    """A finished run's summary tables, ``{name: polars.DataFrame}`` from ``tables/*.parquet``."""
+    import polars as pl
+
+    return {path.stem: pl.read_parquet(path) for path in sorted((Path(run_dir) / "tables").glob("*.parquet"))}
+
+
+def _inputs(study: Study, config: RunConfig, backend: Backend, upstream_out: Path, quiet: bool):
+    """What ``study`` hands its shards for ``config``: its upstream runs done (or read), then
+    ``study.inputs`` of their tables; None for a study without inputs."""
+    if study.inputs is None:
+        return None
+    runs = study.upstream(config) if study.upstream is not None else []
+    dirs = execute_all(runs, backend, upstream_out, quiet=quiet, upstream=True) if runs else []
+    return study.inputs(config, [read_tables(d) for d in dirs])
+
+
+def _build(run: _Run, options) -> None:
     try:
-        build_outputs(run.study, run.store, run.manifest)
+        build_outputs(run.study, run.store, run.manifest, run.inputs, options)
     except OSError as error:
         raise SampyongError(f"cannot write the tables of {run.store.run_dir}: {error.strerror or error}") from None
 
@@ -69,13 +93,17 @@ def execute_all(
     *,
     resume: bool = True,
     quiet: bool = False,
+    upstream_out: Path | None = None,
+    upstream: bool = False,
+    output_options: dict | None = None,
 ) -> list[Path]:
     """Run several studies' configs as one stream of shard tasks, then build each run's outputs.
 
-    Every run's directory is opened (its study warmed, its finished shards checked when
-    resuming), the missing shards of all runs go to ``backend`` at once, and each run's
-    tables, figures and report are built as soon as its last shard has landed (at once for a
-    run already complete).
+    Each study's upstream runs come first (into ``upstream_out``, on ``backend``), then every
+    run's directory is opened (its finished shards checked when resuming, its study warmed
+    when shards are left), the missing shards of all runs go to ``backend`` at once, and each
+    run's tables, figures and report are built as soon as its last shard has landed (at once
+    for a run already complete).
 
     :param runs: (study, config) pairs; each config one its study accepts (validated and
         configured by the caller) and whose ``job`` is the study's name.
@@ -83,22 +111,36 @@ def execute_all(
     :param out: The output folder; runs land in ``OUT/JOB/RUN_ID``.
     :param resume: Keep the sound finished shards of an earlier run (False: start afresh).
     :param quiet: No progress bar and no messages on standard error.
+    :param upstream_out: Where upstream runs land (default: ``out``); a driver's cache folder
+        keeps them from one command to the next.
+    :param upstream: These are upstream runs: a complete one with its report is only read.
+    :param output_options: Options of the studies' extra ``outputs`` (``{"record": 300}``).
     :return: The run directories, in the order of ``runs``.
     :raises SampyongError: If a run is listed twice, a config is one its study refuses, or a
         folder or file cannot be written.
     :raises ValueError: If a config's ``job`` is not its study's name.
     """
 
+    if upstream:  # inside the caller's session
+        return _execute_all(runs, backend, out, resume, quiet, out if upstream_out is None else upstream_out, True,
+                            output_options)
+    with backend.session():  # one Ray for the upstream runs and these
+        return _execute_all(runs, backend, out, resume, quiet, out if upstream_out is None else upstream_out, False,
+                            output_options)
+
+
+def _execute_all(runs, backend, out, resume, quiet, upstream_out, upstream, output_options) -> list[Path]:
     def log(message: str) -> None:
         if not quiet:
             print(message, file=sys.stderr)
 
-    runs = [_open(study, config, out, resume, log) for study, config in runs]
+    runs = [_open(study, config, out, resume, log, _inputs(study, config, backend, upstream_out, quiet))
+            for study, config in runs]
     by_config = {run.config: run for run in runs}
     if len(by_config) != len(runs):
         raise SampyongError("the same run is listed twice")
     row = {run.config: i for i, run in enumerate(runs)}
-    tasks = [ShardTask(run.study.run_shard, run.config, shard) for run in runs for shard in run.todo]
+    tasks = [ShardTask(run.study.shard_fn(run.inputs), run.config, shard) for run in runs for shard in run.todo]
     remaining = {run.config: len(run.todo) for run in runs}
     labels = [f"{run.config.job} {run.config.game}" if len(runs) > 1 else run.config.job for run in runs]
 
@@ -115,11 +157,11 @@ def execute_all(
             progress.advance(row[task.config], task.shard.deals)
             remaining[task.config] -= 1
             if remaining[task.config] == 0:
-                _build(run)
+                _build(run, output_options)
 
         for run in runs:
-            if not run.todo:
-                _build(run)
+            if not run.todo and not (upstream and (run.store.run_dir / "report.md").is_file()):
+                _build(run, output_options)
         backend.run(tasks, on_result, on_status=progress.cluster)
     return [run.store.run_dir for run in runs]
 
@@ -132,8 +174,10 @@ def execute(
     *,
     resume: bool = True,
     quiet: bool = False,
+    upstream_out: Path | None = None,
+    output_options: dict | None = None,
 ) -> Path:
-    """Run one study's config to completion: its missing shards, then its outputs.
+    """Run one study's config to completion: its upstream runs, its missing shards, then its outputs.
 
     :param study: The study (``jobs.STUDIES[name]``, or any ``Study``).
     :param config: A config the study accepts (validated and configured by the caller).
@@ -141,9 +185,12 @@ def execute(
     :param out: The output folder.
     :param resume: Keep the sound finished shards of an earlier run.
     :param quiet: No progress bar and no messages.
+    :param upstream_out: Where its upstream runs land (default: ``out``).
+    :param output_options: Options of the study's extra ``outputs``.
     :return: The run directory, ``OUT/JOB/RUN_ID``.
     :raises SampyongError: If the config is one the study refuses or a folder or file cannot
         be written.
     :raises ValueError: If ``config.job`` is not ``study.name``.
     """
-    return execute_all([(study, config)], backend, out, resume=resume, quiet=quiet)[0]
+    return execute_all([(study, config)], backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out,
+                       output_options=output_options)[0]

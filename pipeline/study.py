@@ -20,6 +20,7 @@ become tables, figures and a report. The pipeline never looks a study up by name
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -56,7 +57,8 @@ class Study:
     :param tables: The count tables every shard returns; a shard is finished only with all of
         them.
     :param run_shard: ``(config, shard) -> {table: pyarrow.Table}`` of unsigned 64-bit counts;
-        pure: the same shard gives the same bytes on any worker.
+        pure: the same shard gives the same bytes on any worker. A study with ``inputs`` is
+        called ``run_shard(config, shard, inputs)``.
     :param summarize: ``(counts, config) -> {table: polars.DataFrame}``, the summed counts made
         rates with standard errors (or exact shares); each is written to ``tables/``.
     :param report: ``(tables, config, figure_files) -> str``, the Markdown of ``report.md``;
@@ -73,10 +75,22 @@ class Study:
         has no seed; default: unchanged).
     :param plan: ``config -> [ShardSpec]``, the shards (default: ``plan_shards``, even shards
         of ``shard_deals``).
-    :param prepare: ``config -> None``, warms tables and compiled kernels in the driver before
-        workers need them (None: one 4-deal shard).
+    :param prepare: ``config -> None`` (``(config, inputs) -> None`` with ``inputs``), warms
+        tables and compiled kernels in the driver before workers need them (None: one 4-deal
+        shard).
     :param exact: ``config -> bool``, whether the config is enumerated rather than sampled
         (None: always sampled).
+    :param upstream: ``config -> [(Study, RunConfig)]``, runs whose tables this run needs (None:
+        none). The runner runs them first, on the same backend (resuming, or reading them when
+        complete), and hands their tables to ``inputs``.
+    :param inputs: ``(config, [{table: polars.DataFrame}, ...]) -> data``, built once in the
+        driver from the upstream runs' tables (in ``upstream``'s order) and handed to every
+        shard with its task: shards never run a pipeline or read a cache to get it.
+    :param outputs: ``{file name: (tables, config, inputs, options) -> str | None}``, files of
+        the run folder besides the tables (a page, records), written atomically after
+        ``report.md``; None writes nothing. ``options`` are the ``output_options`` given.
+    :param output_options: The options of ``outputs`` (``sampyong run --record N``): they change
+        no number, so they are not part of the config.
     :param default_players: Hands per deal when ``--players`` is not given.
     :param default_deals: Deals when ``--deals`` is not given (a count as the CLI writes it).
     :param default_shard_deals: Deals per shard when ``--shard-deals`` is not given.
@@ -96,21 +110,34 @@ class Study:
     plan: Callable[[RunConfig], list] = plan_shards
     prepare: Callable[[RunConfig], None] | None = None
     exact: Callable[[RunConfig], bool] | None = None
+    upstream: Callable[[RunConfig], list] | None = None
+    inputs: Callable[[RunConfig, list], object] | None = None
+    outputs: Mapping[str, Callable] = dataclasses.field(default_factory=dict)
+    output_options: frozenset = frozenset()
     default_players: int = 2
     default_deals: str = "20M"
     default_shard_deals: str = "1M"
 
-    def warm(self, config: RunConfig) -> None:
+    def warm(self, config: RunConfig, inputs=None) -> None:
         """Run ``prepare``, or by default one tiny shard, in the driver.
 
         :param config: The run's config (validated and configured).
+        :param inputs: What ``inputs`` built for this run (None without upstream runs).
         :return: None.
         :raises SampyongError: If the study refuses ``config`` while preparing.
         """
         if self.prepare is not None:
-            self.prepare(config)
+            self.prepare(config, inputs) if self.inputs is not None else self.prepare(config)
         else:
-            self.run_shard(config, ShardSpec(index=0, deals=4, root_seed=0))
+            self.shard_fn(inputs)(config, ShardSpec(index=0, deals=4, root_seed=0))
+
+    def shard_fn(self, inputs=None) -> Callable[[RunConfig, ShardSpec], dict]:
+        """``run_shard`` with the run's ``inputs`` bound: what a shard task calls.
+
+        :param inputs: What ``inputs`` built for this run (None without upstream runs).
+        :return: ``(config, shard) -> tables``.
+        """
+        return self.run_shard if self.inputs is None else functools.partial(self.run_shard, inputs=inputs)
 
     def is_exact(self, config: RunConfig) -> bool:
         """Tell whether ``config`` is an exact enumeration (no sampling options apply).

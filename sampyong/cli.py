@@ -92,16 +92,13 @@ def jobs() -> None:
 # --- run and report ------------------------------------------------------------------------
 
 
-def execute(study, config, backend, out, *, resume, quiet):
-    """Run the study (an indirection CLI tests replace); a grid run also gets its grid.html."""
+def execute(study, config, backend, out, *, resume, quiet, output_options=None):
+    """Run the study (an indirection CLI tests replace); upstream runs land in the cache folder."""
+    from evaluator.tables import cache_dir
     from pipeline.runner import execute as run_study
 
-    run_dir = run_study(study, config, backend, out, resume=resume, quiet=quiet)
-    if study.name == "grid":
-        from jobs.grid_view import write_grid_view
-
-        write_grid_view(run_dir)
-    return run_dir
+    return run_study(study, config, backend, out, resume=resume, quiet=quiet, upstream_out=cache_dir() / "runs",
+                     output_options=output_options)
 
 
 @app.command()
@@ -159,12 +156,14 @@ def run(
     given = {name: value for name, value in given.items() if value is not None}
     if exact:
         given["exact"] = True
+    study, config = run_config(job, given)
+    output_options = {}
     if record is not None:
-        if job != "play":
+        if study is None or "record" not in study.output_options:
             raise SampyongError(f"{job} has no use for --record")
         if not 1 <= record <= 1_000_000:
             raise SampyongError(f"--record takes 1 to 1,000,000 hands, not {record}")
-    study, config = run_config(job, given)
+        output_options["record"] = record
     runner = make_backend(backend, "local" if address is None else address, workers)
     try:
         if study is None:  # the rule book campaign
@@ -172,17 +171,15 @@ def run(
 
             run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
         else:
-            run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet)
-            if record:
-                from jobs.play import record_hands
-                from pipeline.store import atomic_write
-
-                text = record_hands(config, record)
-                atomic_write(Path(run_dir) / "hands.phhs", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+            run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet, output_options=output_options)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None
     typer.echo(str(run_dir))
+
+
+# The ``sampyong run`` options every config has a field for (``--exact`` only checks).
+CONFIG_OPTIONS = frozenset({"game", "hole_use", "ranking", "low", "deals", "players", "seed", "shard_deals", "exact"})
 
 
 def run_config(job: str, given: dict):
@@ -217,7 +214,8 @@ def run_config(job: str, given: dict):
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
         low=given.get("low"),
-        options=tuple(sorted((name, str(given[name])) for name in ("variants", "policy", "stacks", "betting") if name in given)),
+        # A study's own options (not fields of every config) ride in ``options``.
+        options=tuple(sorted((name, str(value)) for name, value in given.items() if name not in CONFIG_OPTIONS)),
     )
     check_limits(config)
     if study is None:
@@ -365,15 +363,19 @@ def equity_(
         )
 
 
+def _ranking(rules, quiet: bool = True):
+    """``rules``' starting-hand ranking, its strength run done once on an embedded Ray into the
+    cache folder (read from there afterwards)."""
+    from evaluator.tables import cache_dir
+    from jobs import ranking
+    from pipeline.backends import RayBackend
+
+    return ranking(rules, RayBackend(), cache_dir() / "runs", quiet=quiet)
+
+
 def _top(rules, quiet: bool):
     """The top-N % provider of ``rules``, importing the studies only when a range asks for it."""
-
-    def top(percent: float):
-        from jobs.hand_ranking import top_provider
-
-        return top_provider(rules, quiet)(percent)
-
-    return top
+    return lambda percent: _ranking(rules, quiet).top(percent)
 
 
 @app.command("range")
@@ -405,12 +407,22 @@ def range_(
 
 @app.command()
 @user_errors
-def view(run_dir: Annotated[Path, typer.Argument(help="A grid run directory (OUT/grid/RUN_ID).")]) -> None:
-    """Write RUN_DIR/grid.html: the grid to explore in a browser (colour by a column, hover for
-    every number, find a class, highlight the top N % and read it as a range). One file, no network."""
-    from jobs.grid_view import write_grid_view
+def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory (OUT/JOB/RUN_ID), e.g. a grid run.")]) -> None:
+    """Write the pages of a finished run again, e.g. a grid run's RUN_DIR/grid.html: the grid to
+    explore in a browser (colour by a column, hover for every number, find a class, highlight the
+    top N % and read it as a range). One file, no network."""
+    from pipeline.aggregate import write_extra_outputs
+    from pipeline.runner import read_tables
 
-    typer.echo(str(write_grid_view(run_dir)))
+    study, store, _ = _open_run(run_dir)
+    tables = read_tables(run_dir)
+    if not tables:
+        raise SampyongError(f"{run_dir} has no tables: finish the run (or `sampyong report` it) first")
+    written = [p for p in write_extra_outputs(study, run_dir, store.config, tables) if p.suffix == ".html"]
+    if not written:
+        raise SampyongError(f"{run_dir} is a {store.config.job} run, which has no page to view")
+    for path in written:
+        typer.echo(str(path))
 
 
 @app.command()
@@ -449,13 +461,12 @@ def fit(
 
     from engine.policy import load_policy
     from evaluator.games import game as preset
-    from jobs.fit import fit_policy, policy_toml, record_figures
-    from jobs.play import HOLE_CARDS, preflop_ranks
+    from engine.fit import fit_policy, policy_toml, record_figures
     from pipeline.counts import parse_count
 
     rules = preset(game)
     rules.check_players(players)
-    if rules.hole_cards not in HOLE_CARDS:
+    if not 2 <= rules.hole_cards <= 4:
         raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {rules.name} has {rules.hole_cards}")
     if rounds < 1:
         raise SampyongError(f"rounds must be at least 1, not {rounds}")
@@ -464,7 +475,7 @@ def fit(
                f"showdown {target.showdown:.3f}", err=True)
     begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records")
     best, reached = fit_policy(target, rules, begin, players, parse_count(hands, "hand count", at_most=10**7), seed,
-                               preflop_ranks(rules), rounds=rounds, log=lambda m: typer.echo(m, err=True))
+                               _ranking(rules), rounds=rounds, log=lambda m: typer.echo(m, err=True))
     typer.echo(policy_toml(best, target, reached), nl=False)
 
 

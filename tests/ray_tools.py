@@ -92,16 +92,17 @@ class LocalCluster:
         self.node_env = {**base, "RAY_AUTH_MODE": "token"}
         self._start(["--head", "--num-cpus", "0", "--port", str(self.port), "--include-dashboard", "false"])
 
-    def _start(self, args: list[str]) -> None:
+    def _start(self, args: list[str], env: dict | None = None) -> None:
         log = open(self.temp_dir / f"node-{len(self.processes)}.log", "w")
         process = subprocess.Popen(
             ["ray", "start", "--block", "--temp-dir", str(self.temp_dir), *args],
-            env=self.node_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**self.node_env, **(env or {})}, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         self.processes.append(process)
 
-    def add_node(self, cpus: int) -> None:
-        self._start(["--address", self.address, "--num-cpus", str(cpus)])
+    def add_node(self, cpus: int, env: dict | None = None) -> None:
+        """A node of ``cpus`` CPUs; ``env`` adds to its environment (its workers inherit it)."""
+        self._start(["--address", self.address, "--num-cpus", str(cpus)], env)
 
     def wait_for_cpus(self, cpus: int, timeout: float = 120) -> None:
         """Block until the cluster reports ``cpus`` CPUs (asked through a throwaway driver)."""

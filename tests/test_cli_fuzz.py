@@ -131,7 +131,7 @@ def workdir(tmp_path_factory) -> Path:
     return root
 
 
-def fake_execute(study, config, backend, out, *, resume, quiet):
+def fake_execute(study, config, backend, out, *, resume, quiet, output_options=None):
     """Stand-in for the runner: the config it is handed must be within every limit."""
     check_limits(config)
     assert 0 <= config.seed <= MAX_SEED and 0 < config.deals <= MAX_DEALS

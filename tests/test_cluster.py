@@ -71,3 +71,30 @@ def test_embedded_run_ignores_a_cluster_recorded_on_the_machine(tmp_path):
         shutil.rmtree(ray_tmp, ignore_errors=True)
     assert result.returncode == 0, result.stderr[-2000:]
     assert (Path(result.stdout.strip().splitlines()[-1]) / "report.md").is_file()
+
+
+def test_play_ranks_hands_in_the_driver_and_no_worker_cache_gets_a_grid(tmp_path):
+    """`run play --game pls7 --address` on a cluster whose only worker node has its own empty
+    cache: the run gives a serial run's tables, and the worker's cache holds no grid or ranking
+    (the driver runs the ranking once, through the cluster, and hands it to the shards)."""
+    root = Path(tempfile.mkdtemp(prefix="rp", dir="/tmp"))
+    worker_cache = tmp_path / "worker-cache"
+    worker_cache.mkdir()
+    play = ["run", "play", "--game", "pls7", "--deals", "4000", "--shard-deals", "1000", "--policy",
+            "regular,loose,tight,station,pro-like,regular", "--quiet"]
+    cluster = LocalCluster(root)
+    try:
+        cluster.add_node(cpus=2, env={"SAMPYONG_CACHE": str(worker_cache)})
+        cluster.wait_for_cpus(2)
+        ray = subprocess.run(["sampyong", *play, "--address", cluster.address, "--out", str(tmp_path / "ray")],
+                             env=cluster.driver_env, capture_output=True, text=True, timeout=1200)
+    finally:
+        cluster.shutdown()
+        shutil.rmtree(root, ignore_errors=True)
+    assert ray.returncode == 0, ray.stderr[-2000:]
+    serial = subprocess.run(["sampyong", *play, "--backend", "serial", "--out", str(tmp_path / "serial")],
+                            capture_output=True, text=True, timeout=1200)
+    assert serial.returncode == 0, serial.stderr[-2000:]
+    assert tables(Path(ray.stdout.strip().splitlines()[-1])) == tables(Path(serial.stdout.strip().splitlines()[-1]))
+    kept = [p.relative_to(worker_cache).as_posix() for p in worker_cache.rglob("*") if p.is_file()]
+    assert not [p for p in kept if "grid" in p.split("/")[0] or p.startswith(("runs", "hand_ranking"))], kept

@@ -1,9 +1,11 @@
-"""jobs.hand_ranking for 4-card games: sampled class strengths, their cache and their order.
+"""jobs.hand_ranking for 4-card games: the sampled class strengths study, and the ranking
+(``engine.ranking``) built from its table.
 
-The default tests build a small table (``SMALL`` deals per class) in a temporary folder; the
-full table (``SAMPLES`` deals per class, in the real cache) is built by the slow test. The
-checks against independent estimates sample the chosen classes exactly as the full table does
-(same function, seed and sample count), so they check the full table's values.
+The default tests run the study with a small sample (``SMALL`` deals per class) into a
+temporary folder; the full table (``SAMPLES`` deals per class, in the cache folder the CLI
+uses) is built by the slow test. The checks against independent estimates sample the chosen
+classes exactly as the full table does (same function, seed and sample count), so they check
+the full table's values.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from evaluator import reference
 from evaluator.cards import RANKS, SUITS, iso_classes, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import game
-from evaluator.ranges import top_percent
+from jobs.hand_ranking import ranking_from, strength_runs
+from pipeline.backends import SerialBackend
+from pipeline.runner import execute_all, read_tables
 
 PLO, PLO8 = game("plo"), game("plo8")
 SMALL = 4096  # deals per class in the default tests' table: SE <= 0.8 percentage points
@@ -92,21 +96,13 @@ def reference_equities(game_, text: str, deals: int, seed: int):
 
 
 @pytest.fixture(scope="module")
-def small_folder(tmp_path_factory):
-    """A folder holding a small PLO table, built once for the module with two worker processes."""
-    folder = tmp_path_factory.mktemp("cache") / "hand_ranking"
-    hr.sampled_strengths(PLO, samples=SMALL, folder=folder, workers=2)
-    return folder
-
-
-@pytest.fixture
-def small_cache(small_folder, monkeypatch):
-    """``class_strengths`` reading the small table: the cache folder and SAMPLES patched."""
-    monkeypatch.setattr(hr, "cache_dir", lambda: small_folder.parent)
-    monkeypatch.setattr(hr, "SAMPLES", SMALL)
-    hr.class_strengths.cache_clear()
-    yield small_folder
-    hr.class_strengths.cache_clear()
+def small_run(tmp_path_factory):
+    """The study's run for PLO with ``SMALL`` deals per class (serial), done once for the module."""
+    out = tmp_path_factory.mktemp("runs")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hr, "SAMPLES", SMALL)
+        (run_dir,) = execute_all(strength_runs(PLO), SerialBackend(), out, quiet=True, upstream=True)
+        yield run_dir
 
 
 @pytest.mark.parametrize("text", [AAKK_DS, "Ks Qh 7d 5c", "2s 3h 7d 8c"])
@@ -138,39 +134,45 @@ def test_plo8_is_hi_lo_and_plo_high_only(iso4):
     assert plo8 - plo > 0.05  # more than the 4-SE tolerances above: high-only would fail there
 
 
-def test_order_puts_aakk_top_and_trash_bottom(small_cache):
+def test_order_puts_aakk_top_and_trash_bottom(small_run):
     """AAKK double-suited is in PLO's top 0.1 % of hands and 2-3-4-8 rainbow is not in the top half."""
-    classes = hr.class_strengths(PLO)
-    assert tuple(sorted(parse_cards(AAKK_DS))) in top_percent(classes, 0.1)
-    assert tuple(sorted(parse_cards(TRASH))) not in top_percent(classes, 50)
+    ranking = ranking_from(PLO, [read_tables(small_run)])
+    assert tuple(sorted(parse_cards(AAKK_DS))) in ranking.top(0.1)
+    assert tuple(sorted(parse_cards(TRASH))) not in ranking.top(50)
+    assert ranking(parse_cards(AAKK_DS)) < 0.001 < 0.5 < ranking(parse_cards(TRASH))
 
 
-def test_every_hand_once(small_cache):
-    """Each of the 270,725 four-card hands is in exactly one of the 16,432 classes, with a strength in [0, 1]."""
-    classes = hr.class_strengths(PLO)
-    hands = [hand for members, _ in classes for hand in members]
-    assert len(classes) == 16_432
-    assert len(hands) == len(set(hands)) == math.comb(52, 4)
-    assert set(hands) == set(itertools.combinations(range(52), 4))
-    assert all(0 <= strength <= 1 for _, strength in classes)
+def test_every_hand_once(small_run):
+    """Each of the 270,725 four-card hands is in exactly one of the 16,432 classes, every class
+    has a strength in [0, 1] with its standard error, and the top 100 % is every hand."""
+    table = read_tables(small_run)["strengths"]
+    assert table["class"].to_list() == list(range(16_432)) and table["samples"].unique().to_list() == [SMALL]
+    assert table["equity"].min() >= 0 and table["equity"].max() <= 1 and table["se"].max() < 0.008
+    ranking = ranking_from(PLO, [read_tables(small_run)])
+    assert ranking.top(100) == set(itertools.combinations(range(52), 4))
+    assert sorted(ranking.percentile)[0] == 0 and ranking.percentile.max() < 1
 
 
-def test_second_call_reads_the_cache(small_cache, monkeypatch):
-    """A second use reads the cached Parquet (the same values, no sampling) and only it is in the folder."""
-    first = hr.class_strengths(PLO)
-    monkeypatch.setattr(hr, "_sample_all", lambda *a: pytest.fail("sampled again instead of reading the cache"))
-    hr.class_strengths.cache_clear()
-    again = hr.class_strengths(PLO)
-    assert again == first
-    table = hr.sampled_strengths(PLO)
-    assert table.columns == ["class", "equity", "se", "samples"]
-    assert table["samples"].unique().to_list() == [SMALL]
-    assert [p.name for p in small_cache.iterdir()] == [hr.sampled_path(PLO).name]
+def test_a_complete_run_is_read_not_run_again(small_run):
+    """Asked again, the complete strength run is only read: no shard runs and its report stays."""
+    class Counting(SerialBackend):
+        tasks = 0
+
+        def run(self, tasks, on_result, on_status=None):
+            Counting.tasks += len(tasks)
+            super().run(tasks, on_result, on_status)
+
+    report = small_run / "report.md"
+    before = report.stat().st_mtime_ns
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hr, "SAMPLES", SMALL)
+        (again,) = execute_all(strength_runs(PLO), Counting(), small_run.parents[1], quiet=True, upstream=True)
+    assert again == small_run and Counting.tasks == 0 and report.stat().st_mtime_ns == before
 
 
-def test_table_is_the_same_however_batched(small_folder):
-    """Classes sampled alone, in this process, give bit for bit the rows the two workers wrote."""
-    table = hr.sampled_strengths(PLO, samples=SMALL, folder=small_folder)
+def test_table_is_the_same_however_batched(small_run):
+    """Classes sampled alone, in this process, give bit for bit the rows the shards wrote."""
+    table = read_tables(small_run)["strengths"]
     ids = np.array([0, 5_000, 16_431])
     total, _ = hr.sample_classes(PLO, hr.representatives(4)[ids], ids, SMALL)
     assert (total / (4 * SMALL)).tolist() == table["equity"].to_numpy()[ids].tolist()
@@ -179,30 +181,31 @@ def test_table_is_the_same_however_batched(small_folder):
 def test_five_hole_cards_refused():
     """Games of 5 hole cards get a one-line SampyongError, not a ranking."""
     with pytest.raises(SampyongError) as error:
-        hr.class_strengths(game("plo5-8"))
+        strength_runs(game("plo5-8"))
     assert "\n" not in str(error.value) and "5" in str(error.value)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["plo", "plo8"])
 def test_full_table(name, iso4):
-    """The full table (built once into the real cache, under 3 minutes on 2 cores) has every
+    """The full table (its run done once into the cache folder, on an embedded Ray) has every
     class at SAMPLES deals with an SE under 0.4 points, rows equal to classes sampled alone, and
     for PLO AAKK double-suited in the top 0.1 % and 2-3-4-8 rainbow in the bottom half."""
     import time
 
+    from tests.helpers import UPSTREAM, ranking
+
     g = game(name)
-    hr.class_strengths.cache_clear()
     started = time.perf_counter()
-    classes = hr.class_strengths(g)
+    ranked = ranking(g)
     print(f"{name}: {time.perf_counter() - started:.1f} s")
-    assert time.perf_counter() - started < 180
-    table = hr.sampled_strengths(g)
+    (run_dir,) = execute_all(strength_runs(g), SerialBackend(), UPSTREAM, quiet=True, upstream=True)
+    table = read_tables(run_dir)["strengths"]
     assert table.height == 16_432 and table["samples"].unique().to_list() == [hr.SAMPLES]
     assert table["se"].max() < 0.004
     ids = np.array([class_of(iso4, AAKK_DS), class_of(iso4, TRASH), 8_000])
     total, _ = hr.sample_classes(g, hr.representatives(4)[ids], ids)
-    assert (total / (4 * hr.SAMPLES)).tolist() == [classes[i][1] for i in ids]
+    assert (total / (4 * hr.SAMPLES)).tolist() == table["equity"].to_numpy()[ids].tolist()
     if name == "plo":
-        assert tuple(sorted(parse_cards(AAKK_DS))) in top_percent(classes, 0.1)
-        assert tuple(sorted(parse_cards(TRASH))) not in top_percent(classes, 50)
+        assert tuple(sorted(parse_cards(AAKK_DS))) in ranked.top(0.1)
+        assert tuple(sorted(parse_cards(TRASH))) not in ranked.top(50)

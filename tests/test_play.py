@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
-from tests.helpers import execute
+from tests.helpers import execute, ranking
 
 FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
 
@@ -45,12 +45,33 @@ def test_showdown_policy_matches_the_showdown_study(runs):
         assert abs(shown[flag][0] - ref[flag]) <= 4 * se + 1e-12, flag
 
 
+def _flags(highs, lows) -> tuple[int, ...]:
+    """hi_chop, low_exists, low_tie, scoop, quartered, hilo_split of one showdown among these
+    hands, from each player's exact share of the pot (RULES section 6): a scoop is a share of
+    the whole pot, quartered a share of exactly a quarter, hilo_split a low whose winners are
+    not the high's.
+
+    >>> _flags([5, 5, 1], [0, 9, 9])  # high and low each tied by two: the high-only player has 1/4
+    (1, 1, 1, 0, 1, 1)
+    >>> _flags([5, 1, 1], [0, 9, 9]), _flags([5, 5, 1], [0, 0, 0]), _flags([5, 1], [9, 0])
+    ((0, 1, 1, 0, 1, 1), (1, 0, 0, 0, 0, 0), (0, 1, 0, 1, 0, 0))
+    """
+    from fractions import Fraction
+
+    high_winners = {i for i, h in enumerate(highs) if h == max(highs)}
+    low_winners = {i for i, low in enumerate(lows) if low and low == max(lows)}
+    halves = [(Fraction(1, 2), high_winners), (Fraction(1, 2), low_winners)] if low_winners else [(Fraction(1), high_winners)]
+    shares = [sum((part / len(w) for part, w in halves if i in w), Fraction(0)) for i in range(len(highs))]
+    return (int(len(high_winners) > 1), int(bool(low_winners)), int(len(low_winners) > 1), int(1 in shares),
+            int(Fraction(1, 4) in shares), int(bool(low_winners) and low_winners != high_winners))
+
+
 def test_showdown_flags_kernel_equals_the_readable_flags():
     """The numba flags of a showdown equal ``_flags`` on the same hands, ties and lows included,
     for every subset of seats."""
     import numpy as np
 
-    from jobs.play import _flags, _showdown_flags
+    from evaluator.settle import flags_among
 
     rng = np.random.default_rng(1)
     out = np.zeros(6, np.int64)
@@ -60,7 +81,7 @@ def test_showdown_flags_kernel_equals_the_readable_flags():
         lows = (rng.integers(0, 3, size=seats) * rng.integers(0, 2)).astype(np.uint32)
         mask = rng.random(seats) < 0.7
         mask[:2] = True
-        _showdown_flags(highs, lows, mask, out)
+        out[:] = [int(f) for f in flags_among(highs, lows, mask)]
         picked = np.flatnonzero(mask)
         assert tuple(out) == _flags(highs[picked].tolist(), lows[picked].tolist()), (highs, lows, mask)
 
@@ -130,11 +151,10 @@ def test_pro_like_reproduces_the_pluribus_figures():
     reaches showdown as often as the Pluribus records do: within 2 points (0.1 players)."""
     from engine.policy import builtin
     from evaluator.games import game
-    from jobs.fit import play_figures, record_figures
-    from jobs.play import preflop_ranks
+    from engine.fit import play_figures, record_figures
 
     target = record_figures([HANDS])
-    played = play_figures(game("holdem"), builtin("pro-like"), 6, 100_000, 777, preflop_ranks(game("holdem")))
+    played = play_figures(game("holdem"), builtin("pro-like"), 6, 100_000, 777, ranking(game("holdem")))
     assert abs(played.flop - target.flop) < 0.02 and abs(played.players - target.players) < 0.1
     assert abs(played.showdown - target.showdown) < 0.02
 

@@ -39,10 +39,10 @@ import pytest
 from engine.player import deal_hands, play_hand
 from evaluator import reference
 from evaluator.cards import class_name
-from jobs.play import CLAIMS, POT_BUCKETS, STUDY, betting_of, game_of, policies_of, preflop_ranks, stack_of
+from jobs.play import CLAIMS, POT_BUCKETS, STUDY, table_of
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
-from tests.helpers import execute
+from tests.helpers import execute, ranking
 
 RANDOM_LEGAL = """name = "random-legal"
 style = "random-legal"
@@ -75,14 +75,15 @@ def flags(game, holes, board) -> dict[str, bool]:
 
 def recount(config: RunConfig) -> dict:
     """Every hand of the run played again by the reference engine, counted in plain Python."""
-    g, betting, policies, stack = game_of(config), betting_of(config), policies_of(config), stack_of(config)
-    seats = config.players
-    ranks = preflop_ranks(g) if any(p.style == "thresholds" for p in policies) else (lambda hole: 0.5)
+    table = table_of(config)
+    g, seats, stack = table.game, table.seats, table.stacks[0]
+    ranks = ranking(g) if table.needs_ranking else (lambda hole: 0.5)
     hands = []
     for shard in STUDY.plan(config):
         cards, keys = deal_hands(shard.generator(), shard.deals, seats, g)
         for i in range(shard.deals):
-            hand = play_hand(g, betting, policies, [stack] * seats, [1, 2] + [0] * (seats - 2), cards[i], keys[i], ranks)
+            hand = play_hand(g, table.betting, list(table.policies), [stack] * seats, [1, 2] + [0] * (seats - 2), cards[i],
+                             keys[i], ranks)
             count, at = seats, [seats]
             for action in hand.actions:
                 words = action.split()

@@ -81,9 +81,9 @@ def test_top_percent_takes_the_best_classes_first():
 @pytest.mark.slow
 def test_holdem_top_15_percent_by_the_exact_grid():
     """The top 15 % of hold'em hands by the exact grid hold AA and AKs, not 72o, and about 15 % of the 1,326 hands."""
-    from jobs.hand_ranking import top_provider
+    from tests.helpers import ranking
 
-    top = parse_range("15%", HOLDEM, top_provider(HOLDEM))
+    top = parse_range("15%", HOLDEM, ranking(HOLDEM).top)
     assert 0.15 <= top.share(HOLDEM) < 0.17
     held = as_text(top.combos)
     assert ("Ac", "As") in held and ("As", "Ks") in held and ("2d", "7c") not in held
