@@ -97,4 +97,5 @@ def test_play_ranks_hands_in_the_driver_and_no_worker_cache_gets_a_grid(tmp_path
     assert serial.returncode == 0, serial.stderr[-2000:]
     assert tables(Path(ray.stdout.strip().splitlines()[-1])) == tables(Path(serial.stdout.strip().splitlines()[-1]))
     kept = [p.relative_to(worker_cache).as_posix() for p in worker_cache.rglob("*") if p.is_file()]
+    assert kept, "the worker node never used its own cache: did its shards run elsewhere?"
     assert not [p for p in kept if "grid" in p.split("/")[0] or p.startswith(("runs", "hand_ranking"))], kept
