@@ -1,6 +1,22 @@
 """Turn draws against trips: hand-counted spots and a brute force over the rivers with the
 reference evaluator, against the job's tables."""
 
+# Every column the draws study publishes (jobs/draws.py) and the independent value each is
+# checked against (tests in this file):
+#
+# draws (one row per draw and outs)
+#   draw, outs, spots, share (of all spots), equity (mean exact pot share over the rivers),
+#   equity_se (spot to spot), high_win (outs over the unseen rivers)
+#       -> every river of the same sampled turns with the reference evaluator and RULES section 6,
+#          through unequal shards and the pipeline's sums: test_tables_equal_a_reference_brute_force
+#          (pls7, pls7[ranking=trips_over_straight], plo8; slow: pls, pls7-2, holdem);
+#          hand-counted spots: test_hand_made_spots_through_the_job, and the equity calculator on
+#          one of them: test_hand_made_spot_outs_and_equity
+# draw_types (one row per draw)
+#   draw, spots, share, mean_outs, equity, equity_se
+#       -> test_tables_equal_a_reference_brute_force; test_hand_made_spots_through_the_job (mean_outs)
+
+import dataclasses
 import statistics
 from fractions import Fraction
 
@@ -13,8 +29,9 @@ from evaluator.cards import parse_cards
 from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.equity import equity
 from evaluator.games import Category
-from jobs import draws
+from jobs import STUDIES, draws
 from jobs.common import game_of
+from pipeline import runner
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, ShardSpec
 from tests.helpers import execute
@@ -174,7 +191,7 @@ def _mean_se(values):
     return mean, se
 
 
-def _check_against_reference(game_name, knobs, deals, seed, monkeypatch):
+def _check_against_reference(game_name, knobs, deals, seed, monkeypatch, tmp_path):
     dealt = []
 
     def spy(*args, **kwargs):
@@ -183,10 +200,12 @@ def _check_against_reference(game_name, knobs, deals, seed, monkeypatch):
         return cards
 
     monkeypatch.setattr(draws, "deal_cards", spy)
-    config = RunConfig(job="draws", game=game_name, deals=deals, shard_deals=deals, players=2, seed=seed, **knobs)
+    config = RunConfig(job="draws", game=game_name, deals=deals, shard_deals=deals * 2 // 3, players=2, seed=seed, **knobs)
     game = game_of(config)
-    counts = draws.run_shard(config, ShardSpec(index=0, deals=deals, root_seed=seed))
-    tables = draws.summarize({"draws": pl.from_arrow(counts["draws"])}, config)
+    study = dataclasses.replace(STUDIES["draws"], prepare=lambda config: None)  # no warm-up deals
+    run_dir = runner.execute(study, config, SerialBackend(), tmp_path, quiet=True)  # 2 unequal shards, summed
+    tables = {t: pl.read_parquet(run_dir / "tables" / f"{t}.parquet") for t in ("draws", "draw_types")}
+    assert sum(len(d) for d in dealt) == deals
     h = game.hole_cards
     rivers = 52 - 2 * h - 4
     by_row: dict[tuple[str, int], list[float]] = {}
@@ -216,6 +235,7 @@ def _check_against_reference(game_name, knobs, deals, seed, monkeypatch):
     for draw, outs in outs_by_draw.items():
         mean, se = _mean_se(shares_by_draw[draw])
         assert types[draw]["spots"] == len(outs)
+        assert types[draw]["share"] == pytest.approx(len(outs) / total), draw
         assert types[draw]["mean_outs"] == pytest.approx(statistics.fmean(outs))
         assert types[draw]["equity"] == pytest.approx(mean, abs=1e-12)
         assert types[draw]["equity_se"] == (None if se is None else pytest.approx(se, abs=1e-7))
@@ -229,14 +249,16 @@ def _check_against_reference(game_name, knobs, deals, seed, monkeypatch):
         ("plo8", {}, 500),  # exactly two hole cards, 8-or-better low
     ],
 )
-def test_tables_equal_a_reference_brute_force(game_name, knobs, deals, monkeypatch):
-    """Every row of both tables (spots, share, outs, high_win, equity and its SE) equals a
-    brute force over every river of the same sampled turns with the reference evaluator."""
-    _check_against_reference(game_name, knobs, deals, 5, monkeypatch)
+def test_tables_equal_a_reference_brute_force(game_name, knobs, deals, monkeypatch, tmp_path):
+    """Every column of both tables of a run in two unequal shards (draws: draw, outs, spots,
+    share, equity and its spot-to-spot SE, high_win; draw_types: draw, spots, share, mean_outs,
+    equity, equity_se) equals a brute force over every river of the same sampled turns with the
+    reference evaluator."""
+    _check_against_reference(game_name, knobs, deals, 5, monkeypatch, tmp_path)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_name, knobs", [("pls7", {}), ("pls", {"ranking": "both"}), ("pls7-2", {}), ("holdem", {})])
-def test_tables_equal_a_reference_brute_force_large(game_name, knobs, monkeypatch):
+def test_tables_equal_a_reference_brute_force_large(game_name, knobs, monkeypatch, tmp_path):
     """Slow: the same brute force on 6,000 sampled turns per game."""
-    _check_against_reference(game_name, knobs, 6000, 9, monkeypatch)
+    _check_against_reference(game_name, knobs, 6000, 9, monkeypatch, tmp_path)

@@ -1,4 +1,45 @@
-"""The showdown job: its kernel against a plain-Python count, and RULES section 9 figures."""
+"""The showdown job: its kernel against a plain-Python count, every published column against
+the reference evaluator end to end, standard errors against the spread over shards, and RULES
+section 9 figures."""
+
+# Every column the showdown study publishes (jobs/showdown.py: run_shard counts, summarize
+# tables) and the independent value each is checked against (tests in this file):
+#
+# summary (one row per game and k = players)
+#   game, players, deals   the game's name from games.py, k = 2..P, the number of rows dealt
+#                          -> test_summary_columns_equal_the_reference_end_to_end
+#   hi_chop, low_exists, low_tie (of the deals with a low), scoop, quartered, hilo_split
+#                          -> a count over the run's own deals with the reference evaluator and
+#                             RULES section 6 in exact fractions, through unequal shards and the
+#                             pipeline's sums: test_summary_columns_equal_the_reference_end_to_end
+#                             (pls7; pls7[ranking=both,low=8]; holdem); the kernel's counts:
+#                             test_kernel_counts_equal_plain_python, test_hilo_split_equals_a_brute_force;
+#                             RULES section 9: hi_chop ~7.05 % / ~8.20 % and low_exists ~70 % in
+#                             test_pls7_six_players_match_the_rule_book, test_variants_match_the_rule_book
+#   each *_se              the binomial formula per deal on the reference's count
+#                          -> test_summary_columns_equal_the_reference_end_to_end; the empirical
+#                             spread of 64 shards' own rates -> test_standard_errors_match_the_spread_over_shards
+# categories (one row per game, k and category)
+#   game, players, category  -> test_category_columns_equal_the_reference_end_to_end (order:
+#                             strongest first in the game's ranking)
+#   best, present          share of the k hands, from the reference's best category and present
+#                          set per hand -> test_category_columns_equal_the_reference_end_to_end;
+#                          present against RULES section 9 (trips, straight, flush, skip) ->
+#                          test_pls7_six_players_match_the_rule_book
+#   best_se, present_se    the standard error of the per-deal count over k (the deal is the unit:
+#                          its hands share a board), from the reference ->
+#                          test_category_columns_equal_the_reference_end_to_end; the spread of
+#                          64 shards -> test_standard_errors_match_the_spread_over_shards
+#   win, win_se            the reference's winning high category per deal, binomial SE per deal
+#                          -> test_category_columns_equal_the_reference_end_to_end,
+#                          test_standard_errors_match_the_spread_over_shards
+# The variants study's rows for each variant equal these tables (tests/test_variants.py), and
+# tests/test_distribution.py checks hold'em present shares against the exact distribution.
+
+import dataclasses
+import math
+import statistics
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
@@ -7,9 +48,12 @@ from typer.testing import CliRunner
 
 from evaluator import reference
 from evaluator.deal import deal_cards, split_deal
-from evaluator.games import game
+from evaluator.games import Category, game
+from jobs import STUDIES, showdown
+from jobs.common import game_of
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, NO_JOINT, NO_OUTCOMES, SUMMARY_FIELDS, showdown_counts
 from sampyong import cli
+from pipeline import runner
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
 from tests.helpers import execute
@@ -149,3 +193,166 @@ def test_report_command_rebuilds(tmp_path):
     assert result.stdout.strip().splitlines()[-1] == str(run_dir)
     assert (run_dir / "tables" / "summary.csv").read_bytes() == before
     assert RunStore.read_config(run_dir) == config
+
+
+# --- every published column, end to end, against the reference --------------------------------
+
+
+def _execute_spied(config, out, module):
+    """Run ``config`` through the pipeline (SerialBackend, every shard of its plan) with the
+    study's ``deal_cards`` spied on; return the run directory and every dealt row in order.
+    The study's warm-up shard is skipped so that only the run's own deals are recorded."""
+    dealt = []
+    real = module.deal_cards
+
+    def spy(*args, **kwargs):
+        cards = real(*args, **kwargs)
+        dealt.append(cards.copy())
+        return cards
+
+    study = dataclasses.replace(STUDIES[config.job], prepare=lambda config: None)
+    study.validate(config)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, "deal_cards", spy)
+        run_dir = runner.execute(study, study.configure(config), SerialBackend(), out, quiet=True)
+    return run_dir, np.concatenate(dealt)
+
+
+def _binomial(successes, trials):
+    """A rate and its binomial standard error, by the textbook formula (None without trials)."""
+    if not trials:
+        return None, None
+    p = successes / trials
+    return p, math.sqrt(p * (1 - p) / trials)
+
+
+BRUTE_RUNS = [
+    # (game, knobs, players, deals, shard_deals): shards of unequal size, summed by the pipeline
+    ("pls7", {}, 4, 600, 400),
+    ("pls7", {"ranking": "both", "low": "8"}, 3, 300, 200),  # categories out of their base order
+    ("holdem", {}, 3, 300, 200),  # no skips, no royal: 9 categories; no low
+]
+
+
+@pytest.fixture(scope="module", params=BRUTE_RUNS, ids=lambda run: ",".join([run[0], *run[1].values()]))
+def brute_run(request, tmp_path_factory):
+    """A showdown run in two unequal shards, and per deal and k the reference's outcome (RULES
+    section 6 by exact fractions) and per-hand categories."""
+    name, knobs, players, deals, shard_deals = request.param
+    config = RunConfig(job="showdown", game=name, deals=deals, shard_deals=shard_deals, players=players, seed=77, **knobs)
+    run_dir, dealt = _execute_spied(config, tmp_path_factory.mktemp("showdown-brute"), showdown)
+    g = game_of(config)
+    h = g.hole_cards
+    per_deal = []
+    for cards in dealt.tolist():
+        shows = [reference.showdown(g, cards[h * p : h * (p + 1)], cards[h * players :]) for p in range(players)]
+        out = {}
+        for k in range(2, players + 1):
+            highs = [s.high.strength for s in shows[:k]]
+            lows = [s.low.strength if s.low else 0 for s in shows[:k]]
+            hw = {p for p in range(k) if highs[p] == max(highs)}
+            lw = {p for p in range(k) if max(lows) and lows[p] == max(lows)}
+            shares = [Fraction(0)] * k
+            for winners, pot in ((hw, Fraction(1, 2) if lw else Fraction(1)), (lw, Fraction(1, 2))):
+                for p in winners:
+                    shares[p] += pot / len(winners)
+            flags = {
+                "hi_chop": len(hw) >= 2, "low_exists": bool(lw), "low_tie": len(lw) >= 2,
+                "scoop": max(shares) == 1, "quartered": Fraction(1, 4) in shares, "hilo_split": bool(lw) and lw != hw,
+            }
+            winner = shows[min(hw)].high.category
+            out[k] = (flags, winner, [s.high.category for s in shows[:k]], [s.present for s in shows[:k]])
+        per_deal.append(out)
+    return run_dir, config, g, per_deal
+
+
+def test_summary_columns_equal_the_reference_end_to_end(brute_run):
+    """Every column of summary.parquet (game, players, deals, each rate and its binomial SE per
+    deal; low_tie over the deals with a low) equals a count over the run's own deals by the
+    reference evaluator, through 2 shards, the shard sums and summarize."""
+    run_dir, config, g, per_deal = brute_run
+    table = pl.read_parquet(run_dir / "tables" / "summary.parquet")
+    assert table["players"].to_list() == list(range(2, config.players + 1))
+    deals = len(per_deal)
+    assert deals == config.deals
+    for row in table.iter_rows(named=True):
+        k = row["players"]
+        assert row["game"] == g.name and row["deals"] == deals
+        flags = [d[k][0] for d in per_deal]
+        lows = sum(f["low_exists"] for f in flags)
+        for field in SUMMARY_FIELDS:
+            trials = lows if field == "low_tie" else deals
+            rate, se = _binomial(sum(f[field] for f in flags), trials)
+            assert row[field] == (None if rate is None else pytest.approx(rate, abs=1e-12)), (k, field)
+            assert row[f"{field}_se"] == (None if se is None else pytest.approx(se, abs=1e-12)), (k, field)
+
+
+def test_category_columns_equal_the_reference_end_to_end(brute_run):
+    """Every column of categories.parquet equals the reference over the run's deals: best and
+    present as shares of the k hands with SEs from the per-deal counts (mean and standard error
+    of the per-deal count over k, the k hands sharing a board), win as a share of deals with its
+    binomial SE."""
+    run_dir, config, g, per_deal = brute_run
+    table = pl.read_parquet(run_dir / "tables" / "categories.parquet")
+    deals = len(per_deal)
+    assert table.height == (config.players - 1) * len(g.ranking.order)
+    assert table["category"].to_list()[: len(g.ranking.order)] == [c.name for c in reversed(g.ranking.order)]
+    for row in table.iter_rows(named=True):
+        k, c = row["players"], Category[row["category"]]
+        assert row["game"] == g.name
+        best = [d[k][2].count(c) for d in per_deal]
+        present = [sum(c in p for p in d[k][3]) for d in per_deal]
+        for field, per_deal_counts in (("best", best), ("present", present)):
+            mean = statistics.fmean(per_deal_counts) / k
+            se = statistics.stdev(per_deal_counts) / math.sqrt(deals) / k
+            assert row[field] == pytest.approx(mean, abs=1e-12), (k, c, field)
+            assert row[f"{field}_se"] == pytest.approx(se, abs=1e-12), (k, c, field)
+        rate, se = _binomial(sum(d[k][1] == c for d in per_deal), deals)
+        assert row["win"] == pytest.approx(rate, abs=1e-12), (k, c)
+        assert row["win_se"] == pytest.approx(se, abs=1e-12), (k, c)
+
+
+@pytest.fixture(scope="module")
+def many_shards(tmp_path_factory):
+    """A PLS7 run of 64 shards of 8,000 deals of 6 hands."""
+    config = RunConfig(job="showdown", game="pls7", deals=64 * 8000, shard_deals=8000, players=6, seed=404)
+    run_dir = execute(config, SerialBackend(), tmp_path_factory.mktemp("showdown-spread"), quiet=True)
+    return run_dir, config
+
+
+def _shard_estimates(run_dir, config, study_module, tables):
+    """Each shard's own summarized tables (its counts alone through ``summarize``)."""
+    per_shard = []
+    for path in sorted((run_dir / "shards" / tables[0]).glob("shard-*.parquet")):
+        counts = {t: pl.read_parquet(run_dir / "shards" / t / path.name) for t in tables}
+        per_shard.append(study_module.summarize(counts, config))
+    return per_shard
+
+
+def test_standard_errors_match_the_spread_over_shards(many_shards):
+    """Every _se column of both tables, times sqrt(64), is within 30 % of the standard deviation
+    of the 64 shards' own estimates (the empirical error of a deal-sized sample), for k = 2 and 6
+    and every rate frequent enough to be near normal in a shard: per deal, not per hand."""
+    run_dir, config = many_shards
+    shards = _shard_estimates(run_dir, config, showdown, ("summary", "categories"))
+    assert len(shards) == 64
+    whole = {name: pl.read_parquet(run_dir / "tables" / f"{name}.parquet") for name in ("summary", "categories")}
+    checked = 0
+    for name, keys, fields in (
+        ("summary", ("players",), SUMMARY_FIELDS),
+        ("categories", ("players", "category"), ("best", "present", "win")),
+    ):
+        for row in whole[name].filter(pl.col("players").is_in([2, 6])).iter_rows(named=True):
+            for field in fields:
+                if not 0.02 < row[field] < 0.98:
+                    continue
+                values = []
+                for shard in shards:
+                    frame = shard[name]
+                    for key in keys:
+                        frame = frame.filter(pl.col(key) == row[key])
+                    values.append(frame[field][0])
+                ratio = row[f"{field}_se"] * math.sqrt(64) / statistics.stdev(values)
+                assert 0.7 < ratio < 1.3, (name, row[keys[-1]], field, ratio)
+                checked += 1
+    assert checked >= 40

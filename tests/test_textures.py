@@ -1,7 +1,32 @@
 """Board textures: hand-picked boards get the documented class, every 5-card board's class
 against an exact count, and the job's statistics against the reference evaluator."""
 
+# Every column the textures study publishes (jobs/textures.py) and the independent value each is
+# checked against (tests in this file):
+#
+# textures (one row per texture class present)
+#   pairing, suit, straight, skip, low   the rule book's lists of straights and skips and the
+#                  low definition, board by board -> test_job_tables_equal_the_reference; over all
+#                  2,598,960 boards against hand counts and an exact count over rank multisets ->
+#                  test_every_board_against_an_exact_count; hand-picked boards -> test_hand_picked_boards*
+#   deals, frequency, frequency_se (binomial over all deals)
+#                  -> test_job_tables_equal_the_reference (counts over the run's own deals);
+#                  pairing and suit frequencies within 4 SE of exact probabilities ->
+#                  test_sampled_frequencies_match_exact_probabilities
+#   hi_chop, low_exists, scoop and each *_se (binomial over the row's deals), win_<category>
+#   (share of the row's deals won by the category; no SE column)
+#                  -> the reference evaluator and RULES section 6 on the run's own deals in
+#                  unequal shards: test_job_tables_equal_the_reference
+# flops (one row per 1,755 flop classes)
+#   flop, example  cards.class_name of the first three board cards; the example's class name is
+#                  the row's -> test_job_tables_equal_the_reference
+#   deals, frequency, frequency_se, hi_chop, low_exists, scoop and their *_se
+#                  -> test_job_tables_equal_the_reference; suited, paired and trips flop shares
+#                  against hand counts -> test_sampled_frequencies_match_exact_probabilities
+
+import dataclasses
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from math import comb, prod
@@ -14,12 +39,13 @@ from evaluator import reference
 from evaluator.cards import class_name, parse_cards
 from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.games import game
-from jobs import textures
+from jobs import STUDIES, textures
 from jobs.grid import hand_classes
 from jobs.textures import SKIPS, STRAIGHTS, _labels, add_boards, texture_of
 from jobs.common import game_of
+from pipeline import runner
 from pipeline.backends import SerialBackend
-from pipeline.plan import RunConfig, ShardSpec
+from pipeline.plan import RunConfig
 from tests.helpers import execute
 
 
@@ -180,11 +206,19 @@ def _outcome(g, holes, board):
     return len(high_winners) >= 2, bool(low_winners), max(shares) == 1, category
 
 
+def _binomial(successes, trials):
+    """A rate and its binomial standard error, by the textbook formula."""
+    p = successes / trials
+    return p, math.sqrt(p * (1 - p) / trials)
+
+
 @pytest.mark.parametrize("name, players, deals", [("pls7", 6, 400), ("plo8", 4, 300)])
-def test_job_tables_equal_the_reference(name, players, deals, monkeypatch):
-    """On sampled deals, every texture's and flop class's deals, hi_chop, low_exists, scoop
-    and winning categories equal a count with the reference evaluator, with the texture from
-    the rule book's straights and skips and the flop class from ``cards.class_name``."""
+def test_job_tables_equal_the_reference(name, players, deals, tmp_path):
+    """On a run in two unequal shards, every column of both tables equals a count over its own
+    deals with the reference evaluator: the texture labels (from the rule book's straights and
+    skips), deals, frequency (of all deals) and hi_chop, low_exists, scoop (of the row's deals)
+    with binomial standard errors per deal, the winning categories' shares; for the flop classes
+    (from ``cards.class_name``) the same rates and an example flop of the class."""
     dealt = []
 
     def spy(*args, **kwargs):
@@ -192,38 +226,53 @@ def test_job_tables_equal_the_reference(name, players, deals, monkeypatch):
         dealt.append(cards.copy())
         return cards
 
-    monkeypatch.setattr(textures, "deal_cards", spy)
-    config = RunConfig(job="textures", game=name, deals=deals, shard_deals=deals, players=players, seed=3)
+    config = RunConfig(job="textures", game=name, deals=deals, shard_deals=deals * 3 // 4, players=players, seed=3)
     g = game_of(config)
-    counts = textures.run_shard(config, ShardSpec(index=0, deals=deals, root_seed=3))
-    tables = textures.summarize({k: pl.from_arrow(v) for k, v in counts.items()}, config)
+    study = dataclasses.replace(STUDIES["textures"], prepare=lambda config: None)  # no warm-up deals
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(textures, "deal_cards", spy)
+        run_dir = runner.execute(study, config, SerialBackend(), tmp_path, quiet=True)
+    tables = {t: pl.read_parquet(run_dir / "tables" / f"{t}.parquet") for t in ("textures", "flops")}
+    dealt = np.concatenate(dealt)
+    assert len(dealt) == deals
     by_texture: dict = {}
     by_flop: dict = {}
     h = g.hole_cards
-    for cards in np.concatenate(dealt).tolist():
+    for cards in dealt.tolist():
         holes = [cards[p * h : (p + 1) * h] for p in range(players)]
         board = cards[players * h :]
         chop, low, scoop, category = _outcome(g, holes, board)
         row = by_texture.setdefault(_board_labels(board, g.ranking.has_skips, g.low), Counter())
         row.update(deals=1, hi_chop=chop, low_exists=low, scoop=scoop, **{f"win_{category.name}": 1})
         by_flop.setdefault(class_name(board[:3]), Counter()).update(deals=1, hi_chop=chop, low_exists=low, scoop=scoop)
+    wins = [f"win_{c.name}" for c in g.ranking.order]
+    assert tables["textures"].columns == [
+        "pairing", "suit", "straight", "skip", "low", "deals", "frequency", "frequency_se", "hi_chop", "hi_chop_se",
+        "low_exists", "low_exists_se", "scoop", "scoop_se", *wins,
+    ]
     got = {r["pairing"] + " " + r["suit"] + " " + r["straight"] + " " + r["skip"] + " " + r["low"]: r for r in tables["textures"].iter_rows(named=True)}
     assert set(got) == {" ".join(key) for key in by_texture}
-    for key, want in by_texture.items():
-        row = got[" ".join(key)]
-        n = want["deals"]
-        assert row["deals"] == n and row["frequency"] == pytest.approx(n / deals), key
-        for field in ("hi_chop", "low_exists", "scoop"):
-            assert row[field] == pytest.approx(want[field] / n), (key, field)
-        for c in g.ranking.order:
-            assert row[f"win_{c.name}"] == pytest.approx(want[f"win_{c.name}"] / n), (key, c)
     flops = {r["flop"]: r for r in tables["flops"].iter_rows(named=True)}
     assert len(flops) == 1755 and sum(r["deals"] for r in flops.values()) == deals
-    for flop, want in by_flop.items():
-        n = want["deals"]
-        assert flops[flop]["deals"] == n, flop
-        for field in ("hi_chop", "low_exists", "scoop"):
-            assert flops[flop][field] == pytest.approx(want[field] / n), (flop, field)
+    for flop, row in flops.items():
+        assert class_name(parse_cards(row["example"])) == flop
+        if flop not in by_flop:
+            assert row["deals"] == 0 and row["frequency"] == 0 and row["frequency_se"] == 0
+    for rows, expected in ((got, {" ".join(key): want for key, want in by_texture.items()}), (flops, by_flop)):
+        for key, want in expected.items():
+            row = rows[key]
+            n = want["deals"]
+            assert row["deals"] == n, key
+            frequency, frequency_se = _binomial(n, deals)
+            assert row["frequency"] == pytest.approx(frequency, abs=1e-12), key
+            assert row["frequency_se"] == pytest.approx(frequency_se, abs=1e-12), key
+            for field in ("hi_chop", "low_exists", "scoop"):
+                rate, se = _binomial(want[field], n)
+                assert row[field] == pytest.approx(rate, abs=1e-12), (key, field)
+                assert row[f"{field}_se"] == pytest.approx(se, abs=1e-12), (key, field)
+    for key, want in by_texture.items():
+        for column in wins:
+            assert got[" ".join(key)][column] == pytest.approx(want[column] / want["deals"], abs=1e-12), (key, column)
 
 
 def test_sampled_frequencies_match_exact_probabilities(tmp_path):

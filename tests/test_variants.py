@@ -1,6 +1,32 @@
 """The variants job: rates and paired differences against a reference brute force, and
 agreement with the showdown job."""
 
+# Every column the variants study publishes (jobs/variants.py) and the independent value each is
+# checked against (tests in this file; ``brute``: 300 deals of 5 players in unequal shards through
+# the pipeline, every variant re-evaluated deal by deal with the reference evaluator, the variants
+# built from games.py's knobs rather than the job's parser):
+#
+# variants
+#   variant, hole_use, ranking, low   games.py's name and knobs -> test_rates_equal_a_reference_brute_force
+#   players, deals                    k = 2..5, the deals dealt -> test_rates_equal_a_reference_brute_force
+#   hi_chop, low_exists, low_tie, scoop, quartered, hilo_split and each *_se (binomial per deal;
+#   low_tie over the deals with a low) -> test_rates_equal_a_reference_brute_force; the same
+#   columns equal the showdown study's on each variant's rules ->
+#   test_base_variant_equals_the_showdown_job, test_each_variant_equals_the_showdown_job_on_its_rules
+# variant_categories
+#   variant, players, category, best, best_se, present, present_se (SE of the per-deal count
+#   over k), win, win_se (binomial per deal) -> test_categories_equal_a_reference_brute_force;
+#   equal to the showdown study's -> test_each_variant_equals_the_showdown_job_on_its_rules
+# deltas
+#   variant, players, deals, hi_chop, low_exists, scoop, quartered and each *_se (mean and
+#   standard error of the per-deal difference of indicators from the base)
+#   -> test_deltas_equal_paired_differences_by_brute_force
+# win_deltas
+#   variant, players, category, win, win_se (paired, the winning category's indicator)
+#   -> test_deltas_equal_paired_differences_by_brute_force
+
+import dataclasses
+import math
 import statistics
 from fractions import Fraction
 
@@ -12,10 +38,11 @@ from evaluator import reference
 from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.errors import SampyongError
 from evaluator.games import Category, game
-from jobs import variants
+from jobs import STUDIES, variants
 from jobs.common import game_of
+from pipeline import runner
 from pipeline.backends import SerialBackend
-from pipeline.plan import RunConfig, ShardSpec
+from pipeline.plan import RunConfig
 from tests.helpers import execute
 
 OPTIONS = (("variants", "base;ranking=skip_over_flush;hole_use=2-3;low=8"),)
@@ -91,8 +118,9 @@ def _paired(xs, ys):
 
 
 @pytest.fixture(scope="module")
-def brute():
-    """The job's tables on 300 deals of 5 players, and the same deals by the reference."""
+def brute(tmp_path_factory):
+    """The job's tables from a run of 300 deals of 5 players in shards of 200 and 100 (summed by
+    the pipeline), and the same deals by the reference."""
     deals, players = 300, 5
     dealt = []
 
@@ -101,63 +129,96 @@ def brute():
         dealt.append(cards.copy())
         return cards
 
+    config = RunConfig(job="variants", game="pls7", deals=deals, shard_deals=200, players=players, seed=21,
+                       options=(("variants", BRUTE_VARIANTS),))
+    study = dataclasses.replace(STUDIES["variants"], prepare=lambda config: None)  # no warm-up deals
+    study.validate(config)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(variants, "deal_cards", spy)
-        config = RunConfig(job="variants", game="pls7", deals=deals, shard_deals=deals, players=players, seed=21,
-                           options=(("variants", BRUTE_VARIANTS),))
-        counts = variants.run_shard(config, ShardSpec(index=0, deals=deals, root_seed=21))
-    tables = variants.summarize({k: pl.from_arrow(v) for k, v in counts.items()}, config)
+        run_dir = runner.execute(study, study.configure(config), SerialBackend(), tmp_path_factory.mktemp("brute"), quiet=True)
+    tables = {name: pl.read_parquet(run_dir / "tables" / f"{name}.parquet")
+              for name in ("variants", "variant_categories", "deltas", "win_deltas")}
+    dealt = np.concatenate(dealt)
+    assert len(dealt) == deals
     expected = {}
     for name, g in BRUTE_GAMES.items():
         expected[name] = [
             _reference_deal(g, [cards[3 * p : 3 * p + 3] for p in range(players)], cards[3 * players :])
-            for cards in np.concatenate(dealt).tolist()
+            for cards in dealt.tolist()
         ]
     return tables, expected, deals, players
 
 
+def _binomial(successes, trials):
+    """A rate and its binomial standard error, by the textbook formula (None without trials)."""
+    if not trials:
+        return None, None
+    p = successes / trials
+    return p, math.sqrt(p * (1 - p) / trials)
+
+
+def _knobs(g):
+    """A game's knob columns as the variants table writes them, from games.py's own fields."""
+    return {"hole_use": f"{g.hole_use[0]}-{g.hole_use[1]}", "ranking": g.ranking.name, "low": "none" if g.low is None else str(g.low)}
+
+
 def test_rates_equal_a_reference_brute_force(brute):
-    """Every variant's hi_chop, low_exists, low_tie, scoop, quartered and hilo_split rates for
-    k = 2..5 equal a count over the same deals with the reference evaluator."""
+    """Every column of the variants table for k = 2..5 equals the reference over the same deals:
+    the knobs (from games.py), deals, each rate (hi_chop, low_exists, low_tie over the deals with
+    a low, scoop, quartered, hilo_split) and its binomial standard error per deal."""
     tables, expected, deals, players = brute
     table = tables["variants"]
     assert set(table["variant"]) == set(BRUTE_GAMES)
+    assert table.height == len(BRUTE_GAMES) * (players - 1)
     for row in table.iter_rows(named=True):
+        assert {knob: row[knob] for knob in ("hole_use", "ranking", "low")} == _knobs(BRUTE_GAMES[row["variant"]])
+        assert row["deals"] == deals
         per_deal = [deal[row["players"]][0] for deal in expected[row["variant"]]]
         with_low = sum(f["low_exists"] for f in per_deal)
-        for field in ("hi_chop", "low_exists", "scoop", "quartered", "hilo_split"):
-            assert row[field] == pytest.approx(sum(f[field] for f in per_deal) / deals), (row["variant"], row["players"], field)
-        low_tie = sum(f["low_tie"] for f in per_deal) / with_low if with_low else None
-        assert row["low_tie"] == (None if low_tie is None else pytest.approx(low_tie)), (row["variant"], row["players"])
+        for field in ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split"):
+            rate, se = _binomial(sum(f[field] for f in per_deal), with_low if field == "low_tie" else deals)
+            where = (row["variant"], row["players"], field)
+            assert row[field] == (None if rate is None else pytest.approx(rate, abs=1e-12)), where
+            assert row[f"{field}_se"] == (None if se is None else pytest.approx(se, abs=1e-12)), where
 
 
 def test_categories_equal_a_reference_brute_force(brute):
-    """Every variant's per-hand best and present shares and the winning category shares equal
-    a count over the same deals with the reference evaluator."""
+    """Every variant's per-hand best and present shares, with standard errors from the per-deal
+    counts (the k hands of a deal share a board), and the winning category's share of deals with
+    its binomial SE, equal a count over the same deals with the reference evaluator."""
     tables, expected, deals, players = brute
-    for row in tables["variant_categories"].iter_rows(named=True):
+    table = tables["variant_categories"]
+    assert table.height == sum(len(g.ranking.order) for g in BRUTE_GAMES.values()) * (players - 1)
+    for row in table.iter_rows(named=True):
         k, c = row["players"], Category[row["category"]]
         per_deal = [deal[k] for deal in expected[row["variant"]]]
-        assert row["win"] == pytest.approx(sum(d[1] == c for d in per_deal) / deals), (row["variant"], k, c)
-        assert row["best"] == pytest.approx(sum(d[2].count(c) for d in per_deal) / (deals * k)), (row["variant"], k, c)
-        assert row["present"] == pytest.approx(sum(sum(c in p for p in d[3]) for d in per_deal) / (deals * k)), (row["variant"], k, c)
+        rate, se = _binomial(sum(d[1] == c for d in per_deal), deals)
+        assert row["win"] == pytest.approx(rate, abs=1e-12), (row["variant"], k, c)
+        assert row["win_se"] == pytest.approx(se, abs=1e-12), (row["variant"], k, c)
+        for field, counts in (("best", [d[2].count(c) for d in per_deal]),
+                              ("present", [sum(c in p for p in d[3]) for d in per_deal])):
+            assert row[field] == pytest.approx(statistics.fmean(counts) / k, abs=1e-12), (row["variant"], k, c, field)
+            se = statistics.stdev(counts) / math.sqrt(deals) / k
+            assert row[f"{field}_se"] == pytest.approx(se, abs=1e-12), (row["variant"], k, c, field)
 
 
 def test_deltas_equal_paired_differences_by_brute_force(brute):
-    """Each variant's differences from the base and their paired standard errors equal the
-    mean and standard error of the per-deal indicator differences from the reference (0 for
-    the base itself)."""
+    """Each variant's differences from the base (deltas: hi_chop, low_exists, scoop, quartered;
+    win_deltas: the winning category) and their paired standard errors equal the mean and
+    standard error of the per-deal indicator differences from the reference (0 for the base)."""
     tables, expected, deals, players = brute
     deltas = tables["deltas"]
     assert deltas.height == len(BRUTE_GAMES) * (players - 1)
     for row in deltas.iter_rows(named=True):
         k, name = row["players"], row["variant"]
+        assert row["deals"] == deals
         for field in ("hi_chop", "low_exists", "scoop", "quartered"):
             mine = [int(deal[k][0][field]) for deal in expected[name]]
             base = [int(deal[k][0][field]) for deal in expected["pls7"]]
             mean, se = _paired(mine, base)
             assert row[field] == pytest.approx(mean, abs=1e-12), (name, k, field)
             assert row[f"{field}_se"] == pytest.approx(se, abs=1e-7), (name, k, field)
+    assert tables["win_deltas"].height == tables["variant_categories"].height
     for row in tables["win_deltas"].iter_rows(named=True):
         k, name, c = row["players"], row["variant"], Category[row["category"]]
         mean, se = _paired([int(d[k][1] == c) for d in expected[name]], [int(d[k][1] == c) for d in expected["pls7"]])
