@@ -259,6 +259,6 @@ def test_tables_equal_a_reference_brute_force(game_name, knobs, deals, monkeypat
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_name, knobs", [("pls7", {}), ("pls", {"ranking": "both"}), ("pls7-2", {}), ("holdem", {})])
-def test_tables_equal_a_reference_brute_force_large(game_name, knobs, monkeypatch, tmp_path):
-    """Slow: the same brute force on 6,000 sampled turns per game."""
-    _check_against_reference(game_name, knobs, 6000, 9, monkeypatch, tmp_path)
+def test_tables_equal_a_reference_brute_force_large(game_name, knobs, monkeypatch, tmp_path, ci_size):
+    """Slow: the same brute force on 6,000 sampled turns per game (CI: 1,500)."""
+    _check_against_reference(game_name, knobs, ci_size(full=6000, ci=1500), 9, monkeypatch, tmp_path)

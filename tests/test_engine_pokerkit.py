@@ -328,9 +328,10 @@ def test_random_hands_agree_with_pokerkit(code):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("code", ["NT", "PO"])
-def test_random_hands_agree_with_pokerkit_slow(code):
-    """20,000 more random hands (other seeds) agree with pokerkit in the same way."""
-    check_tally(run(code, 2, 20000), code, 20000)
+def test_random_hands_agree_with_pokerkit_slow(code, ci_size):
+    """20,000 more random hands (CI: 4,000; other seeds) agree with pokerkit in the same way."""
+    hands = ci_size(full=20_000, ci=4_000)
+    check_tally(run(code, 2, hands), code, hands)
 
 
 # --- hand-built hands: the rules, and each way pokerkit departs from them ---------------------

@@ -199,11 +199,11 @@ def test_card_order_and_suit_names_never_matter(data, perm, g):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["pls7", "pls", "holdem", "pls7-2", "plo8"])
-def test_fast_equals_reference_million(name, pool):
-    """Slow: 1,000,000 random hands per preset (free use, and the split path with and
-    without a low) equal the reference, and so does ``high_low`` (the pipelined loops)."""
+def test_fast_equals_reference_million(name, pool, ci_size):
+    """Slow: 1,000,000 random hands per preset (CI: 100,000; free use, and the split path with
+    and without a low) equal the reference, and so does ``high_low`` (the pipelined loops)."""
     g = game(name)
-    hole, board = random_hands(g, 1_000_000, seed=11)
+    hole, board = random_hands(g, ci_size(full=1_000_000, ci=100_000), seed=11)
     high, low, present = FastEvaluator(g).high_low_present(hole, board)
     for got, want in zip(FastEvaluator(g).high_low(hole, board), (high, low)):
         assert np.array_equal(got, want)
