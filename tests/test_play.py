@@ -200,3 +200,22 @@ def test_play_is_the_same_serial_and_on_ray(ray_session, tmp_path):
     ray = execute(config, RayBackend(workers=2), tmp_path / "ray", quiet=True)
     tables = lambda run: {p.name: p.read_bytes() for p in sorted((run / "tables").glob("*.csv"))}  # noqa: E731
     assert tables(serial) == tables(ray) and len(tables(serial)) == 7
+
+
+def test_serial_play_ranks_hands_in_process(tmp_path):
+    """With the serial backend the game's ranking runs in this process, into the upstream folder
+    given (no Ray started), and the play run's shards get it with their task."""
+    import ray
+
+    from engine.policy import builtin
+    from pipeline import runner
+    from jobs import STUDIES
+
+    assert not ray.is_initialized()
+    config = RunConfig(job="play", game="holdem", deals=400, shard_deals=200, players=3, seed=1,
+                       options=(("policy", "regular"),))
+    run = runner.execute(STUDIES["play"], config, SerialBackend(), tmp_path / "out", quiet=True,
+                         upstream_out=tmp_path / "upstream")
+    assert not ray.is_initialized() and (run / "report.md").is_file()
+    (grid_run,) = (tmp_path / "upstream" / "grid").iterdir()
+    assert (grid_run / "tables" / "grid.parquet").is_file() and builtin("regular").style == "thresholds"
