@@ -22,6 +22,12 @@ show the rule that makes pokerkit differ) and shown on a hand-built example belo
   left with the same contenders merge and are split once; RULES 6.4 splits each pot as
   formed, each with its own odd chip. The totals agree and pokerkit's stacks must equal the
   rule book's split with the mucked seats out.
+
+The decisions are the ``random-legal`` policy's (``engine.chance.random_action``: every legal
+action with fixed weights, raises of every size from the minimum to the maximum), drawn from
+each hand's own key. A hand without antes where pokerkit departed from no rule is therefore a
+random-legal hand: the numba engine then plays it too, from the same cards and key, and must
+take the same actions to the same finishing stacks (``fast_agrees``).
 """
 
 from __future__ import annotations
@@ -37,7 +43,11 @@ pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Automation, Mode  # noqa: E402
 
 from engine.betting import NO_LIMIT, POT_LIMIT, fixed_limit  # noqa: E402
+from engine.chance import FOLD, RAISE, random_action  # noqa: E402
+from engine.fast import play_batch  # noqa: E402
 from engine.hand import Hand, IllegalAction, Legal  # noqa: E402
+from engine.policy import Policy, Random  # noqa: E402
+from evaluator.cards import parse_cards  # noqa: E402
 from evaluator import reference  # noqa: E402
 from evaluator.games import game  # noqa: E402
 from evaluator.settle import side_pots, split_pot  # noqa: E402
@@ -54,6 +64,8 @@ AUTOMATIONS = (
 )
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
 BLINDS, MIN_BET = (1, 2), 2
+RANDOM_LEGAL = Policy("random-legal", style="random-legal",
+                      random=Random(fold=0.15, check_call=0.45, bet_raise=0.40, min_raise=0.3, max_raise=0.25))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +99,7 @@ class Tally:
     all_in_hands: int = 0
     side_pot_hands: int = 0
     showdowns: int = 0
+    fast_compared: int = 0  # random-legal hands (no antes, no departure) the numba engine also played
     skips: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     examples: dict = dataclasses.field(default_factory=dict)
 
@@ -98,7 +111,8 @@ class Tally:
         lines = [
             f"{code}: {self.hands} hands, {self.decisions} decisions ({self.compared} compared in full, "
             f"{self.raises} raises), {self.ante_hands} hands with antes, {self.all_in_hands} with an all-in, "
-            f"{self.side_pot_hands} with side pots, {self.showdowns} showdowns"
+            f"{self.side_pot_hands} with side pots, {self.showdowns} showdowns, "
+            f"{self.fast_compared} also played by the numba engine"
         ]
         lines += [f"  skipped {n}: {reason} (first: {self.examples[reason]})" for reason, n in sorted(self.skips.items())]
         return "\n".join(lines)
@@ -208,6 +222,9 @@ def play_one(code: str, seed, number: int, tally: Tally, record: list | None = N
     every decision and the finishing stacks. ``record`` (a list) receives the hand's script:
     its setup, then every deal and action, for the benchmark."""
     rng = random.Random(f"{code}:{seed}:{number}")
+    key = rng.getrandbits(63)  # the hand's random-legal draws
+    row = RANDOM_LEGAL.encode()
+    pure = True  # every decision the random-legal policy's own (no pokerkit departure narrowed it)
     variant = VARIANTS[code]
     n = rng.randint(2, 6)
     stacks = [rng.randint(1, 120) for _ in range(n)]  # up to 60 big blinds: all-ins and side pots
@@ -256,18 +273,18 @@ def play_one(code: str, seed, number: int, tally: Tally, record: list | None = N
             assert reason, f"{context()}: pokerkit (actor, fold, call, min, max) {peer}, engine {ours}"
             tally.skip(reason, f"{where}, after {hand.actions[n:]}")
             raise_ok = False  # play only what both allow
+            pure = pure and ours[3] is None
         else:
             tally.compared += 1
         seat, top = ours[0], max(state.bets)
-        pick = rng.random()
-        if ours[1] and pick < 0.15:
+        step = len(hand.actions) - n  # actions and board deals so far, as both engines count them
+        choice, amount = random_action(row, key, step, ours[1], ours[3] if raise_ok else -1, ours[4] if raise_ok else -1)
+        if choice == FOLD:
             state.fold()
             hand.fold()
             script.append(("fold",))
-        elif raise_ok and pick > 0.6:
-            low, high = ours[3], ours[4]
-            size = rng.random()
-            amount = low if size < 0.3 else high if size < 0.55 else rng.randint(low, high)
+        elif choice == RAISE:
+            amount = int(amount)
             state.complete_bet_or_raise_to(amount)
             hand.raise_to(amount)
             street.act(seat, amount, top)
@@ -297,8 +314,29 @@ def play_one(code: str, seed, number: int, tally: Tally, record: list | None = N
             f"{context()}: finishing stacks: pokerkit {theirs}, engine {ours}"
         )
         tally.skip(MERGED_POTS, f"{where}: pokerkit {theirs}, engine {ours}")
+    if pure and not any(antes):
+        fast_agrees(code, hand, stacks, [c for c in parse_cards("".join(cards))], key, where)
+        tally.fast_compared += 1
     if record is not None:
         record.append(script)
+
+
+def fast_agrees(code: str, hand: Hand, stacks, cards, key: int, where: str) -> None:
+    """The numba engine plays the same random-legal hand (cards, key) to the same actions and stacks."""
+    import numpy as np
+
+    n = len(stacks)
+    fast = play_batch(hand.game, hand.betting, [RANDOM_LEGAL] * n, list(stacks), [*BLINDS, *[0] * (n - 2)],
+                      np.array([cards], np.uint8), np.array([key], np.uint64), np.full((1, n), 0.5), keep_actions=True)
+    played = [a for a in hand.actions if not a.startswith("d dh")]
+    logged = fast.actions[0, : fast.action_count[0]]
+    assert len(played) == len(logged), f"{where}: {played} against {logged.tolist()}"
+    for action, (seat, kind, amount) in zip(played, logged.tolist()):
+        words = action.split()
+        expected = ("d", "db") if seat < 0 else (f"p{seat + 1}", ("f", "cc", "cbr")[kind])
+        assert tuple(words[:2]) == expected and (kind != RAISE or seat < 0 or int(words[2]) == amount), (
+            f"{where}: {played} against {logged.tolist()}")
+    assert fast.finishing[0].tolist() == hand.finishing_stacks, where
 
 
 def run(code: str, seed, hands: int) -> Tally:
@@ -314,6 +352,7 @@ def check_tally(tally: Tally, code: str, hands: int) -> None:
     # The comparison must reach the cases it exists for, and skip little.
     assert tally.side_pot_hands >= hands // 20 and tally.all_in_hands >= hands // 5, tally.report(code)
     assert tally.compared >= 0.97 * tally.decisions, tally.report(code)
+    assert tally.fast_compared >= hands // 2, tally.report(code)
     assert set(tally.skips) <= {ISSUE_45, UNCALLABLE, NO_CHOICE, MERGED_POTS}
 
 
