@@ -202,20 +202,17 @@ def test_play_is_the_same_serial_and_on_ray(ray_session, tmp_path):
     assert tables(serial) == tables(ray) and len(tables(serial)) == 7
 
 
-def test_serial_play_ranks_hands_in_process(tmp_path):
-    """With the serial backend the game's ranking runs in this process, into the upstream folder
-    given (no Ray started), and the play run's shards get it with their task."""
-    import ray
-
-    from engine.policy import builtin
+def test_serial_play_ranks_hands_in_process(tmp_path, monkeypatch):
+    """With the serial backend the game's ranking runs in this process (no Ray task), into the
+    upstream folder given, and the play run's shards get it with their task."""
     from pipeline import runner
+    from pipeline.backends import RayBackend
     from jobs import STUDIES
 
-    assert not ray.is_initialized()
+    monkeypatch.setattr(RayBackend, "run", lambda *a, **k: pytest.fail("a Ray task ran"))
     config = RunConfig(job="play", game="holdem", deals=400, shard_deals=200, players=3, seed=1,
                        options=(("policy", "regular"),))
     run = runner.execute(STUDIES["play"], config, SerialBackend(), tmp_path / "out", quiet=True,
                          upstream_out=tmp_path / "upstream")
-    assert not ray.is_initialized() and (run / "report.md").is_file()
     (grid_run,) = (tmp_path / "upstream" / "grid").iterdir()
-    assert (grid_run / "tables" / "grid.parquet").is_file() and builtin("regular").style == "thresholds"
+    assert (grid_run / "tables" / "grid.parquet").is_file() and (run / "report.md").is_file()
