@@ -66,3 +66,33 @@ def test_bad_settlement_input():
         settle([1, 2], [0], [10, 10], button=0)
     with pytest.raises(SampyongError, match="button"):
         settle([1, 2], [0, 0], [10, 10], button=5)
+
+
+def test_a_layer_only_folded_players_reached_joins_the_layer_below():
+    """A folded player's excess over everyone still in (here 100 chips above the 100 of the last
+    two) joins the last pot formed, with that pot's contenders: two pots, the top one 250."""
+    assert side_pots([200, 100, 50, 100], [True, False, False, False]) == [(200, (1, 2, 3)), (250, (1, 3))]
+    won = settle(highs=[9, 5, 7, 3], lows=[0] * 4, contributions=[200, 100, 50, 100], button=0,
+                 folded=[True, False, False, False])
+    assert won == [0, 250, 200, 0]
+
+
+@pytest.mark.parametrize("highs, lows, contributions, folded", [
+    ([5, 1], [0, 0, 0], [10, 10, 10], [False] * 3),  # fewer highs than lows
+    ([5, 1], [0, 0], [10, 10, 10], [False] * 3),  # fewer lows than contributions
+    ([5, 1, 3], [0, 0, 0], [10, 10, 10], [False] * 2),  # fewer folds than seats
+])
+def test_every_list_must_name_the_same_seats(highs, lows, contributions, folded):
+    """Highs, lows, contributions and folds of different lengths are refused, whichever is short."""
+    with pytest.raises(SampyongError, match="same seats"):
+        settle(highs, lows, contributions, button=0, folded=folded)
+
+
+def test_the_button_is_any_seat_of_the_table():
+    """Every seat may hold the button (the odd chip follows it); -1 and the table size may not."""
+    for button, odd_chip_to in ((0, 1), (1, 2), (2, 1)):
+        won = settle(highs=[5, 9, 9], lows=[0, 0, 0], contributions=[11, 12, 12], button=button)
+        assert won[odd_chip_to] == 18 and sum(won) == 35
+    for button in (-1, 3):
+        with pytest.raises(SampyongError, match="button"):
+            settle([5, 9, 9], [0, 0, 0], [11, 12, 12], button=button)
