@@ -92,15 +92,6 @@ def jobs() -> None:
 # --- run and report ------------------------------------------------------------------------
 
 
-def execute(study, config, backend, out, *, resume, quiet, output_options=None):
-    """Run the study (an indirection CLI tests replace); upstream runs land in the cache folder."""
-    from evaluator.tables import cache_dir
-    from pipeline.runner import execute as run_study
-
-    return run_study(study, config, backend, out, resume=resume, quiet=quiet, upstream_out=cache_dir() / "runs",
-                     output_options=output_options)
-
-
 @app.command()
 @user_errors
 def run(
@@ -149,84 +140,17 @@ def run(
     Every option a study has no use for is refused (exit code 2), and every limit is checked
     before anything is written.
     """
-    from pipeline.backends import make_backend
+    from sampyong import api
 
-    given = dict(game=game, hole_use=hole_use, ranking=ranking, low=low, deals=deals, players=players, seed=seed,
-                 shard_deals=shard_deals, variants=variants, policy=policy, stacks=stacks, betting=betting)
-    given = {name: value for name, value in given.items() if value is not None}
-    if exact:
-        given["exact"] = True
-    study, config = run_config(job, given)
-    output_options = {}
-    if record is not None:
-        if study is None or "record" not in study.output_options:
-            raise SampyongError(f"{job} has no use for --record")
-        if not 1 <= record <= 1_000_000:
-            raise SampyongError(f"--record takes 1 to 1,000,000 hands, not {record}")
-        output_options["record"] = record
-    runner = make_backend(backend, "local" if address is None else address, workers)
     try:
-        if study is None:  # the rule book campaign
-            from jobs.rulebook import run_rulebook
-
-            run_dir = run_rulebook(config.deals, config.seed, runner, out, resume=resume, quiet=quiet)
-        else:
-            run_dir = execute(study, config, runner, out, resume=resume, quiet=quiet, output_options=output_options)
+        result = api.run(job, backend=backend, address=address, workers=workers, out=out, resume=resume, quiet=quiet,
+                         record=record, game=game, hole_use=hole_use, ranking=ranking, low=low, deals=deals,
+                         players=players, seed=seed, shard_deals=shard_deals, variants=variants, exact=exact,
+                         policy=policy, stacks=stacks, betting=betting)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
         raise typer.Exit(130) from None
-    typer.echo(str(run_dir))
-
-
-# The ``sampyong run`` options every config has a field for (``--exact`` only checks).
-CONFIG_OPTIONS = frozenset({"game", "hole_use", "ranking", "low", "deals", "players", "seed", "shard_deals", "exact"})
-
-
-def run_config(job: str, given: dict):
-    """The study named ``job`` (None for the rule book campaign) and the ``RunConfig`` of
-    ``sampyong run JOB`` with the options ``given`` (only those the user wrote), validated and
-    configured once. An unknown name, an option the study has no use for, a value out of range
-    or a config the study cannot run is a ``SampyongError``."""
-    from jobs import STUDIES, rulebook
-    from pipeline.counts import parse_count
-    from pipeline.plan import MAX_DEALS, RunConfig, check_limits
-    from pipeline.study import SAMPLING_OPTIONS
-
-    deals, shard_deals = "20M", "1M"
-    if job == rulebook.NAME:
-        study, options, players = None, rulebook.OPTIONS, 8
-    elif job in STUDIES:
-        study = STUDIES[job]
-        options, players = study.options, study.default_players
-        deals, shard_deals = study.default_deals, study.default_shard_deals
-    else:
-        raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
-    unused = [name for name in given if name not in options]
-    if unused:
-        raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
-    config = RunConfig(
-        job=job,
-        game=str(given.get("game", "pls7")).strip().lower(),
-        deals=parse_count(given.get("deals", deals), "deal count", at_most=MAX_DEALS),
-        shard_deals=parse_count(given.get("shard_deals", shard_deals), "shard size", at_most=MAX_DEALS),
-        players=given.get("players", players),
-        seed=given.get("seed", 0),
-        hole_use=given.get("hole_use"),
-        ranking=given.get("ranking"),
-        low=given.get("low"),
-        # A study's own options (not fields of every config) ride in ``options``.
-        options=tuple(sorted((name, str(value)) for name, value in given.items() if name not in CONFIG_OPTIONS)),
-    )
-    check_limits(config)
-    if study is None:
-        return None, config
-    study.validate(config)
-    if "exact" in given and not study.is_exact(config):
-        raise SampyongError(f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players")
-    sampling = [name for name in given if name in SAMPLING_OPTIONS]
-    if study.is_exact(config) and sampling:
-        raise SampyongError(f"{job} with these options is an exact enumeration: --{sampling[0].replace('_', '-')} does not apply")
-    return study, study.configure(config)
+    typer.echo(str(result.dir))
 
 
 def _open_run(run_dir: Path):

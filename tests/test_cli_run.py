@@ -3,7 +3,7 @@
 import pytest
 from typer.testing import CliRunner
 
-from sampyong import cli
+from sampyong import api, cli
 from pipeline.backends import RayBackend, SerialBackend
 from pipeline.plan import RunConfig
 
@@ -19,7 +19,7 @@ def captured(monkeypatch, tmp_path):
         calls.append({"config": config, "backend": backend, "out": out, "resume": resume, "quiet": quiet})
         return out / config.job / config.run_id
 
-    monkeypatch.setattr(cli, "execute", fake_execute)
+    monkeypatch.setattr(api, "execute", fake_execute)
     return calls
 
 
