@@ -5,7 +5,7 @@ the studies (``jobs``) and the pipeline together."""
 
 from __future__ import annotations
 
-__all__ = ["Run", "games", "policies", "run"]
+__all__ = ["Equity", "Run", "equity", "evaluate", "games", "policies", "ranking", "run"]
 
 
 def __getattr__(name: str):

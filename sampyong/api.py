@@ -234,6 +234,83 @@ def run_config(job: str, given: dict):
     return study, study.configure(config)
 
 
+@dataclasses.dataclass(frozen=True)
+class Equity:
+    """All-in equity of hands or ranges (``sy.equity``).
+
+    Parameters:
+        game: the game's name.
+        board: the known board cards.
+        exact: True when every deal was enumerated (then no standard errors).
+        samples: the boards enumerated, or the deals sampled.
+        hands: a row per hand: ``hand, equity, equity_se, win, tie, high, low, scoop`` (and
+            ``combos`` for a range), as ``evaluator.equity.equity`` defines them.
+    """
+
+    game: str
+    board: str
+    exact: bool
+    samples: int
+    hands: tuple[dict, ...]
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """The rows as a polars frame."""
+        import polars as pl
+
+        return pl.DataFrame(list(self.hands))
+
+    def _repr_html_(self) -> str:
+        kind = "exact" if self.exact else f"Monte Carlo, {self.samples:,} deals"
+        return f"<p>{self.game}, board {self.board or '(none)'}: {kind}</p>" + self.frame._repr_html_()
+
+
+def equity(
+    hands: list[str], *, board: str = "", dead: str = "", game: str = "pls7", samples: str | int = "1M", seed: int = 0,
+    exact: bool | None = None,
+) -> Equity:
+    """Equity of hands, ``random`` hands and ranges against each other (``sampyong equity``):
+    exact when it fits, else sampled with standard errors; ``N%`` ranges use the game's ranking
+    (``ranking``). ``SampyongError`` for bad cards, ranges or counts.
+
+    >>> result = equity(["As Ah", "Kd Kc"], board="Qs Js 2h 3c", game="holdem")
+    >>> result.exact, [round(h["equity"], 4) for h in result.hands]
+    (True, [0.9545, 0.0455])
+    """
+    from evaluator.equity import equity as compute
+    from evaluator.games import game as preset
+    from pipeline.counts import parse_count
+
+    rules = preset(game)
+    result = compute(rules, list(hands), board=board, dead=dead, samples=parse_count(str(samples), "sample count"),
+                     seed=seed, exact=exact, top=lambda percent: ranking(rules).top(percent))
+    return Equity(result["game"], result["board"], result["exact"], result["samples"], tuple(result["hands"]))
+
+
+def evaluate(board: str, hands: list[str], *, game: str = "pls7", pot: int = 100, button: int = 0) -> dict:
+    """Referee one showdown (``sampyong eval``): each player's high and low and the chips won,
+    as plain data (the ``--json`` object).
+
+    >>> [p["chips"] for p in evaluate("Ad 8c 5h Ks 2c", ["As Ah 3s 6d", "Kh Qc Jh Td"], game="plo8", pot=101)["players"]]
+    [101, 0]
+    """
+    from evaluator.referee import referee
+
+    return referee(game, board, list(hands), pot=pot, button=button)
+
+
+def ranking(game, quiet: bool = True):
+    """The game's starting-hand ranking (``engine.ranking.HandRanking``: percentiles, ``top``):
+    its strength run done once on an embedded Ray into the cache folder, read afterwards."""
+    from evaluator.games import game as preset
+    from evaluator.tables import cache_dir
+    from jobs import ranking as build
+    from pipeline.backends import RayBackend
+
+    rules = preset(game) if isinstance(game, str) else game
+    return build(rules, RayBackend(), cache_dir() / "runs", quiet=quiet)
+
+
 def _scratch() -> Path:
     """A temporary folder for the doctests."""
     import tempfile

@@ -5,6 +5,7 @@ Every user error is a ``SampyongError``: one line on stderr, exit code 2, no tra
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -232,7 +233,8 @@ def eval_(
     ] = None,
 ) -> None:
     """Referee a showdown: each player's high and low and the chips won."""
-    from evaluator.referee import referee, referee_lines
+    from evaluator.referee import referee_lines
+    from sampyong import api
 
     if input_file is not None:
         if board is not None or hands or as_json:
@@ -243,7 +245,7 @@ def eval_(
         return
     if board is None or not hands:
         raise SampyongError('give --board "CARDS" and one or more hands, or --input FILE')
-    result = referee(game, board, hands, pot=pot, button=button)
+    result = api.evaluate(board, hands, game=game, pot=pot, button=button)
     if as_json:
         typer.echo(json.dumps(result))
     else:
@@ -264,22 +266,19 @@ def equity_(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """All-in equity of hands and ranges against each other: exact when it fits (<= 1e8 evaluations), else sampled."""
-    from evaluator.equity import equity
     from evaluator.games import game as preset
-    from pipeline.counts import parse_count
+    from sampyong import api
 
-    rules = preset(game)
-    result = equity(rules, hands, board=board, dead=dead, samples=parse_count(samples, "sample count"), seed=seed,
-                    top=_top(rules, quiet=True))
+    result = api.equity(hands, board=board, dead=dead, game=game, samples=samples, seed=seed)
     if as_json:
-        typer.echo(json.dumps(result))
+        typer.echo(json.dumps(dataclasses.asdict(result) | {"hands": list(result.hands)}))
         return
-    kind = f"exact over {result['samples']:,} boards" if result["exact"] else f"Monte Carlo, {result['samples']:,} deals, +/- 1 SE"
-    typer.echo(f"{result['game']}  board {result['board'] or '(none)'}  ({kind})")
-    width = max(14, *(len(h["hand"]) for h in result["hands"]))
-    for h in result["hands"]:
-        se = "" if result["exact"] else f" +/- {100 * h['equity_se']:.2f}"
-        scoop = f"  scoop {100 * h['scoop']:6.2f}%" if rules.low is not None else ""
+    kind = f"exact over {result.samples:,} boards" if result.exact else f"Monte Carlo, {result.samples:,} deals, +/- 1 SE"
+    typer.echo(f"{result.game}  board {result.board or '(none)'}  ({kind})")
+    width = max(14, *(len(h["hand"]) for h in result.hands))
+    for h in result.hands:
+        se = "" if result.exact else f" +/- {100 * h['equity_se']:.2f}"
+        scoop = f"  scoop {100 * h['scoop']:6.2f}%" if preset(game).low is not None else ""
         combos = f"  ({h['combos']:,} hands)" if "combos" in h else ""
         typer.echo(
             f"  {h['hand']:{width}} equity {100 * h['equity']:7.3f}%{se}   win {100 * h['win']:6.2f}%  "
@@ -287,19 +286,11 @@ def equity_(
         )
 
 
-def _ranking(rules, quiet: bool = True):
-    """``rules``' starting-hand ranking, its strength run done once on an embedded Ray into the
-    cache folder (read from there afterwards)."""
-    from evaluator.tables import cache_dir
-    from jobs import ranking
-    from pipeline.backends import RayBackend
-
-    return ranking(rules, RayBackend(), cache_dir() / "runs", quiet=quiet)
-
-
 def _top(rules, quiet: bool):
     """The top-N % provider of ``rules``, importing the studies only when a range asks for it."""
-    return lambda percent: _ranking(rules, quiet).top(percent)
+    from sampyong import api
+
+    return lambda percent: api.ranking(rules, quiet).top(percent)
 
 
 @app.command("range")
@@ -381,12 +372,12 @@ def fit(
 ) -> None:
     """Fit a policy to hand records: the share of hands that see a flop, the players at the flop
     and the share that reach a showdown; prints the fitted policy as TOML (progress on stderr)."""
-    import dataclasses
 
     from engine.policy import load_policy
     from evaluator.games import game as preset
     from engine.fit import fit_policy, policy_toml, record_figures
     from pipeline.counts import parse_count
+    from sampyong import api
 
     rules = preset(game)
     rules.check_players(players)
@@ -399,7 +390,7 @@ def fit(
                f"showdown {target.showdown:.3f}", err=True)
     begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records")
     best, reached = fit_policy(target, rules, begin, players, parse_count(hands, "hand count", at_most=10**7), seed,
-                               _ranking(rules), rounds=rounds, log=lambda m: typer.echo(m, err=True))
+                               api.ranking(rules), rounds=rounds, log=lambda m: typer.echo(m, err=True))
     typer.echo(policy_toml(best, target, reached), nl=False)
 
 
