@@ -16,6 +16,10 @@ show the rule that makes pokerkit differ) and shown on a hand-built example belo
 * ``uncallable raise``: pokerkit refuses a raise when no opponent could put in more than the
   current bet, though some still have chips; the rules forbid a raise only when every
   opponent is all-in. Such a raise can never be called: it plays out exactly as a call.
+* ``short all-in closes``: after short all-ins that add up to a full raise (Rule 96a reopens
+  the betting for a player who already acted), one more short all-in makes pokerkit refuse
+  that player's raise, though what the player faces only grew. The rules (and the engine)
+  still allow it.
 * ``no-choice check``: pokerkit asks a player whose every opponent is all-in to check (the
   only thing it allows); the reference engine skips that player.
 * ``merged side pots``: pokerkit lets the losers muck before it forms the pots, so side pots
@@ -84,6 +88,7 @@ VARIANTS = {
 ISSUE_45 = "pokerkit #45: a short wager reopens the betting to players who already acted"
 UNCALLABLE = "uncallable raise: pokerkit refuses a raise no opponent could call"
 NO_CHOICE = "no-choice check: pokerkit asks for a check when every opponent is all-in"
+SHORT_CLOSES = "short all-in closes: pokerkit refuses a raise that cumulative short all-ins reopened once one more short all-in comes"
 MERGED_POTS = "merged side pots: pokerkit splits pots merged after the losers muck (odd chips)"
 
 
@@ -160,11 +165,19 @@ class Street:
     def __init__(self):
         self.acted_at: dict[int, int] = {}
         self.full = MIN_BET
+        self.shorts: list[int] = []  # per action so far: 1 for a raise short of a full raise
+        self.last_action: dict[int, int] = {}
 
     def act(self, seat: int, level: int, before: int) -> None:
+        self.shorts.append(int(before < level and level - before < self.full))
         if level - before >= self.full:
             self.full = level - before
         self.acted_at[seat] = level
+        self.last_action[seat] = len(self.shorts)
+
+    def short_all_ins_since(self, seat: int) -> int:
+        """Raises short of a full raise since ``seat`` last acted."""
+        return sum(self.shorts[self.last_action.get(seat, 0):])
 
     def reopened(self, seat: int, top: int) -> bool:
         """Whether ``seat`` may raise by Rules 96/96a: it has not acted yet, or what it faces
@@ -193,6 +206,12 @@ def classify(state, street: Street, betting, peer: tuple, ours: tuple) -> str | 
         high = most if betting is NO_LIMIT else min(most, max(low, 2 * top - state.bets[seat] + state.total_pot_amount))
         if ours[3:] == (low, high):
             return UNCALLABLE
+    if peer[3] is None and ours[3] is not None and street.reopened(seat, top) and any(state.stacks[i] for i in others):
+        most = state.stacks[seat] + state.bets[seat]
+        low = min(top + street.full, most)
+        high = most if betting is NO_LIMIT else min(most, max(low, 2 * top - state.bets[seat] + state.total_pot_amount))
+        if ours[3:] == (low, high) and street.short_all_ins_since(seat) >= 2:
+            return SHORT_CLOSES
     return None
 
 
@@ -353,7 +372,7 @@ def check_tally(tally: Tally, code: str, hands: int) -> None:
     assert tally.side_pot_hands >= hands // 20 and tally.all_in_hands >= hands // 5, tally.report(code)
     assert tally.compared >= 0.97 * tally.decisions, tally.report(code)
     assert tally.fast_compared >= hands // 2, tally.report(code)
-    assert set(tally.skips) <= {ISSUE_45, UNCALLABLE, NO_CHOICE, MERGED_POTS}
+    assert set(tally.skips) <= {ISSUE_45, UNCALLABLE, NO_CHOICE, MERGED_POTS, SHORT_CLOSES}
 
 
 # --- random hands ----------------------------------------------------------------------------
@@ -475,6 +494,27 @@ def test_wsop_rule_96a_cumulative_short_all_ins_reopen():
         assert hand.actor == state.actor_index == 1
         expected = (1, True, last - 1100, 2200, 5000 - 100) if reopened else (1, True, last - 1100, None, None)
         assert our_options(hand) == peer_options(state) == expected
+
+
+def test_pokerkit_a_further_short_all_in_closes_what_short_all_ins_reopened():
+    """Rule 96a: after a raise to 46 (a full raise of 36), short all-ins to 65 and 93 add up to a
+    full raise and reopen the betting for the raiser: both engines agree. One more short all-in,
+    to 95, only adds to what the raiser faces: the engine still allows the raise (all-in, 100),
+    pokerkit refuses it (``short all-in closes``)."""
+    for last, peer_allows in ((("call",), True), (("raise", 95), False)):
+        state = pokerkit.NoLimitTexasHoldem.create_state(
+            AUTOMATIONS, False, 0, BLINDS, MIN_BET, [111, 12, 97, 102, 67, 95], 6, mode=Mode.TOURNAMENT
+        )
+        hand = Hand(game("holdem"), NO_LIMIT, [111, 12, 97, 102, 67, 95], [*BLINDS, 0, 0, 0, 0], min_bet=MIN_BET)
+        deal_all(state, hand, ["AsAh", "KdKc", "7h2c", "QsJs", "9c9d", "5s4s"])
+        for _ in range(6):
+            both(state, hand, "call")
+        deal_board(state, hand, "2d7d9h")
+        for action in (("raise", 2), ("raise", 10), ("call",), ("raise", 46), ("raise", 65), ("raise", 93), ("call",), last):
+            both(state, hand, *action)
+        assert hand.actor == state.actor_index == 3
+        assert our_options(hand)[3:] == (100, 100)
+        assert peer_options(state)[3:] == ((100, 100) if peer_allows else (None, None))
 
 
 def test_uncallable_raise_pokerkit_refuses_engine_allows_and_it_plays_as_a_call():
