@@ -3,7 +3,7 @@
 import pytest
 
 from evaluator.errors import SampyongError
-from evaluator.settle import settle, side_pots, split_pot
+from evaluator.settle import clockwise_from_button, settle, share_unit, side_pots, split_pot
 
 ALL = [0, 1, 2]
 
@@ -96,3 +96,77 @@ def test_the_button_is_any_seat_of_the_table():
     for button in (-1, 3):
         with pytest.raises(SampyongError, match="button"):
             settle([5, 9, 9], [0, 0, 0], [11, 12, 12], button=button)
+
+
+# --- Tests that kill the surviving mutants of `bash tests/mutants.sh evaluator/settle.py` -------
+
+
+def test_folded_excess_above_everyone_joins_the_last_pot():
+    """A folded player's chips above every live player's join the last pot, whatever came before
+    (line 69: every index, operator and field of the merge)."""
+    assert side_pots([10, 20, 50, 50, 100], [False] * 4 + [True]) == [
+        (50, (0, 1, 2, 3)), (40, (1, 2, 3)), (140, (2, 3))]
+    assert side_pots([100, 50, 50], [True, False, False]) == [(200, (1, 2))]
+
+
+def test_zero_contributions_make_no_pot():
+    """A seat that put nothing in is in no layer (line 62: `c > 0`)."""
+    assert side_pots([0, 50, 50], [False] * 3) == [(100, (1, 2))]
+
+
+def test_any_negative_contribution_is_refused():
+    """Line 60: `c < 0`, -1 included."""
+    with pytest.raises(SampyongError, match="negative"):
+        side_pots([-1, 5], [False, False])
+
+
+def test_everyone_folded_is_refused():
+    """Line 75: the check reads the first pot's contenders, not its chips."""
+    with pytest.raises(SampyongError, match="folded"):
+        side_pots([10, 10], [True, True])
+
+
+def test_no_contender_or_no_chips_pays_nobody():
+    """Line 38: `pot <= 0 or not eligible` (a negative pot; chips with nobody eligible)."""
+    assert split_pot(-3, highs=[9, 5], lows=[0, 0], eligible=[0, 1], button=0) == [0, 0]
+    assert split_pot(100, highs=[9, 5], lows=[0, 0], eligible=[], button=0) == [0, 0]
+
+
+def test_weakest_low_still_qualifies():
+    """Any low above 0 qualifies, 1 included (line 43: `best_low > 0`)."""
+    assert split_pot(100, highs=[9, 5], lows=[0, 1], eligible=[0, 1], button=0) == [50, 50]
+
+
+def test_clockwise_order_on_an_odd_table():
+    """Line 25: the seat order is by distance modulo the table size (5 seats: `&` would put 3
+    before 2), and with it the tied high's odd chip."""
+    assert clockwise_from_button([0, 1, 2, 3, 4], button=0, table_size=5) == [1, 2, 3, 4, 0]
+    assert split_pot(101, highs=[1, 1, 9, 9, 1], lows=[0] * 5, eligible=list(range(5)), button=0) == [0, 0, 51, 50, 0]
+
+
+def test_every_seat_list_must_have_the_same_length():
+    """Each length mismatch is refused, whichever list is longer (line 89, all six)."""
+    for highs, lows, contributions, folded in [
+        ([1], [0, 0], [10, 10], [False] * 2),
+        ([1, 2, 3], [0, 0], [10, 10], [False] * 2),
+        ([1, 2], [0, 0], [10], [False]),
+        ([1, 2], [0, 0], [10, 10, 10], [False] * 3),
+        ([1, 2], [0, 0], [10, 10], [False]),
+        ([1, 2], [0, 0], [10, 10], [False] * 3),
+    ]:
+        with pytest.raises(SampyongError, match="same seats"):
+            settle(highs, lows, contributions, button=0, folded=folded)
+
+
+def test_button_anywhere_on_the_table_and_nowhere_else():
+    """Seats 0..n-1 may hold the button, -1 and n may not (line 91, all four)."""
+    assert settle(highs=[1, 9], lows=[0, 0], contributions=[10, 10], button=1) == [0, 20]
+    for button in (-1, 2):
+        with pytest.raises(SampyongError, match="button"):
+            settle([1, 2], [0, 0], [10, 10], button=button)
+
+
+def test_share_unit_is_the_smallest_unit():
+    """2 x lcm(1..players): every split of a pot or a half divides it, and no larger unit is used
+    (the int64 sums of squared shares in evaluator.equity stay far from overflow). Line 102."""
+    assert [share_unit(n) for n in range(1, 10)] == [2, 4, 12, 24, 120, 120, 840, 1680, 5040]

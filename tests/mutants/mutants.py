@@ -63,7 +63,7 @@ EXCLUSION_REASONS = {
     "annotation": "inside a type annotation (never evaluated under `from __future__ import annotations`)",
     "raise-message": "inside the message of a `raise` (changes only an error's text)",
     "identity-swap": "value comparison <-> is / is not (same as ==/!= on small ints and None, or as the kept ==/!= mutant)",
-    "jit-or-cache-decorator": "removes @njit / @lru_cache / @cache (the same function, only slower)",
+    "jit-or-cache-decorator": "removes @njit / @lru_cache / @cache, or flips @njit(cache=...) (the same function, only slower)",
     "no-op": "cosmic-ray found nothing to change",
 }
 IDENTITY_SWAP = re.compile(r"core/ReplaceComparisonOperator_((Eq|NotEq|Lt|LtE|Gt|GtE)_(Is|IsNot)|(Is|IsNot)_(Eq|NotEq))$")
@@ -307,8 +307,11 @@ def spans(source: str) -> dict[str, list[tuple[tuple[int, int], tuple[int, int]]
     def span(node):
         return char_pos(lines, node.lineno, node.col_offset), char_pos(lines, node.end_lineno, node.end_col_offset)
 
-    out = {"annotation": [], "raise-message": []}
+    out = {"annotation": [], "raise-message": [], "jit-cache-flag": []}
     for node in ast.walk(tree):
+        for deco in getattr(node, "decorator_list", ()):
+            if isinstance(deco, ast.Call) and JIT_OR_CACHE.match("@" + ast.unparse(deco.func)):
+                out["jit-cache-flag"] += [span(k.value) for k in deco.keywords if k.arg == "cache"]
         if future and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = node.args
             params = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
@@ -329,8 +332,9 @@ def exclusion(mutation, source_lines: list[str], found: dict, rules: dict) -> st
             return rule
     if rules.get("identity-swap", True) and IDENTITY_SWAP.match(mutation.operator_name):
         return "identity-swap"
-    if (rules.get("jit-or-cache-decorator", True) and mutation.operator_name == "core/RemoveDecorator"
-            and JIT_OR_CACHE.search(source_lines[start[0] - 1][start[1]:])):
+    if rules.get("jit-or-cache-decorator", True) and (
+            (mutation.operator_name == "core/RemoveDecorator" and JIT_OR_CACHE.search(source_lines[start[0] - 1][start[1]:]))
+            or any(a <= start < b for a, b in found["jit-cache-flag"])):
         return "jit-or-cache-decorator"
     return None
 
@@ -469,7 +473,7 @@ def fmt_seconds(s: float) -> str:
     return f"{s / 60:.1f} min" if s >= 90 else f"{s:.0f} s"
 
 
-def prepare(args, config: dict) -> tuple[Path, str]:
+def prepare(args, config: dict) -> tuple[Path, float, str]:
     """The private copy (work/src), the affected-module list and the seed from a passing baseline."""
     module = args.module
     stages = stages_of(config, module)
@@ -479,7 +483,7 @@ def prepare(args, config: dict) -> tuple[Path, str]:
     src = work / "src"
     for files in stages:
         for f in files:
-            if not (src / f).is_file():
+            if not (src / f.split("::")[0]).is_file():
                 sys.exit(f"mutants: {f} (a test stage of {module}) is not in the copy")
     env = test_env(work, module, "baseline")
     where = subprocess.run([sys.executable, "-c", f"import {module_name(module)} as m; print(m.__file__)"],
@@ -513,7 +517,7 @@ def prepare(args, config: dict) -> tuple[Path, str]:
         (work / "affected.json").write_text(json.dumps(sorted(affected)))
     timeout = max(config["timeout"]["minimum"], config["timeout"]["factor"] * took)
     print(f"mutants: baseline {took:.1f} s -> timeout {timeout:.0f} s per mutant", flush=True)
-    return work, timeout
+    return work, timeout, source
 
 
 def cmd_run(args) -> int:
@@ -526,7 +530,7 @@ def cmd_run(args) -> int:
     db_path = RESULTS / f"{key_of(module)}.sqlite"
     meta_path = RESULTS / f"{key_of(module)}.json"
     started = time.time()
-    work, timeout = prepare(args, config)
+    work, timeout, source = prepare(args, config)
     src = work / "src"
     try:
         module_hash = hashlib.sha256((src / module).read_bytes()).hexdigest()
@@ -552,7 +556,7 @@ def cmd_run(args) -> int:
             subprocess.run(["cosmic-ray", "init", str(cr_config), str(db_path)], cwd=src, env=env, check=True)
             apply_exclusions(db_path, src, module, config.get("exclude", {}))
         (RESULTS / f"{key_of(module)}.source.py").write_bytes((src / module).read_bytes())
-        meta.update(module_sha256=module_hash, source=(args.head and "HEAD" or "work tree") + f" ({module_hash[:12]})",
+        meta.update(module_sha256=module_hash, source=f"{source}, {module} sha256 {module_hash[:12]}",
                     cache=args.cache, source_file=str(RESULTS / f"{key_of(module)}.source.py"))
         meta_path.write_text(json.dumps(meta, indent=1))
         if args.limit:
@@ -616,7 +620,7 @@ def cmd_probe(args) -> int:
     from cosmic_ray.testing import run_tests
 
     config = load_config()
-    work, timeout = prepare(args, config)
+    work, timeout, _ = prepare(args, config)
     target = work / "src" / args.module
     original = target.read_text(encoding="utf-8")
     try:
