@@ -20,18 +20,9 @@ import numpy as np
 from numba import njit
 
 from engine.policy import P_BET_RAISE, P_CHECK_CALL, P_FOLD, P_MAX_RAISE, P_MIN_RAISE
+from engine.strength import _splitmix as _mix  # the strength samples' mixer: one SplitMix64
 
 FOLD, CHECK_CALL, RAISE = 0, 1, 2
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(inline="always")
-def _mix(x):
-    """SplitMix64's output for state ``x``: a well-mixed word."""
-    z = x + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
