@@ -338,6 +338,33 @@ def replay(record: Record) -> Replay:
     return Replay(record, Status.NO_RECORD, finishing, message="the record has no finishing_stacks or winnings", hand=hand)
 
 
+def summary(results) -> str:
+    """One line: hands, and how many match, differ, are illegal, skipped (by variant), have no result.
+
+    >>> from types import SimpleNamespace as R
+    >>> hands = [R(status="match", message="", record=R(fields={"variant": "NT"}))] * 3
+    >>> hands += [R(status="skipped", message="", record=R(fields={"variant": v})) for v in ("FR", "F7S", "FR")]
+    >>> summary(hands)
+    '6 hands: 3 match, 0 differ, 0 illegal, 3 skipped (F7S 1, FR 2)'
+    """
+    from collections import Counter
+
+    counts = Counter(r.status for r in results)
+    skipped = Counter(str(r.record.fields.get("variant")) for r in results if r.status == "skipped")
+    line = (
+        f"{len(results):,} hands: {counts['match']:,} match, {counts['differ']:,} differ, "
+        f"{counts['illegal']:,} illegal, {counts['skipped']:,} skipped"
+    )
+    if skipped:
+        line += " (" + ", ".join(f"{v} {n}" for v, n in sorted(skipped.items())) + ")"
+    if counts["no_record"]:
+        line += f", {counts['no_record']:,} without a recorded result"
+    halves = sum(1 for r in results if r.status == "match" and "odd chip" in r.message)
+    if halves:
+        line += f"; {halves:,} of the matches split an odd chip in halves in the record"
+    return line
+
+
 def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[Status, str]:
     if len(ours) != len(expected):
         return Status.DIFFER, f"the record lists {len(expected)} stacks for {len(ours)} players"

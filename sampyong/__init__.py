@@ -5,7 +5,10 @@ the studies (``jobs``) and the pipeline together."""
 
 from __future__ import annotations
 
-__all__ = ["Equity", "Run", "equity", "evaluate", "games", "policies", "ranking", "run"]
+__all__ = [
+    "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "check", "equity", "evaluate", "fit", "games", "jobs",
+    "play", "policies", "range", "ranking", "replay", "report", "run", "view",
+]
 
 
 def __getattr__(name: str):

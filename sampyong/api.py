@@ -45,6 +45,29 @@ class Run:
     dir: Path
     config: RunConfig
 
+    @classmethod
+    def at(cls, run_dir: str | Path) -> Run:
+        """The run in ``run_dir`` (``OUT/JOB/RUN_ID``), finished or not; ``SampyongError`` when the
+        folder holds no run of a study this sampyong knows."""
+        from jobs import STUDIES
+        from pipeline.store import RunStore
+
+        config = RunStore.read_config(Path(run_dir))
+        if config.job not in STUDIES:
+            raise SampyongError(f"{run_dir} is a run of {config.job!r}, which this sampyong does not know")
+        return cls(Path(run_dir), config)
+
+    @property
+    def shards(self) -> int:
+        """How many shards the run's plan has."""
+        return len(self._study.plan(self.config))
+
+    @property
+    def _study(self):
+        from jobs import STUDIES
+
+        return STUDIES[self.config.job]
+
     @property
     def tables(self) -> Mapping[str, pl.DataFrame]:
         """Each summary table by name (``tables/NAME.parquet``), read when asked for."""
@@ -62,11 +85,13 @@ class Run:
 
     def check(self) -> list[str]:
         """What is missing or wrong in the run folder (``sampyong check``): empty when sound."""
-        from jobs import STUDIES
+        return self._store.audit([s.index for s in self._study.plan(self.config)])
+
+    @property
+    def _store(self):
         from pipeline.store import RunStore
 
-        study = STUDIES[self.config.job]
-        return RunStore(Path(self.dir), self.config, study.tables).audit([s.index for s in study.plan(self.config)])
+        return RunStore(Path(self.dir), self.config, self._study.tables)
 
     def _repr_markdown_(self) -> str:
         return self.report
@@ -119,14 +144,24 @@ def games() -> pl.DataFrame:
                "ranking": pl.String, "low": pl.Int64, "max_players": pl.Int64})
 
 
-def policies() -> pl.DataFrame:
-    """The built-in player policies: ``name, style, description``."""
+def policies(name: str | None = None) -> pl.DataFrame:
+    """The built-in player policies, or the one ``name`` gives (built-in or a ``.toml`` file,
+    checked): ``name, style, description, toml`` (the policy's file as written).
+
+    >>> policies("station").select("name", "style").row(0)
+    ('station', 'thresholds')
+    """
     import polars as pl
 
-    from engine.policy import builtin, builtin_names
+    from engine.policy import builtin_names, builtin_text, load_policy
 
-    return pl.DataFrame([{"name": n, "style": builtin(n).style, "description": builtin(n).description}
-                         for n in builtin_names()], schema={"name": pl.String, "style": pl.String, "description": pl.String})
+    names = builtin_names() if name is None else [name]
+    rows = []
+    for known in names:
+        policy = load_policy(known)
+        text = builtin_text(known) if known in builtin_names() else Path(known).read_text(encoding="utf-8")
+        rows.append({"name": policy.name, "style": policy.style, "description": policy.description, "toml": text})
+    return pl.DataFrame(rows, schema={"name": pl.String, "style": pl.String, "description": pl.String, "toml": pl.String})
 
 
 def execute(study, config, backend, out, *, resume, quiet, output_options=None) -> Path:
@@ -311,8 +346,288 @@ def ranking(game, quiet: bool = True):
     return build(rules, RayBackend(), cache_dir() / "runs", quiet=quiet)
 
 
+class IncompleteRun(SampyongError):
+    """A run that is not complete and sound (``sampyong report`` and ``check`` exit 1 on it)."""
+
+    exit_code = 1
+
+
+def jobs() -> pl.DataFrame:
+    """The studies ``run`` knows, and the rule book campaign: ``name, description``.
+
+    >>> "play" in jobs()["name"].to_list() and "rulebook" in jobs()["name"].to_list()
+    True
+    """
+    import polars as pl
+
+    from jobs import STUDIES, rulebook
+
+    rows = [{"name": s.name, "description": s.description} for s in STUDIES.values()]
+    rows.append({"name": rulebook.NAME, "description": rulebook.DESCRIPTION})
+    return pl.DataFrame(rows, schema={"name": pl.String, "description": pl.String})
+
+
+def check(run_dir: str | Path) -> list[str]:
+    """What is missing or wrong in a run folder, table by table (``sampyong check``): every shard
+    of the plan has every table of its study, each file matching its checksum, run id, shard,
+    schema version and row count. Empty when the run is complete and sound.
+
+    >>> run = _doctest_run()
+    >>> check(run.dir)
+    []
+    """
+    return Run.at(run_dir).check()
+
+
+def report(run_dir: str | Path) -> Run:
+    """Rebuild a run's tables, figures and ``report.md`` from its shards (``sampyong report``);
+    ``IncompleteRun`` (nothing written) for a run that is not complete and sound.
+
+    >>> run = _doctest_run()
+    >>> (run.dir / "report.md").unlink()
+    >>> report(run.dir).report.startswith("# ")
+    True
+    """
+    from pipeline.aggregate import build_outputs
+
+    run = Run.at(run_dir)
+    problems = run.check()
+    if problems:
+        more = f"; {len(problems) - 1} more" if len(problems) > 1 else ""
+        raise IncompleteRun(f"{run_dir} is not complete and sound ({problems[0]}{more}); see `sampyong check {run_dir}`")
+    store = run._store
+    build_outputs(run._study, store, store.read_manifest())
+    return run
+
+
+def view(run_dir: str | Path) -> list[Path]:
+    """Write the pages of a finished run again (``sampyong view``), e.g. a grid run's
+    ``grid.html``, and return their paths; ``SampyongError`` for a run without tables or pages.
+
+    >>> view(_doctest_run().dir)
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: ... is a showdown run, which has no page to view
+    """
+    from pipeline.aggregate import write_extra_outputs
+    from pipeline.runner import read_tables
+
+    run = Run.at(run_dir)
+    tables = read_tables(run.dir)
+    if not tables:
+        raise SampyongError(f"{run_dir} has no tables: finish the run (or `sampyong report` it) first")
+    written = [p for p in write_extra_outputs(run._study, run.dir, run.config, tables) if p.suffix == ".html"]
+    if not written:
+        raise SampyongError(f"{run_dir} is a {run.config.job} run, which has no page to view")
+    return written
+
+
+@dataclasses.dataclass(frozen=True)
+class Range:
+    """A range expanded (``sy.range``): its hands and weights in one game.
+
+    Parameters:
+        game: the game's name.
+        expression: the range as written.
+        hands: each hand's cards (``"As Kd"``), in card order.
+        weights: each hand's weight, 0 to 1.
+        share: the weighted share of all starting hands of the game.
+    """
+
+    game: str
+    expression: str
+    hands: tuple[str, ...]
+    weights: tuple[float, ...]
+    share: float
+
+    @property
+    def size(self) -> int:
+        """How many hands the range holds."""
+        return len(self.hands)
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """``hand, weight``, a row per hand."""
+        import polars as pl
+
+        return pl.DataFrame({"hand": list(self.hands), "weight": list(self.weights)},
+                            schema={"hand": pl.String, "weight": pl.Float64})
+
+    def _repr_html_(self) -> str:
+        return f"<p>{self.game} {self.expression}: {self.size:,} hands, {100 * self.share:.3f} %</p>" + self.frame._repr_html_()
+
+
+def range(expression: str, *, game: str = "pls7") -> Range:  # noqa: A001  the command's name
+    """Expand a range (``sampyong range``): the hands it holds and its share of all starting hands.
+    The grammar is in ``evaluator.ranges``; ``N%`` uses the game's ``ranking``.
+
+    >>> r = range("QQ+, AKs", game="holdem")
+    >>> r.size, round(100 * r.share, 3), r.hands[:2]
+    (22, 1.659, ('Qs Qh', 'Qs Qd'))
+    """
+    from evaluator.cards import format_cards
+    from evaluator.games import game as preset
+    from evaluator.ranges import parse_range
+
+    rules = preset(game)
+    parsed = parse_range(expression, rules, lambda percent: ranking(rules).top(percent))
+    return Range(rules.name, expression, tuple(format_cards(c) for c in parsed.combos), parsed.weights, parsed.share(rules))
+
+
+@dataclasses.dataclass(frozen=True)
+class Replays:
+    """Hand records replayed through the engine (``sy.replay``).
+
+    Parameters:
+        results: one ``engine.phh.Replay`` per hand, in the order read: its ``record``,
+            ``status`` (match, differ, illegal, skipped, no_record), ``finishing_stacks``,
+            ``expected``, ``message`` and the replayed ``hand``.
+    """
+
+    results: tuple
+
+    @property
+    def ok(self) -> bool:
+        """No hand differs from its record or is illegal."""
+        return not any(r.status.is_problem for r in self.results)
+
+    @property
+    def summary(self) -> str:
+        """One line: hands, and how many match, differ, are illegal or are skipped."""
+        from engine.phh import summary
+
+        return summary(self.results)
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """A row per hand: ``path, index, variant, status, message``."""
+        import polars as pl
+
+        return pl.DataFrame([{key: r.as_json()[key] for key in ("path", "index", "variant", "status", "message")}
+                             for r in self.results],
+                            schema={"path": pl.String, "index": pl.Int64, "variant": pl.String, "status": pl.String,
+                                    "message": pl.String})
+
+    def _repr_html_(self) -> str:
+        return f"<p>{self.summary}</p>" + self.frame._repr_html_()
+
+
+def replay(paths: str | Path | list) -> Replays:
+    """Replay hand records (PHH files, ``.phhs``, or folders searched for them) through the engine
+    (``sampyong replay``): is every action legal, and do the finishing stacks equal the record's?
+    ``SampyongError`` when a path cannot be read or a file is not PHH.
+
+    >>> result = replay(_example_record())
+    >>> result.ok, result.summary
+    (True, '1 hands: 1 match, 0 differ, 0 illegal, 0 skipped')
+    """
+    from engine.phh import load_paths, replay as replay_one
+
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    return Replays(tuple(replay_one(record) for record in load_paths([Path(p) for p in paths])))
+
+
+def play(game: str = "pls7", *, players: int = 6, policy: str | None = None, stacks: str | None = None,
+         betting: str | None = None, seed: int = 0):
+    """One hand dealt from ``seed`` and played by the reference engine at the table ``sampyong run
+    play`` sets with the same options; the finished ``engine.hand.Hand``, with its ``actions``
+    (PHH notation), ``board``, ``hole`` cards, ``pot`` and ``finishing_stacks``.
+
+    >>> hand = play("holdem", players=2, policy="station", seed=3)
+    >>> hand.done, sum(hand.finishing_stacks) == sum(hand.starting_stacks)
+    (True, True)
+    >>> hand.actions[:2]
+    ['d dh p1 ...', 'd dh p2 ...']
+    """
+    import numpy as np
+
+    from engine.player import deal_hands
+    from engine.table import Table
+    from evaluator.games import game as preset
+
+    rules = preset(game)
+    table = Table.from_options(rules, players, policy=policy, stacks=stacks, betting=betting)
+    cards, keys = deal_hands(np.random.default_rng(seed), 1, table.seats, rules)
+    percentile = ranking(rules) if table.needs_ranking else (lambda hole: 0.5)
+    return table.play_hand(cards[0], keys[0], percentile)
+
+
+@dataclasses.dataclass(frozen=True)
+class Fit:
+    """A policy fitted to hand records (``sy.fit``).
+
+    Parameters:
+        policy: the fitted ``engine.policy.Policy``.
+        target: the records' figures (``engine.fit.Figures``: flop, players, showdown, hands).
+        reached: the fitted policy's figures on the trial deals.
+    """
+
+    policy: Any
+    target: Any
+    reached: Any
+
+    @property
+    def toml(self) -> str:
+        """The fitted policy as a TOML file (``sampyong policies`` reads it back)."""
+        from engine.fit import policy_toml
+
+        return policy_toml(self.policy, self.target, self.reached)
+
+
+def fit(records: str | Path | list, *, game: str = "holdem", players: int = 6, start: str = "regular",
+        hands: str | int = "1000", rounds: int = 4, seed: int = 1, name: str = "fitted", log=None) -> Fit:
+    """Fit a policy to hand records (``sampyong fit``): the share of hands that see a flop, the
+    players at the flop and the share that reach a showdown, by a coordinate search from
+    ``start`` over ``rounds`` rounds of ``hands`` trial hands (the same deals every trial);
+    ``log(line)`` hears each improvement.
+
+    >>> fitted = fit(_example_record(), players=2, hands=200, rounds=1)
+    >>> fitted.policy.name, fitted.target.hands, fitted.toml.startswith('name = "fitted"')
+    ('fitted', 1, True)
+    """
+    from engine.fit import fit_policy, record_figures
+    from engine.policy import load_policy
+    from evaluator.games import game as preset
+    from pipeline.counts import parse_count
+
+    rules = preset(game)
+    rules.check_players(players)
+    if not 2 <= rules.hole_cards <= 4:
+        raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {rules.name} has {rules.hole_cards}")
+    if rounds < 1:
+        raise SampyongError(f"rounds must be at least 1, not {rounds}")
+    records = [records] if isinstance(records, (str, Path)) else list(records)
+    target = record_figures([Path(p) for p in records])
+    log = log or (lambda line: None)
+    log(f"records: {target.hands:,} hands, flop {target.flop:.3f}, players at the flop {target.players:.2f}, "
+        f"showdown {target.showdown:.3f}")
+    begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records")
+    best, reached = fit_policy(target, rules, begin, players, parse_count(str(hands), "hand count", at_most=10**7), seed,
+                               ranking(rules), rounds=rounds, log=log)
+    return Fit(best, target, reached)
+
+
 def _scratch() -> Path:
     """A temporary folder for the doctests."""
     import tempfile
 
     return Path(tempfile.mkdtemp(prefix="sampyong-doctest-"))
+
+
+def _doctest_run() -> Run:
+    """A small finished showdown run in a temporary folder, for the doctests."""
+    return run("showdown", deals="4k", shard_deals="2k", players=2, backend="serial", out=_scratch())
+
+
+def _example_record() -> Path:
+    """A one-hand hold'em record in a temporary folder, for the doctests."""
+    path = _scratch() / "hand.phh"
+    path.write_text('''variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ["d dh p1 AsKs", "d dh p2 7h2d", "p2 cbr 6", "p1 f"]
+finishing_stacks = [198, 202]
+''', encoding="utf-8")
+    return path

@@ -37,7 +37,7 @@ def user_errors(command):
             return command(*args, **kwargs)
         except SampyongError as error:
             typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(getattr(error, "exit_code", 2)) from None
 
     return wrapper
 
@@ -64,14 +64,14 @@ def root(
 @user_errors
 def games() -> None:
     """List the game presets, their knobs, and the ranking presets."""
-    from evaluator.games import PRESETS, RANKINGS
+    from evaluator.games import RANKINGS
+    from sampyong import api
 
-    for g in PRESETS.values():
-        lo, hi = g.hole_use
-        low = f"{g.low}-or-better low" if g.low else "high only"
+    for g in api.games().iter_rows(named=True):
+        low = f"{g['low']}-or-better low" if g["low"] else "high only"
         typer.echo(
-            f"{g.name:8} {g.hole_cards} hole cards, use {lo}-{hi}, ranking {g.ranking.name}, {low}, "
-            f"2-{g.max_players} players"
+            f"{g['name']:8} {g['hole_cards']} hole cards, use {g['hole_use_min']}-{g['hole_use_max']}, "
+            f"ranking {g['ranking']}, {low}, 2-{g['max_players']} players"
         )
     typer.echo("")
     typer.echo("knobs: --hole-use MIN-MAX|free|at-least-one|pls-2  --ranking NAME  --low 6|7|8|none")
@@ -82,12 +82,11 @@ def games() -> None:
 @app.command()
 @user_errors
 def jobs() -> None:
-    """List the studies ``sampyong run`` knows, and the rule book campaign."""
-    from jobs import STUDIES, rulebook
+    """List the studies `sampyong run` knows, and the rule book campaign."""
+    from sampyong import api
 
-    for study in STUDIES.values():
-        typer.echo(f"{study.name:12} {study.description}")
-    typer.echo(f"{rulebook.NAME:12} {rulebook.DESCRIPTION}")
+    for job in api.jobs().iter_rows(named=True):
+        typer.echo(f"{job['name']:12} {job['description']}")
 
 
 # --- run and report ------------------------------------------------------------------------
@@ -154,39 +153,17 @@ def run(
     typer.echo(str(result.dir))
 
 
-def _open_run(run_dir: Path):
-    """The study of ``run_dir``, its store, and the study's planned shard indices."""
-    from jobs import STUDIES
-    from pipeline.store import RunStore
-
-    config = RunStore.read_config(run_dir)
-    if config.job not in STUDIES:
-        raise SampyongError(f"{run_dir} is a run of {config.job!r}, which this sampyong does not know")
-    study = STUDIES[config.job]
-    return study, RunStore(run_dir, config, study.tables), [s.index for s in study.plan(config)]
-
-
 @app.command()
 @user_errors
 def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB/RUN_ID).")]) -> None:
     """Rebuild a run's tables, figures and report.md from its shards.
 
     Refuses (exit code 1, nothing written) a run that is not complete and sound: run the same
-    `sampyong run` command again to finish it, or see `sampyong check RUN_DIR`.
+    sampyong run command again to finish it, or see sampyong check RUN_DIR.
     """
-    from pipeline.aggregate import build_outputs
+    from sampyong import api
 
-    study, store, planned = _open_run(run_dir)
-    problems = store.audit(planned)
-    if problems:
-        typer.echo(
-            f"error: {run_dir} is not complete and sound ({problems[0]}"
-            f"{f'; {len(problems) - 1} more' if len(problems) > 1 else ''}); see `sampyong check {run_dir}`",
-            err=True,
-        )
-        raise typer.Exit(1)
-    build_outputs(study, store, store.read_manifest())
-    typer.echo(str(store.run_dir))
+    typer.echo(str(api.report(run_dir).dir))
 
 
 @app.command()
@@ -197,13 +174,14 @@ def check(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB
 
     Exit code 0 only when the run is complete and sound; 1 lists what is missing or wrong.
     """
-    _, store, planned = _open_run(run_dir)
-    problems = store.audit(planned)
+    from sampyong import api
+
+    problems = api.check(run_dir)
     for problem in problems:
         typer.echo(problem)
     if problems:
         raise typer.Exit(1)
-    typer.echo(f"ok: {len(planned)} shards complete and sound in {store.run_dir}")
+    typer.echo(f"ok: {api.Run.at(run_dir).shards} shards complete and sound in {run_dir}")
 
 
 # --- the referee ---------------------------------------------------------------------------
@@ -286,13 +264,6 @@ def equity_(
         )
 
 
-def _top(rules, quiet: bool):
-    """The top-N % provider of ``rules``, importing the studies only when a range asks for it."""
-    from sampyong import api
-
-    return lambda percent: api.ranking(rules, quiet).top(percent)
-
-
 @app.command("range")
 @user_errors
 def range_(
@@ -307,17 +278,15 @@ def range_(
     variables w x y z (AA*, AxAyxy); N% for the top N % by the game's heads-up grid (exact for 2-3 cards, sampled for 4);
     @N for a weight of N %, or eval7's N%(...) groups; ! to exclude (AA*!AAA).
     """
-    from evaluator.games import game as preset
-    from evaluator.ranges import parse_range
+    from sampyong import api
 
-    rules = preset(game)
-    parsed = parse_range(expression, rules, _top(rules, quiet=False))
-    weighted = sum(parsed.weights)
-    weight = "" if weighted == parsed.size else f" (weighted: {weighted:,.2f})"
-    typer.echo(f"{rules.name}  {expression}: {parsed.size:,} hands{weight}, {100 * parsed.share(rules):.3f} % of all starting hands")
+    result = api.range(expression, game=game)
+    weighted = sum(result.weights)
+    weight = "" if weighted == result.size else f" (weighted: {weighted:,.2f})"
+    typer.echo(f"{result.game}  {expression}: {result.size:,} hands{weight}, {100 * result.share:.3f} % of all starting hands")
     if hands:
-        for line in parsed.describe():
-            typer.echo(f"  {line}")
+        for cards, w in zip(result.hands, result.weights):
+            typer.echo(f"  {cards}" + ("" if w == 1 else f" @{100 * w:g}"))
 
 
 @app.command()
@@ -326,17 +295,9 @@ def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory 
     """Write the pages of a finished run again, e.g. a grid run's RUN_DIR/grid.html: the grid to
     explore in a browser (colour by a column, hover for every number, find a class, highlight the
     top N % and read it as a range). One file, no network."""
-    from pipeline.aggregate import write_extra_outputs
-    from pipeline.runner import read_tables
+    from sampyong import api
 
-    study, store, _ = _open_run(run_dir)
-    tables = read_tables(run_dir)
-    if not tables:
-        raise SampyongError(f"{run_dir} has no tables: finish the run (or `sampyong report` it) first")
-    written = [p for p in write_extra_outputs(study, run_dir, store.config, tables) if p.suffix == ".html"]
-    if not written:
-        raise SampyongError(f"{run_dir} is a {store.config.job} run, which has no page to view")
-    for path in written:
+    for path in api.view(run_dir):
         typer.echo(str(path))
 
 
@@ -346,16 +307,16 @@ def policies(
     name: Annotated[Optional[str], typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")] = None,
 ) -> None:
     """List the built-in player policies, or check and print one (its TOML)."""
-    from engine.policy import builtin, builtin_names, builtin_text, load_policy
+    from sampyong import api
 
+    rows = api.policies(name)
     if name is None:
-        for known in builtin_names():
-            policy = builtin(known)
-            typer.echo(f"{known:10} {policy.description}")
+        for policy in rows.iter_rows(named=True):
+            typer.echo(f"{policy['name']:10} {policy['description']}")
         return
-    policy = load_policy(name)
-    typer.echo(builtin_text(name).rstrip() if name in builtin_names() else Path(name).read_text(encoding="utf-8").rstrip())
-    typer.echo(f"# ok: {policy.name}, style {policy.style}")
+    policy = rows.row(0, named=True)
+    typer.echo(policy["toml"].rstrip())
+    typer.echo(f"# ok: {policy['name']}, style {policy['style']}")
 
 
 @app.command()
@@ -372,26 +333,14 @@ def fit(
 ) -> None:
     """Fit a policy to hand records: the share of hands that see a flop, the players at the flop
     and the share that reach a showdown; prints the fitted policy as TOML (progress on stderr)."""
-
-    from engine.policy import load_policy
-    from evaluator.games import game as preset
-    from engine.fit import fit_policy, policy_toml, record_figures
-    from pipeline.counts import parse_count
     from sampyong import api
 
-    rules = preset(game)
-    rules.check_players(players)
-    if not 2 <= rules.hole_cards <= 4:
-        raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {rules.name} has {rules.hole_cards}")
-    if rounds < 1:
-        raise SampyongError(f"rounds must be at least 1, not {rounds}")
-    target = record_figures(records)
-    typer.echo(f"records: {target.hands:,} hands, flop {target.flop:.3f}, players at the flop {target.players:.2f}, "
-               f"showdown {target.showdown:.3f}", err=True)
-    begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records")
-    best, reached = fit_policy(target, rules, begin, players, parse_count(hands, "hand count", at_most=10**7), seed,
-                               api.ranking(rules), rounds=rounds, log=lambda m: typer.echo(m, err=True))
-    typer.echo(policy_toml(best, target, reached), nl=False)
+    def log(line: str) -> None:
+        typer.echo(line, err=True)
+
+    result = api.fit(records, game=game, players=players, start=start, hands=hands, rounds=rounds, seed=seed, name=name,
+                     log=log)
+    typer.echo(result.toml, nl=False)
 
 
 @app.command("replay")
@@ -406,52 +355,26 @@ def replay_(
     Exit code 0 when no hand differs or is illegal, 1 when some do, 2 when a path cannot be read
     or a file is not PHH. Hands of variants the engine does not play are skipped and counted.
     """
-    from engine.phh import Status, load_paths, replay
+    from engine.phh import Status
+    from sampyong import api
 
-    results = [replay(record) for record in load_paths(paths)]  # every file read before a line is printed
-    for result in results:
+    result = api.replay(paths)  # every file read before a line is printed
+    for hand in result.results:
         if as_json:
-            typer.echo(json.dumps(result.as_json()))
-        elif result.status.is_problem:
-            detail = result.message
-            if result.status is Status.DIFFER:
-                detail += f": engine {_amounts(result.finishing_stacks)}, record {_amounts(result.expected)}"
-            typer.echo(f"{result.status.value:8} {result.record.where}: {detail}")
+            typer.echo(json.dumps(hand.as_json()))
+        elif hand.status.is_problem:
+            detail = hand.message
+            if hand.status is Status.DIFFER:
+                detail += f": engine {_amounts(hand.finishing_stacks)}, record {_amounts(hand.expected)}"
+            typer.echo(f"{hand.status.value:8} {hand.record.where}: {detail}")
     if not as_json:
-        typer.echo(replay_summary(results))
-    if any(r.status.is_problem for r in results):
+        typer.echo(result.summary)
+    if not result.ok:
         raise typer.Exit(1)
 
 
 def _amounts(values) -> str:
     return "[" + ", ".join(f"{v:,}" for v in values) + "]"
-
-
-def replay_summary(results) -> str:
-    """One line: hands, and how many match, differ, are illegal, skipped (by variant), have no result.
-
-    >>> from types import SimpleNamespace as R
-    >>> hands = [R(status="match", message="", record=R(fields={"variant": "NT"}))] * 3
-    >>> hands += [R(status="skipped", message="", record=R(fields={"variant": v})) for v in ("FR", "F7S", "FR")]
-    >>> replay_summary(hands)
-    '6 hands: 3 match, 0 differ, 0 illegal, 3 skipped (F7S 1, FR 2)'
-    """
-    from collections import Counter
-
-    counts = Counter(r.status for r in results)
-    skipped = Counter(str(r.record.fields.get("variant")) for r in results if r.status == "skipped")
-    line = (
-        f"{len(results):,} hands: {counts['match']:,} match, {counts['differ']:,} differ, "
-        f"{counts['illegal']:,} illegal, {counts['skipped']:,} skipped"
-    )
-    if skipped:
-        line += " (" + ", ".join(f"{v} {n}" for v, n in sorted(skipped.items())) + ")"
-    if counts["no_record"]:
-        line += f", {counts['no_record']:,} without a recorded result"
-    halves = sum(1 for r in results if r.status == "match" and "odd chip" in r.message)
-    if halves:
-        line += f"; {halves:,} of the matches split an odd chip in halves in the record"
-    return line
 
 
 def _open_input(path: str):
