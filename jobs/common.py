@@ -22,14 +22,33 @@ from evaluator.settle import SHOWDOWN_FLAGS
 from pipeline import study as pipeline_study
 from pipeline.aggregate import markdown_table
 from pipeline.plan import RunConfig
-from pipeline.study import SAMPLING_OPTIONS
+from pipeline.study import SAMPLING, Option
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 # The game and its knobs; a Monte Carlo study of a game also samples deals for some players.
-GAME_OPTIONS = frozenset({"game", "hole_use", "ranking", "low"})
-MONTE_CARLO_OPTIONS = GAME_OPTIONS | SAMPLING_OPTIONS | {"players"}
+GAME_OPTIONS = (
+    Option("game", "Game preset (see sampyong games).", default="pls7"),
+    Option("hole_use", "Hole cards a hand must use: MIN-MAX, N, free, at-least-one or pls-2 (default: the game's)."),
+    Option("ranking", "Category order: base, trips_over_straight, skip_over_flush, both or standard (default: the game's)."),
+    Option("low", "Low qualifier: 6, 7, 8 or none (default: the game's)."),
+)
+PLAYERS = Option("players", "Hands per deal.", int, default=2)
+MONTE_CARLO_OPTIONS = (*GAME_OPTIONS, PLAYERS, *SAMPLING)
+
+
+def replace_option(options: tuple[Option, ...], *replacements: Option) -> tuple[Option, ...]:
+    """``options`` with each option of the same name as a replacement replaced by it, in place.
+
+    >>> [o.default for o in replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(default=6)) if o.name == "players"]
+    [6]
+    """
+    by_name = {o.name: o for o in replacements}
+    return tuple(by_name.get(o.name, o) for o in options)
+
+
+EXACT = Option("exact", "Insist on exact enumeration: an error if the run would sample.", bool)
 
 
 @dataclasses.dataclass(frozen=True)

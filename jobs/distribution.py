@@ -25,7 +25,7 @@ from evaluator.errors import SampyongError
 from evaluator.fast import MAX_FREE_POOL, fast_evaluator
 from evaluator.games import Category
 from evaluator.tables import PAIRED_CATEGORIES
-from jobs.common import GAME_OPTIONS, Study, game_of, markdown, report_header, section, table, words
+from jobs.common import GAME_OPTIONS, EXACT, Study, game_of, markdown, report_header, section, table, words
 from pipeline.aggregate import percent
 from pipeline.plan import RunConfig, ShardSpec
 
@@ -194,8 +194,7 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    options=GAME_OPTIONS | {"exact"},
-    default_players=1,
+    options=(*GAME_OPTIONS, EXACT),
     validate=validate,
     configure=configure,
     plan=plan,

@@ -216,7 +216,6 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     options=MONTE_CARLO_OPTIONS,
-    default_players=2,
     validate=validate,
     prepare=prepare,
     markdown=markdown_tables,

@@ -35,7 +35,7 @@ from evaluator.settle import pot_shares, share_unit
 from evaluator.tables import cache_dir, cached_arrays
 from evaluator.deal import deal_cards, split_deal
 from jobs.grid_view import grid_page
-from jobs.common import MONTE_CARLO_OPTIONS, SE_LEGEND, Study, game_of, markdown, new_figure, report_header, section, table
+from jobs.common import MONTE_CARLO_OPTIONS, SE_LEGEND, EXACT, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 BOARD_SHARDS = 64
@@ -577,8 +577,9 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=MONTE_CARLO_OPTIONS | {"exact"},
-    default_players=2,
+    options=(*replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(
+        help="Hands per deal: heads-up (2) is enumerated exactly for 2 and 3 hole cards, more players are sampled.")),
+        EXACT.but(help="Insist on exact enumeration (heads-up): an error if the run would sample.")),
     validate=validate,
     configure=configure,
     plan=plan,

@@ -45,7 +45,8 @@ from evaluator.cards import hand_classes, hand_code
 from evaluator.settle import SHOWDOWN_FLAGS, flags_among
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
-from jobs.common import MONTE_CARLO_OPTIONS, WORDS, Study, game_of, section, table
+from jobs.common import MONTE_CARLO_OPTIONS, PLAYERS, WORDS, Study, game_of, replace_option, section, table
+from pipeline.study import DEALS, SHARD_DEALS, Option
 from jobs.hand_ranking import ranking_from, strength_runs
 from pipeline.plan import RunConfig, ShardSpec
 
@@ -429,16 +430,25 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    options=MONTE_CARLO_OPTIONS | {"policy", "stacks", "betting"},
+    options=(*replace_option(
+        MONTE_CARLO_OPTIONS,
+        PLAYERS.but(default=6, help="Players at the table."),
+        DEALS.but(default="1M", help="Hands to play: 1e6, 200M or 1_000_000.", aliases=("--hands",)),
+        SHARD_DEALS.but(default="100k", help="Hands per shard, the unit of work and of resume."),
+    ),
+        Option("policy", "A policy for every seat, or one per seat as a comma list (tight,loose,...; see sampyong "
+                         "policies; default: regular)."),
+        Option("stacks", "Starting stacks in big blinds: 100bb or 40 (default: 100bb)."),
+        Option("betting", "The betting structure: no-limit, pot-limit or fixed-limit (default: the game's own: hold'em no-limit, the others "
+                          "pot-limit)."),
+    ),
     validate=validate,
     prepare=prepare,
     upstream=upstream,
     inputs=inputs,
     outputs={"hands.phhs": lambda tables, config, ranking, options:
              record_hands(config, options["record"], ranking) if options.get("record") else None},
-    output_options=frozenset({"record"}),
-    default_players=6,
-    default_deals="1M",
-    default_shard_deals="100k",
+    output_options=(Option("record", "Also write the run's first N hands as RUN_DIR/hands.phhs (check them with "
+                                     "sampyong replay).", int),),
     markdown=markdown_of,
 )

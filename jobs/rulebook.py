@@ -38,10 +38,11 @@ from pipeline.aggregate import binomial_se, percent, write_figures, write_table
 from pipeline.plan import RunConfig
 from pipeline.runner import execute_all
 from pipeline.store import atomic_write
+from pipeline.study import DEALS, SEED
 
 NAME = "rulebook"
 DESCRIPTION = "every study (showdown, baselines, variants, textures, draws, distribution, grid) and one report"
-OPTIONS = frozenset({"deals", "seed"})
+OPTIONS = (DEALS.but(help="Deals of the largest runs (showdown, PLS7); the others take a tenth or a hundredth."), SEED)
 BASELINES = ("holdem", "plo", "plo8", "plo5-8")
 
 

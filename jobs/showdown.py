@@ -38,7 +38,7 @@ from evaluator.fast import fast_evaluator
 from evaluator.games import Category
 from evaluator.settle import SHOWDOWN_FLAGS, showdown_flags
 from jobs.common import (
-    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, Study, figure_links, game_of, markdown, new_figure, report_header, section,
+    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, PLAYERS, replace_option, Study, figure_links, game_of, markdown, new_figure, report_header, section,
     table, use_distinct_colors, words,
 )
 from pipeline.aggregate import percent
@@ -402,8 +402,8 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=MONTE_CARLO_OPTIONS,
-    default_players=8,
+    options=replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(
+        default=8, help="Hands per deal; the tables cover every table size from 2 to this.")),
     validate=validate,
     markdown=markdown_tables,
 )

@@ -29,7 +29,7 @@ from jobs import showdown
 from jobs.grid import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from jobs.common import (
-    MONTE_CARLO_OPTIONS, SE_LEGEND, Study, game_of, markdown, new_figure, report_header, section, table, words,
+    MONTE_CARLO_OPTIONS, SE_LEGEND, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table, words,
 )
 from pipeline.plan import RunConfig, ShardSpec
 
@@ -291,8 +291,7 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=MONTE_CARLO_OPTIONS,
-    default_players=6,
+    options=replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(default=6)),
     validate=validate,
     prepare=prepare,
     markdown=markdown_tables,

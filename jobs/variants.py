@@ -29,8 +29,9 @@ from evaluator.fast import fast_evaluator
 from evaluator.games import Game, RANKINGS
 from jobs import showdown
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
+from pipeline.study import Option
 from jobs.common import (
-    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, WORDS, Study, game_of, markdown, new_figure, report_header, section, table,
+    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, WORDS, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table,
     use_distinct_colors, words,
 )
 from pipeline.plan import RunConfig, ShardSpec
@@ -347,8 +348,9 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=MONTE_CARLO_OPTIONS | {"variants"},
-    default_players=8,
+    options=(*replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(default=8)), Option(
+        "variants", 'The variants to compare, separated by ";", each a list of knobs: "hole_use=2-3;ranking=both,low=8" '
+        "(default: the rule book's).")),
     validate=validate,
     markdown=markdown_tables,
 )

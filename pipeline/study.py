@@ -29,8 +29,46 @@ from pipeline.plan import RunConfig, ShardSpec, plan_shards
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-# The ``sampyong run`` options that sample deals, which an exact enumeration has no use for.
-SAMPLING_OPTIONS = frozenset({"deals", "seed", "shard_deals"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One option of ``sampyong run STUDY``, declared once by the study: the API's keyword with
+    its default, and the CLI's flag with its help.
+
+    Parameters:
+        name: the keyword (``shard_deals``); the CLI writes it ``--shard-deals``.
+        help: one or two sentences of plain text for ``--help``.
+        kind: ``str``, ``int`` or ``bool`` (a flag, off unless given).
+        default: the value when the option is not given (None: the study decides).
+        aliases: further CLI spellings (``--hands``).
+
+    >>> Option("shard_deals", "Deals per shard.", default="1M").flags
+    ('--shard-deals',)
+    """
+
+    name: str
+    help: str
+    kind: type = str
+    default: object = None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The CLI's spellings, ``--name`` first."""
+        return ("--" + self.name.replace("_", "-"), *self.aliases)
+
+    def but(self, **changes) -> Option:
+        """This option with other fields (a study's own help or default)."""
+        return dataclasses.replace(self, **changes)
+
+
+# The options that sample deals, which an exact enumeration has no use for.
+DEALS = Option("deals", "Deals to simulate: 1e6, 200M or 1_000_000.", default="20M")
+SEED = Option("seed", "Root seed, 0 to 2**64-1; the same seed gives bit-identical tables.", int, default=0)
+SHARD_DEALS = Option("shard_deals", "Deals per shard, the unit of work and of resume.", default="1M")
+SAMPLING = (DEALS, SEED, SHARD_DEALS)
+SAMPLING_OPTIONS = frozenset(option.name for option in SAMPLING)
 
 
 def _no_checks(config: RunConfig) -> None:
@@ -68,7 +106,8 @@ class Study:
         the summaries, by file name without ``.png``; the pipeline saves each as
         ``figures/NAME.png`` at the figure's own dpi (default: none). Make them with
         ``matplotlib.figure.Figure``: no pyplot, no backend to choose.
-    :param options: The ``sampyong run`` options the study uses; the CLI refuses any other.
+    :param options: The ``sampyong run`` options the study uses (``Option``s, in the order its
+        help lists them, each with its default); the API and the CLI refuse any other.
     :param validate: ``config -> None``, raises ``SampyongError`` for a config the study cannot
         run (default: accepts every config).
     :param configure: ``config -> config``, fixes the fields that do not apply (an exact study
@@ -89,11 +128,8 @@ class Study:
     :param outputs: ``{file name: (tables, config, inputs, options) -> str | None}``, files of
         the run folder besides the tables (a page, records), written atomically after
         ``report.md``; None writes nothing. ``options`` are the ``output_options`` given.
-    :param output_options: The options of ``outputs`` (``sampyong run --record N``): they change
-        no number, so they are not part of the config.
-    :param default_players: Hands per deal when ``--players`` is not given.
-    :param default_deals: Deals when ``--deals`` is not given (a count as the CLI writes it).
-    :param default_shard_deals: Deals per shard when ``--shard-deals`` is not given.
+    :param output_options: The ``Option``s of ``outputs`` (``sampyong run --record N``): they
+        change no number, so they are not part of the config.
     :raises: Nothing on construction; the callables raise what they document.
     """
 
@@ -104,7 +140,7 @@ class Study:
     summarize: Callable[[dict, RunConfig], dict]
     report: Callable[[dict, RunConfig, list], str]
     figures: Callable[[dict, RunConfig], Mapping[str, Figure]] = _no_figures
-    options: frozenset = SAMPLING_OPTIONS
+    options: tuple[Option, ...] = SAMPLING
     validate: Callable[[RunConfig], None] = _no_checks
     configure: Callable[[RunConfig], RunConfig] = _unchanged
     plan: Callable[[RunConfig], list] = plan_shards
@@ -113,10 +149,11 @@ class Study:
     upstream: Callable[[RunConfig], list] | None = None
     inputs: Callable[[RunConfig, list], object] | None = None
     outputs: Mapping[str, Callable] = dataclasses.field(default_factory=dict)
-    output_options: frozenset = frozenset()
-    default_players: int = 2
-    default_deals: str = "20M"
-    default_shard_deals: str = "1M"
+    output_options: tuple[Option, ...] = ()
+
+    def option(self, name: str) -> Option | None:
+        """The option ``name`` of the study or of its outputs (None when it has no such option)."""
+        return next((o for o in (*self.options, *self.output_options) if o.name == name), None)
 
     def warm(self, config: RunConfig, inputs=None) -> None:
         """Run ``prepare``, or by default one tiny shard, in the driver.

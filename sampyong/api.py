@@ -208,7 +208,7 @@ def run(
     study, config = run_config(job, given)
     output_options = {}
     if record is not None:
-        if study is None or "record" not in study.output_options:
+        if study is None or study.option("record") is None:
             raise SampyongError(f"{job} has no use for --record")
         if not 1 <= record <= 1_000_000:
             raise SampyongError(f"--record takes 1 to 1,000,000 hands, not {record}")
@@ -233,25 +233,26 @@ def run_config(job: str, given: dict):
     from pipeline.plan import MAX_DEALS, RunConfig, check_limits
     from pipeline.study import SAMPLING_OPTIONS
 
-    deals, shard_deals = "20M", "1M"
     if job == rulebook.NAME:
-        study, known, players = None, rulebook.OPTIONS, 8
+        study, declared = None, rulebook.OPTIONS
     elif job in STUDIES:
         study = STUDIES[job]
-        known, players = study.options, study.default_players
-        deals, shard_deals = study.default_deals, study.default_shard_deals
+        declared = study.options
     else:
         raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
-    unused = [name for name in given if name not in known]
+    unused = [name for name in given if name not in {o.name for o in declared}]
     if unused:
         raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
+    # The declared defaults; a field no option sets is one the study's ``configure`` fixes.
+    values = {"game": "pls7", "deals": "20M", "shard_deals": "1M", "players": 8 if study is None else 2, "seed": 0}
+    values |= {o.name: o.default for o in declared if o.default is not None} | given
     config = RunConfig(
         job=job,
-        game=str(given.get("game", "pls7")).strip().lower(),
-        deals=parse_count(str(given.get("deals", deals)), "deal count", at_most=MAX_DEALS),
-        shard_deals=parse_count(str(given.get("shard_deals", shard_deals)), "shard size", at_most=MAX_DEALS),
-        players=given.get("players", players),
-        seed=given.get("seed", 0),
+        game=str(values["game"]).strip().lower(),
+        deals=parse_count(str(values["deals"]), "deal count", at_most=MAX_DEALS),
+        shard_deals=parse_count(str(values["shard_deals"]), "shard size", at_most=MAX_DEALS),
+        players=values["players"],
+        seed=values["seed"],
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
         low=given.get("low"),

@@ -92,65 +92,80 @@ def jobs() -> None:
 # --- run and report ------------------------------------------------------------------------
 
 
-@app.command()
-@user_errors
-def run(
-    job: Annotated[str, typer.Argument(help="The study to run (see `sampyong jobs`).")],
-    game: Annotated[Optional[str], typer.Option(help="Game preset (see `sampyong games`) [default: pls7].")] = None,
-    hole_use: Annotated[
-        Optional[str], typer.Option(help="Hole cards a hand must use: MIN-MAX, N, free, at-least-one, pls-2.")
-    ] = None,
-    ranking: Annotated[Optional[str], typer.Option(help="Category order: base, trips_over_straight, skip_over_flush, both, standard.")] = None,
-    low: Annotated[Optional[str], typer.Option(help="Low qualifier 6, 7, 8, or none.")] = None,
-    deals: Annotated[Optional[str], typer.Option("--deals", "--hands", help="Deals to simulate (play: hands to play): 1e6, 200M, 1_000_000 [default: 20M; play: 1M].")] = None,
-    players: Annotated[
-        Optional[int], typer.Option(help="Hands per deal (showdown: 8, tables cover 2..PLAYERS; grid: 2).")
-    ] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Root seed, 0 to 2**64-1; the same seed gives bit-identical tables [default: 0].")] = None,
-    shard_deals: Annotated[Optional[str], typer.Option(help="Deals per shard, the unit of work and of resume [default: 1M].")] = None,
-    variants: Annotated[
-        Optional[str], typer.Option(help='variants job: "hole_use=2-3;ranking=both,low=8" (default: the rule book\'s).')
-    ] = None,
-    exact: Annotated[
-        bool, typer.Option("--exact", help="Insist on exact enumeration (distribution; grid heads-up): an error if the job would sample.")
-    ] = False,
-    policy: Annotated[
-        Optional[str], typer.Option(help="play: a policy for every seat, or one per seat (regular or tight,loose,...; see `sampyong policies`).")
-    ] = None,
-    stacks: Annotated[Optional[str], typer.Option(help="play: starting stacks in big blinds (100bb) [default: 100bb].")] = None,
-    betting: Annotated[
-        Optional[str], typer.Option(help="play: no-limit, pot-limit or fixed-limit [default: the game's own: hold'em no-limit, the others pot-limit].")
-    ] = None,
-    record: Annotated[
-        Optional[int], typer.Option(help="play: also write the run's first N hands as RUN_DIR/hands.phhs (check them with `sampyong replay`).")
-    ] = None,
-    address: Annotated[
-        Optional[str], typer.Option(help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster.")
-    ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option(help="At most this many shard tasks at once (default: follow the cluster's CPUs).")
-    ] = None,
+def _where(
     backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
+    address: Annotated[Optional[str], typer.Option(
+        help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster.")] = None,
+    workers: Annotated[Optional[int], typer.Option(
+        help="At most this many shard tasks at once (default: follow the cluster's CPUs).")] = None,
     out: Annotated[Path, typer.Option(help="Output root; the run lands in OUT/JOB/RUN_ID.")] = Path("outputs"),
     resume: Annotated[bool, typer.Option(help="Skip shards a previous run of the same config finished.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
 ) -> None:
-    """Run a study; the last line printed is the run directory.
+    """The options of every run: where its work runs and lands (``api.run``'s keywords)."""
 
-    Every option a study has no use for is refused (exit code 2), and every limit is checked
-    before anything is written.
-    """
-    from sampyong import api
 
-    try:
-        result = api.run(job, backend=backend, address=address, workers=workers, out=out, resume=resume, quiet=quiet,
-                         record=record, game=game, hole_use=hole_use, ranking=ranking, low=low, deals=deals,
-                         players=players, seed=seed, shard_deals=shard_deals, variants=variants, exact=exact,
-                         policy=policy, stacks=stacks, betting=betting)
-    except KeyboardInterrupt:
-        typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
-        raise typer.Exit(130) from None
-    typer.echo(str(result.dir))
+def _study_command(job: str, options) -> typer.models.CommandFunctionType:
+    """``sampyong run JOB``: the options ``job`` declares (``pipeline.study.Option``), then
+    ``_where``'s, as one typer command that calls ``api.run``."""
+    import inspect
+
+    def command(**given) -> None:
+        from sampyong import api
+
+        try:
+            result = api.run(job, **given)
+        except KeyboardInterrupt:
+            typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
+            raise typer.Exit(130) from None
+        typer.echo(str(result.dir))
+
+    def parameter(option) -> inspect.Parameter:
+        text = option.help
+        if option.default is not None and option.kind is not bool:
+            text = f"{text.removesuffix('.')} (default: {option.default})."
+        declared = typer.Option(False if option.kind is bool else None, *option.flags, help=text, show_default=False)
+        kind = bool if option.kind is bool else Optional[option.kind]
+        return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=declared, annotation=kind)
+
+    where = inspect.signature(_where, eval_str=True).parameters.values()
+    parameters = [parameter(o) for o in options] + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in where]
+    command.__signature__ = inspect.Signature(parameters)
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return user_errors(command)
+
+
+class StudyCommands(typer.core.TyperGroup):
+    """``sampyong run``'s commands, one per study and one for the rule book, built from the options
+    each declares when first asked for (so that the other commands never import the studies)."""
+
+    @functools.cached_property
+    def studies(self) -> dict:
+        from jobs import STUDIES, rulebook
+
+        commands = typer.Typer()
+        for study in STUDIES.values():
+            commands.command(study.name, help=f"{study.description[:1].upper()}{study.description[1:]}. The last line "
+                             "printed is the run directory.")(_study_command(study.name, (*study.options, *study.output_options)))
+        commands.command(rulebook.NAME, help=f"The rule book's campaign: {rulebook.DESCRIPTION}. The last line printed "
+                         "is the report's directory.")(_study_command(rulebook.NAME, rulebook.OPTIONS))
+        return typer.main.get_command(commands).commands
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(self.studies)
+
+    def get_command(self, ctx, name: str):
+        if name not in self.studies:
+            ctx.fail(f"unknown job {name!r}; choose one of {', '.join(self.studies)}")
+        return self.studies[name]
+
+
+app.add_typer(
+    typer.Typer(cls=StudyCommands, no_args_is_help=True),
+    name="run",
+    help="Run a study (sampyong run STUDY --help lists its options). Every limit is checked before anything is "
+         "written, and the last line printed is the run directory.",
+)
 
 
 @app.command()
@@ -399,14 +414,11 @@ def main() -> None:
         message = error.format_message() if hasattr(error, "format_message") else str(error)
         if not message:  # no arguments at all: the help was printed
             sys.exit(2)
-        typer.echo(f"error: {message} (see 'sampyong {_command_name()}-h')", err=True)
+        context = getattr(error, "ctx", None)
+        where = context.command_path if context is not None else "sampyong"
+        typer.echo(f"error: {message} (see '{where} -h')", err=True)
         sys.exit(getattr(error, "exit_code", 2))
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def _command_name() -> str:
-    words = [w for w in sys.argv[1:2] if not w.startswith("-")]
-    return f"{words[0]} " if words else ""
 
 
 if __name__ == "__main__":

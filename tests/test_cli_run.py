@@ -1,5 +1,7 @@
 """``sampyong run/report/games/jobs``: the flags build the right config; bad input exits 2."""
 
+import sys
+
 import pytest
 from typer.testing import CliRunner
 
@@ -76,17 +78,23 @@ def test_serial_backend_flag(captured):
         (["run", "showdown", "--players", "1"], "players must be"),
         (["run", "showdown", "--workers", "0"], "workers"),
         (["run", "showdown", "--backend", "gpu"], "unknown backend"),
-        (["run", "showdown", "--exact"], "showdown has no use for --exact"),
+        (["run", "showdown", "--exact"], "No such option: --exact"),
+        (["run", "showdown", "--policy", "tight"], "No such option: --policy"),
+        (["run", "play", "--variants", "base"], "No such option: --variants"),
         (["run", "grid", "--exact", "--players", "3"], "--exact applies to"),
         (["report", "/nonexistent/run"], "not a run directory"),
     ],
 )
-def test_bad_input_one_line_exit_2(captured, args, message):
-    """Bad input: one line on stderr naming the problem, exit 2, nothing run."""
-    result = runner.invoke(cli.app, args)
-    assert result.exit_code == 2, result.output
-    assert message in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+def test_bad_input_one_line_exit_2(captured, args, message, monkeypatch, capsys):
+    """Bad input, refused by the API or by the study's own options: one line on stderr naming the
+    problem, exit 2, nothing run."""
+    monkeypatch.setattr(sys, "argv", ["sampyong", *args])
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    stderr = capsys.readouterr().err
+    assert exit_.value.code == 2, stderr
+    assert message in stderr
+    assert len(stderr.strip().splitlines()) == 1
     assert captured == []
 
 
