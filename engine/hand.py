@@ -159,6 +159,27 @@ class Hand:
         """Whether the betting is over and the hand waits for the players to show."""
         return not self.done and self.actor is None and len(self.live) >= 2 and self.street == 3
 
+    def __repr__(self) -> str:
+        state = "finished" if self.done else f"street {self.street}"
+        return f"<Hand {self.game.name}, {self.seats} seats, pot {self.pot}, {len(self.actions)} actions, {state}>"
+
+    def _repr_html_(self) -> str:
+        """The hand in a notebook: board, each seat's cards and chips, and the actions (PHH)."""
+        from html import escape
+
+        won = self.winnings or [0] * self.seats
+        rows = "".join(
+            f"<tr><td>p{s + 1}</td><td>{escape(self._text(self.hole[s], self.game.hole_cards))}</td>"
+            f"<td>{self.starting_stacks[s]}</td><td>{self.contributed[s]}</td><td>{won[s]}</td>"
+            f"<td>{'folded' if self.folded[s] else ''}</td></tr>"
+            for s in range(self.seats)
+        )
+        return (
+            f"<p>{escape(repr(self))}; board {escape(format_cards(self.board)) or '(none)'}</p>"
+            f"<table><tr><th>seat</th><th>hole</th><th>stack</th><th>put in</th><th>won</th><th></th></tr>{rows}</table>"
+            f"<p>{escape(', '.join(self.actions))}</p>"
+        )
+
     # --- the dealer ------------------------------------------------------------------------
     def deal_hole(self, seat: int, cards: str | list[int] | None) -> None:
         """Give ``seat`` its hole cards (None or ``????``: unknown, as records write hidden cards)."""

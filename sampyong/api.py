@@ -40,6 +40,10 @@ class Run:
     Parameters:
         dir: the run directory, ``OUT/JOB/RUN_ID``.
         config: the ``RunConfig`` that decides its numbers.
+
+    >>> run = Run.at(_doctest_run().dir)
+    >>> run.config.job, run.shards, run.tables["summary"]["deals"].to_list()
+    ('showdown', 2, [4000])
     """
 
     dir: Path
@@ -131,7 +135,11 @@ class _Tables(Mapping):
 
 def games() -> pl.DataFrame:
     """The game presets: ``name, hole_cards, hole_use_min, hole_use_max, ranking, low, max_players``
-    (``low`` null for high only)."""
+    (``low`` null for high only).
+
+    >>> games().filter(name="plo8").select("hole_cards", "low").row(0)
+    (4, 8)
+    """
     import polars as pl
 
     from evaluator.games import PRESETS
@@ -201,6 +209,13 @@ def run(
 
     Every option the study has no use for, and every value out of range, is a ``SampyongError``
     before anything is written.
+
+    >>> run("play", hands="2k", shard_deals="1k", policy="showdown", players=3, backend="serial", out=_scratch()).tables["streets"]["reach"].to_list()
+    [1.0, 1.0, 1.0, 1.0, 1.0]
+    >>> run("showdown", policy="tight")
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: showdown has no use for --policy
     """
     from pipeline.backends import make_backend
 
@@ -240,6 +255,8 @@ def run_config(job: str, given: dict):
         declared = study.options
     else:
         raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
+    aliases = {alias.lstrip("-").replace("-", "_"): o.name for o in declared for alias in o.aliases}
+    given = {aliases.get(name, name): value for name, value in given.items()}  # play's hands= is deals=
     unused = [name for name in given if name not in {o.name for o in declared}]
     if unused:
         raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
@@ -281,6 +298,9 @@ class Equity:
         samples: the boards enumerated, or the deals sampled.
         hands: a row per hand: ``hand, equity, equity_se, win, tie, high, low, scoop`` (and
             ``combos`` for a range), as ``evaluator.equity.equity`` defines them.
+
+    >>> equity(["As Ah", "Kd Kc"], board="Qs Js 2h 3c", game="holdem").frame.select("hand", "win").rows()
+    [('As Ah', 0.9545454545454546), ('Kd Kc', 0.045454545454545456)]
     """
 
     game: str
@@ -337,7 +357,13 @@ def evaluate(board: str, hands: list[str], *, game: str = "pls7", pot: int = 100
 
 def ranking(game, quiet: bool = True):
     """The game's starting-hand ranking (``engine.ranking.HandRanking``: percentiles, ``top``):
-    its strength run done once on an embedded Ray into the cache folder, read afterwards."""
+    its strength run done once on an embedded Ray into the cache folder, read afterwards.
+
+    >>> from evaluator.cards import parse_cards
+    >>> holdem = ranking("holdem")
+    >>> holdem(parse_cards("As Ah")), holdem(parse_cards("Ks Kh")) > 0
+    (0.0, True)
+    """
     from evaluator.games import game as preset
     from evaluator.tables import cache_dir
     from jobs import ranking as build
@@ -348,7 +374,15 @@ def ranking(game, quiet: bool = True):
 
 
 class IncompleteRun(SampyongError):
-    """A run that is not complete and sound (``sampyong report`` and ``check`` exit 1 on it)."""
+    """A run that is not complete and sound (``sampyong report`` and ``check`` exit 1 on it).
+
+    >>> run = _doctest_run()
+    >>> next((run.dir / "shards").rglob("*.parquet")).unlink()
+    >>> report(run.dir)
+    Traceback (most recent call last):
+    ...
+    sampyong.api.IncompleteRun: ... is not complete and sound (...); see `sampyong check ...`
+    """
 
     exit_code = 1
 
@@ -433,6 +467,9 @@ class Range:
         hands: each hand's cards (``"As Kd"``), in card order.
         weights: each hand's weight, 0 to 1.
         share: the weighted share of all starting hands of the game.
+
+    >>> range("AA@50, KK", game="holdem").frame["weight"].sum()
+    9.0
     """
 
     game: str
@@ -483,6 +520,9 @@ class Replays:
         results: one ``engine.phh.Replay`` per hand, in the order read: its ``record``,
             ``status`` (match, differ, illegal, skipped, no_record), ``finishing_stacks``,
             ``expected``, ``message`` and the replayed ``hand``.
+
+    >>> replay(_example_record()).frame.select("status", "variant").row(0)
+    ('match', 'NT')
     """
 
     results: tuple
@@ -561,6 +601,10 @@ class Fit:
         policy: the fitted ``engine.policy.Policy``.
         target: the records' figures (``engine.fit.Figures``: flop, players, showdown, hands).
         reached: the fitted policy's figures on the trial deals.
+
+    >>> fitted = fit(_example_record(), players=2, hands=200, rounds=1)
+    >>> fitted.target.flop, 0 <= fitted.reached.flop <= 1
+    (0.0, True)
     """
 
     policy: Any

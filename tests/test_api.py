@@ -50,3 +50,12 @@ def test_games_and_policies_are_frames_of_the_presets():
     assert (pls7["hole_cards"], pls7["hole_use_min"], pls7["hole_use_max"], pls7["low"]) == (3, 0, 3, 7)
     assert games.filter(pl.col("name") == "holdem")["low"].to_list() == [None]
     assert sy.policies()["name"].to_list() == builtin_names()
+
+
+def test_every_public_name_is_documented_with_a_doctest():
+    """Each name of ``sampyong.__all__`` exists in the API and its docstring holds an example."""
+    from sampyong import api
+
+    for name in sy.__all__:
+        documented = getattr(api, name)
+        assert documented.__doc__ and ">>>" in documented.__doc__, name
