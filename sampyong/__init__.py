@@ -6,7 +6,7 @@ the studies (``jobs``) and the pipeline together."""
 from __future__ import annotations
 
 __all__ = [
-    "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "check", "equity", "evaluate", "fit", "games", "jobs",
+    "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
     "play", "policies", "range", "ranking", "replay", "report", "run", "view",
 ]
 

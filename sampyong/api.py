@@ -343,16 +343,58 @@ def equity(
     return Equity(result["game"], result["board"], result["exact"], result["samples"], tuple(result["hands"]))
 
 
-def evaluate(board: str, hands: list[str], *, game: str = "pls7", pot: int = 100, button: int = 0) -> dict:
-    """Referee one showdown (``sampyong eval``): each player's high and low and the chips won,
-    as plain data (the ``--json`` object).
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """A showdown refereed (``sy.evaluate``).
 
-    >>> [p["chips"] for p in evaluate("Ad 8c 5h Ks 2c", ["As Ah 3s 6d", "Kh Qc Jh Td"], game="plo8", pot=101)["players"]]
+    Parameters:
+        game: the game's name.
+        board: the five board cards.
+        pot: the chips in the pot.
+        button: the dealer's seat.
+        players: per seat, as the ``--json`` object writes it: ``hole``, ``high`` (``category``,
+            ``cards``), ``low`` (``cards``, or None) and ``chips`` won.
+
+    >>> evaluate("Ad 8c 5h Ks 2c", ["As Ah 3s 6d", "Kh Qc Jh Td"], game="plo8").frame.select("high", "chips").rows()
+    [('three_of_a_kind', 100), ('one_pair', 0)]
+    """
+
+    game: str
+    board: tuple[str, ...]
+    pot: int
+    button: int
+    players: tuple[dict, ...]
+
+    def as_dict(self) -> dict:
+        """The ``sampyong eval --json`` object."""
+        return {"game": self.game, "board": list(self.board), "pot": self.pot, "button": self.button,
+                "players": list(self.players)}
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """A row per seat: ``seat, hole, high, high_cards, low, chips``."""
+        import polars as pl
+
+        return pl.DataFrame([{
+            "seat": seat, "hole": " ".join(p["hole"]), "high": p["high"]["category"], "high_cards": " ".join(p["high"]["cards"]),
+            "low": " ".join(p["low"]["cards"]) if p["low"] else None, "chips": p["chips"],
+        } for seat, p in enumerate(self.players)], schema={"seat": pl.Int64, "hole": pl.String, "high": pl.String,
+                                                            "high_cards": pl.String, "low": pl.String, "chips": pl.Int64})
+
+    def _repr_html_(self) -> str:
+        return f"<p>{self.game}, board {' '.join(self.board)}, pot {self.pot}</p>" + self.frame._repr_html_()
+
+
+def evaluate(board: str, hands: list[str], *, game: str = "pls7", pot: int = 100, button: int = 0) -> Verdict:
+    """Referee one showdown (``sampyong eval``): each player's high and low and the chips won.
+
+    >>> [p["chips"] for p in evaluate("Ad 8c 5h Ks 2c", ["As Ah 3s 6d", "Kh Qc Jh Td"], game="plo8", pot=101).players]
     [101, 0]
     """
     from evaluator.referee import referee
 
-    return referee(game, board, list(hands), pot=pot, button=button)
+    result = referee(game, board, list(hands), pot=pot, button=button)
+    return Verdict(result["game"], tuple(result["board"]), result["pot"], result["button"], tuple(result["players"]))
 
 
 def ranking(game, quiet: bool = True):

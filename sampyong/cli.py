@@ -238,7 +238,7 @@ def eval_(
         return
     if board is None or not hands:
         raise SampyongError('give --board "CARDS" and one or more hands, or --input FILE')
-    result = api.evaluate(board, hands, game=game, pot=pot, button=button)
+    result = api.evaluate(board, hands, game=game, pot=pot, button=button).as_dict()
     if as_json:
         typer.echo(json.dumps(result))
     else:
