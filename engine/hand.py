@@ -112,6 +112,7 @@ class Hand:
         self.street = 0
         self.winnings: list[int] | None = None
         self.actions: list[str] = []  # the hand so far in PHH notation
+        self.voluntary: set[int] = set()  # seats that put chips in preflop by choice: a call or a raise
         for seat in range(n):
             self._put(seat, antes[seat], bet=False)
             self.antes_paid[seat] = self.contributed[seat]
@@ -224,7 +225,10 @@ class Hand:
 
     def check_call(self) -> None:
         seat = self._need_actor()
-        self._put(seat, self.legal().call, bet=True)
+        call = self.legal().call
+        self._put(seat, call, bet=True)
+        if self.street == 0 and call > 0:
+            self.voluntary.add(seat)
         self.acted_at[seat] = self.max_bet
         self.actions.append(f"p{seat + 1} cc")
         self._after_action(seat)
@@ -242,6 +246,8 @@ class Hand:
             self.last_raise = increment  # a full raise: it sets the next minimum and reopens
         self.raises += 1
         self._put(seat, amount - self.bets[seat], bet=True)
+        if self.street == 0:
+            self.voluntary.add(seat)
         self.acted_at[seat] = amount
         self.actions.append(f"p{seat + 1} cbr {amount}")
         self._after_action(seat)

@@ -66,8 +66,7 @@ def play_hand(
     """Play one dealt hand to the end (``cards``: the seats' hole cards in turn, then the five
     board cards; ``key``: its strength samples' key, both from ``deal_hands``), each seat
     acting by its policy; return the finished ``Hand``, which also carries ``runout`` (the five
-    board cards the deal fixed, dealt or not) and ``voluntary`` (the seats that put chips in
-    preflop by choice: a call or a raise, not a free check)."""
+    board cards the deal fixed, dealt or not)."""
     seats = len(stacks)
     cards = [int(c) for c in cards]
     hand = Hand(game, betting, stacks, blinds)
@@ -75,7 +74,6 @@ def play_hand(
         hand.deal_hole(seat, cards[seat * game.hole_cards : (seat + 1) * game.hole_cards])
     runout = cards[seats * game.hole_cards :]
     hand.runout = runout
-    hand.voluntary = set()
     hand.key = int(key)
     order = _preflop_order(hand)
     while not hand.done:
@@ -101,13 +99,7 @@ def _preflop_order(hand: Hand) -> dict[int, float]:
 
 
 def _act(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile) -> None:
-    legal = hand.legal()
-    chips = hand.contributed[seat]
-    try:
-        _decide(hand, seat, policy, order, percentile, legal)
-    finally:
-        if hand.street == 0 and hand.contributed[seat] > chips or (hand.street == 0 and seat in hand.voluntary):
-            hand.voluntary.add(seat)
+    _decide(hand, seat, policy, order, percentile, hand.legal())
 
 
 def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, legal) -> None:
