@@ -165,22 +165,34 @@ def loads(text: str, path: str = "<text>") -> list[Record]:
     return sections
 
 
-def load_paths(paths) -> Iterator[Record]:
-    """Every hand in ``paths`` (files, or folders searched for ``.phh`` and ``.phhs``), in order."""
+def record_files(paths) -> list[Path]:
+    """The PHH files of ``paths`` (files, or folders searched for ``.phh`` and ``.phhs``), in order;
+    ``SampyongError`` for a path that does not exist."""
+    files = []
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
+            files += sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
         elif path.is_file():
-            files = [path]
+            files.append(path)
         else:
             raise SampyongError(f"cannot read {path}: no such file or folder")
-        for file in files:
-            try:
-                text = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
-            yield from loads(text, str(file))
+    return files
+
+
+def load_file(file: Path) -> list[Record]:
+    """The hands of one PHH file; ``SampyongError`` when it cannot be read or is not PHH."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
+    return loads(text, str(file))
+
+
+def load_paths(paths) -> Iterator[Record]:
+    """Every hand in ``paths`` (files, or folders searched for ``.phh`` and ``.phhs``), in order."""
+    for file in record_files(paths):
+        yield from load_file(file)
 
 
 # --- amounts ---------------------------------------------------------------------------------

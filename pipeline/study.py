@@ -39,9 +39,11 @@ class Option:
     Parameters:
         name: the keyword (``shard_deals``); the CLI writes it ``--shard-deals``.
         help: one or two sentences of plain text for ``--help``.
-        kind: ``str``, ``int`` or ``bool`` (a flag, off unless given).
+        kind: ``str``, ``int``, ``bool`` (a flag, off unless given) or ``list`` (of paths).
         default: the value when the option is not given (None: the study decides).
         aliases: further CLI spellings (``--hands``).
+        argument: the CLI takes it as its arguments (``sampyong run records PATH...``), not as
+            an option.
 
     >>> Option("shard_deals", "Deals per shard.", default="1M").flags
     ('--shard-deals',)
@@ -52,6 +54,7 @@ class Option:
     kind: type = str
     default: object = None
     aliases: tuple[str, ...] = ()
+    argument: bool = False
 
     @property
     def flags(self) -> tuple[str, ...]:

@@ -273,7 +273,7 @@ def run_config(job: str, given: dict):
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
         low=given.get("low"),
-        options=tuple(sorted((name, str(value)) for name, value in given.items() if name not in CONFIG_OPTIONS)),
+        options=tuple(sorted((name, _option_text(value)) for name, value in given.items() if name not in CONFIG_OPTIONS)),
     )
     check_limits(config)
     if study is None:
@@ -285,6 +285,15 @@ def run_config(job: str, given: dict):
     if study.is_exact(config) and sampling:
         raise SampyongError(f"{job} with these options is an exact enumeration: --{sampling[0].replace('_', '-')} does not apply")
     return study, study.configure(config)
+
+
+def _option_text(value) -> str:
+    """An option's value as ``RunConfig.options`` keeps it: lists (of paths) as JSON."""
+    import json
+
+    if isinstance(value, (list, tuple)):
+        return json.dumps([str(v) for v in value])
+    return str(value)
 
 
 @dataclasses.dataclass(frozen=True)

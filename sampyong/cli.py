@@ -121,6 +121,10 @@ def _study_command(job: str, options) -> typer.models.CommandFunctionType:
         typer.echo(str(result.dir))
 
     def parameter(option) -> inspect.Parameter:
+        if option.argument:
+            declared = typer.Argument(None, help=option.help, show_default=False, metavar=option.name.upper().removesuffix("S"))
+            return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=declared,
+                                     annotation=Optional[list[Path]])
         text = option.help
         if option.default is not None and option.kind is not bool:
             text = f"{text.removesuffix('.')} (default: {option.default})."

@@ -1,6 +1,7 @@
 """Ranges: the grammar against eval7 and hand counts, top-% ranges by the exact grid, and range
 equity against a brute force over the combos and against eval7."""
 
+import dataclasses
 import itertools
 from math import comb
 
@@ -14,9 +15,11 @@ from evaluator.games import game
 from evaluator.ranges import parse_range, top_percent
 
 HOLDEM, PLS7, PLO = game("holdem"), game("pls7"), game("plo")
+ONE_CARD = dataclasses.replace(HOLDEM, name="one-card", hole_cards=1, hole_use=(0, 1))  # a legal 1-hole-card game
 HOLDEM_STRINGS = [
     "QQ+", "AKs", "AKo", "AK", "A5s-A2s", "22-55", "T9s+", "K9s+", "A2s+", "KQo", "JJ-99, AQs+",
-    "QQ+, AKs, AKo", "88-JJ, A7o-ATo, KTs+", "As3c, 8c5s", "76s, 65s, 54s",
+    "QQ+, AKs, AKo", "88-JJ, A7o-ATo, KTs+", "As3c, 8c5s", "76s, 65s, 54s", "AK-AQ", "55-22", "ATs-AKs",
+    "KAs", "kqo",
 ]
 
 
@@ -62,12 +65,107 @@ def test_weights_and_groups():
     ("AKQJ", PLS7, 0, "'AKQJ' is not a hand or a pattern of 3 cards"),
     ("As Ks", PLS7, 0, "has 2 card(s): a pls7 hand needs 3 hole cards"),
     ("15%", PLO, 0, "15% needs the exact grid of plo"),
+    ("AA), KK", HOLDEM, 2, "unmatched ')'"),
+    ("AA, KK, AKq", HOLDEM, 8, "'AKq' is not a hand"),
+    ("AA, KK,  ", HOLDEM, 9, "an empty item"),
+    ("0(AA)", HOLDEM, 0, "weight 0 is not in (0, 1]"),
+    ("0%(AA)", HOLDEM, 0, "weight 0% is not in (0, 1]"),
+    ("1.0001(AA)", HOLDEM, 0, "weight 1.0001 is not in (0, 1]"),
+    ("100.0001%(AA)", HOLDEM, 0, "weight 100.0001% is not in (0, 1]"),
+    ("0.5(AKq)", HOLDEM, 4, "'AKq' is not a hand"),
+    ("KK, 50%(QQ+, AKq)", HOLDEM, 13, "'AKq' is not a hand"),
+    ("AA@x", HOLDEM, 3, "weight 'x' is not a percentage"),
+    ("KK, AA @ 5x", HOLDEM, 8, "weight ' 5x' is not a percentage"),
+    ("AA@0", HOLDEM, 3, "weight 0 is not in (0, 100]"),
+    ("AA@-50", HOLDEM, 3, "weight -50 is not in (0, 100]"),
+    ("AA@100.0001", HOLDEM, 3, "weight 100.0001 is not in (0, 100]"),
+    ("AA!", HOLDEM, 3, "an empty hand"),
+    ("AA!  !KK", HOLDEM, 5, "an empty hand"),
+    ("AA!KK!AKq", HOLDEM, 6, "'AKq' is not a hand"),
+    ("QQ, AA ! KK ! AKq", HOLDEM, 14, "'AKq' is not a hand"),
+    ("0%", HOLDEM, 0, "0% is not a share from 0 % to 100 %"),
+    ("100.0001%", HOLDEM, 0, "100.0001% is not a share from 0 % to 100 %"),
+    ("1%", HOLDEM, 0, "1% needs the exact grid of holdem"),
+    ("100%", HOLDEM, 0, "100% needs the exact grid of holdem"),
+    ("As Ks Qs", HOLDEM, 0, "'As Ks Qs' has 3 card(s): a holdem hand needs 2 hole cards"),
+    ("AKs-QJs", HOLDEM, 0, "'AKs-QJs' is not a hand, hold'em notation or a pattern of 2 cards"),
+    ("QJs-AKs", HOLDEM, 0, "'QJs-AKs' is not a hand, hold'em notation"),
+    ("AKs-AQo", HOLDEM, 0, "'AKs-AQo' is not a hand, hold'em notation"),
+    ("AKo-AQs", HOLDEM, 0, "'AKo-AQs' is not a hand, hold'em notation"),
+    ("AK-AQs", HOLDEM, 0, "'AK-AQs' is not a hand, hold'em notation"),
+    ("AA-AK", HOLDEM, 0, "'AA-AK' is not a hand, hold'em notation"),
+    ("AK-AA", HOLDEM, 0, "'AK-AA' is not a hand, hold'em notation"),
+    ("AAo", HOLDEM, 0, "'AAo' is not a hand, hold'em notation"),
+    ("22-55s", HOLDEM, 0, "'22-55s' is not a hand, hold'em notation"),
+    ("AA", ONE_CARD, 0, "'AA' is not a hand or a pattern of 1 cards"),
 ])
 def test_bad_ranges_name_the_position(text, game_, position, words):
     """A bad range is one SampyongError naming the text, the position of the fault and what is wrong."""
     with pytest.raises(SampyongError) as error:
         parse_range(text, game_)
     assert str(error.value).startswith(f"bad range {text!r} at {position}: ") and words in str(error.value)
+
+
+def test_describe_shows_each_hand_and_its_weight_when_not_1():
+    """describe() gives one line per hand, in the range's combo order: its cards, then " @N" (N the
+    weight in %, formatted by %g) only for a weight other than 1."""
+    assert parse_range("AsAh@50, AsKs, 12.5%(QhQd)", HOLDEM).describe() == ["Qh Qd @12.5", "Ks As", "As Ah @50"]
+    assert parse_range("AsKs, AhKh@100", HOLDEM).describe() == ["Ks As", "Kh Ah"]
+
+
+def test_a_range_is_frozen_and_hashable():
+    """A Range cannot be changed after parsing, and equal ranges hash alike (usable as dict keys)."""
+    r = parse_range("AA@50, KK", HOLDEM)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.text = "QQ"
+    assert hash(r) == hash(parse_range("AA@50, KK", HOLDEM)) and {r: 1}[parse_range("AA@50, KK", HOLDEM)] == 1
+
+
+@pytest.mark.parametrize("text, weight", [
+    ("AA@100", 1.0), ("AA@0.01", 0.0001), ("AA@ 50 ", 0.5),
+    ("1(AA)", 1.0), ("0.0001(AA)", 0.0001), ("100%(AA)", 1.0), ("0.01%(AA)", 0.0001),
+])
+def test_weights_at_the_edges_of_their_bounds_are_accepted(text, weight):
+    """A weight is accepted in (0, 100] after "@", in (0, 1] before "(" and in (0 %, 100 %] before "%(", both ends exact."""
+    r = parse_range(text, HOLDEM)
+    assert r.size == 6 and r.weights == (pytest.approx(weight),) * 6
+
+
+def test_top_atoms_ask_for_shares_above_0_up_to_100():
+    """N% asks the top provider for the top N % for every 0 < N <= 100 (1 and 100 included) and holds what it gives."""
+    asked = []
+
+    def top(percent):
+        asked.append(percent)
+        return {(0, 1), (2, 3)}
+
+    assert [parse_range(t, HOLDEM, top).combos for t in ("1%", "100%", "0.5%")] == [((0, 1), (2, 3))] * 3
+    assert asked == [1.0, 100.0, 0.5]
+
+
+def test_holdem_spans_and_reversed_ranks():
+    """Pair spans run either way, two-card spans keep their top card and run between the kickers
+    either way, ranks may be written low-high, and a span whose kickers cross its top card keeps
+    only the kickers below it."""
+    size = lambda text: parse_range(text, HOLDEM).size  # noqa: E731
+    assert (size("22-55"), size("55-22"), size("AKs-ATs"), size("ATo-AKo"), size("AK-AQ")) == (24, 24, 16, 48, 32)
+    assert parse_range("KAs", HOLDEM).combos == parse_range("AKs", HOLDEM).combos
+    for top_card_inside in ("KAs-K2s", "KAo-K2o", "KA-K2"):
+        assert parse_range(top_card_inside, HOLDEM).combos == parse_range(top_card_inside.split("-")[1] + "+", HOLDEM).combos
+    assert size("K2s+") == 11 * 4
+
+
+def test_patterns_shorter_than_the_hole_cards_are_padded_with_any_card():
+    """A pattern of fewer specs than the game's hole cards is padded with "*", and hold'em
+    notation is read as a pattern in games of other than 2 hole cards: counted by hand, an ace
+    in hold'em C(52,2) - C(48,2) = 198, a bare suit variable every hold'em hand, two aces in
+    Omaha 6 * C(48,2) + 4 * 48 + 1 = 6,961, and "AKs" in a 3-card game the king of spades with
+    an ace C(51,2) - C(47,2) = 194."""
+    assert parse_range("A", HOLDEM).size == comb(52, 2) - comb(48, 2)
+    assert parse_range("x", HOLDEM).size == comb(52, 2)
+    assert parse_range("AA", PLO).size == 6 * comb(48, 2) + 4 * 48 + 1
+    assert parse_range("AKs", PLS7).size == comb(51, 2) - comb(47, 2)
+    assert all(len(c) == 3 for c in parse_range("AKs", PLS7).combos)
 
 
 def test_top_percent_takes_the_best_classes_first():

@@ -1,0 +1,264 @@
+"""Real hands in, the rule book's tables out: ``sampyong run records PATH...``.
+
+Every hand of the PHH files and folders given is replayed through the engine
+(``engine.phh.replay``); only hands that replay (``match``) are counted, and every other hand
+is listed by status with its file and index in ``records``, never silently dropped. A shard is
+``FILES_PER_SHARD`` files in their order; the run's id includes a digest of the files' bytes,
+so changed records make a new run and unchanged ones resume.
+
+The counted hands are grouped by game (its exact rules, as ``replay`` reads them) and by the
+number of players dealt in (``seats``); amounts are in big blinds of each hand. The tables have
+the names and columns of ``run play`` (``jobs.play``) with ``game`` and ``seats`` in front, and
+each figure is ``engine.records.figures``, the fast engine's definitions, so the records a play
+run writes (``--record``) give back that run's tables (``tests/test_records.py``):
+
+* ``records``: per file the hands that match, and each other hand by status (differ, illegal,
+  skipped, no_record) with its index and message.
+* ``streets``: per street, the share of hands reaching it, the players there, the share won there
+  without a showdown.
+* ``showdown``: by the number of players at showdown, the share of hands; then hi_chop,
+  low_exists, low_tie, scoop, quartered and hilo_split among those whose showdown cards are
+  all known (``known``: how many).
+* ``positions``: per seat (PHH order), how often it plays (puts chips in preflop by choice),
+  reaches showdown, and its result in big blinds per hand.
+* ``pots``: the pot at the end in big blinds, for hands won at showdown and before it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from engine.phh import Status, load_file, record_files, replay
+from engine.records import SHOWDOWN, figures
+from evaluator.errors import SampyongError
+from evaluator.fast import fast_evaluator
+from evaluator.settle import SHOWDOWN_FLAGS, flags_among
+from jobs.common import Study, section, table
+from jobs.play import FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Option
+
+FILES_PER_SHARD = 100  # a shard's files: real corpora come as one file per hand as well as one per session
+MILLI = 1000  # amounts are counted in thousandths of each hand's big blind (exact for blinds of 1 and 2)
+GROUP = ("game", "seats")
+
+
+def _paths(config: RunConfig) -> list[str]:
+    """The files and folders given: a JSON list (the CLI's arguments, an API list) or one path."""
+    raw = config.option("paths") or ""
+    return json.loads(raw) if raw.startswith("[") else [raw] if raw else []
+
+
+def validate(config: RunConfig) -> None:
+    if not _paths(config):
+        raise SampyongError("records needs PHH files or folders: sampyong run records PATH...")
+
+
+def configure(config: RunConfig) -> RunConfig:
+    """The files behind ``paths`` (each read once: one that is not PHH is refused here, before
+    anything is written) and a digest of their bytes; a shard per ``FILES_PER_SHARD`` files."""
+    files = record_files(_paths(config))
+    if not files:
+        raise SampyongError(f"no PHH records (.phh, .phhs) in {', '.join(_paths(config))}")
+    digest = hashlib.sha256()
+    for file in files:
+        load_file(file)  # SampyongError for a file that cannot be read or is not PHH
+        digest.update(str(file.resolve()).encode() + b"\0" + file.read_bytes())
+    options = (("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files])))
+    return dataclasses.replace(config, game="records", deals=len(files), shard_deals=FILES_PER_SHARD, players=2,
+                               seed=0, options=options)
+
+
+def _blind(hand) -> int:
+    """The hand's big blind in chips (its largest blind, else its minimum bet)."""
+    return max(max(hand.initial_blinds), hand.min_bet, 1)
+
+
+def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+    first = shard.index * config.shard_deals
+    listed = defaultdict(int)  # (path, index, status, message) -> hands
+    streets = defaultdict(lambda: np.zeros((len(STREETS), 4), np.int64))  # hands, players_sum, players_sq, won_here
+    showdown = defaultdict(lambda: np.zeros((1, 2 + len(SHOWDOWN_FLAGS)), np.int64))  # hands, known, flags
+    positions = defaultdict(lambda: np.zeros((0, 6), np.int64))  # hands, played, showdown, won, lost, net_sq
+    pots = defaultdict(lambda: np.zeros((2, len(POT_BUCKETS), 3), np.int64))
+    records = [(path, record) for path in json.loads(config.option("files"))[first: first + shard.deals]
+               for record in load_file(Path(path))]
+    for path, record in records:
+        result = replay(record)
+        if result.status is not Status.MATCH:
+            listed[(path, record.index, result.status.value, result.message)] += 1
+            continue
+        listed[(path, None, Status.MATCH.value, "")] += 1
+        hand = result.hand
+        shown = figures(hand)
+        key = (hand.game.name, hand.seats)
+        scale = MILLI * np.int64(1) / _blind(hand)  # chips -> thousandths of a big blind
+        _count_streets(streets[key], shown)
+        _count_showdown(showdown, key, hand, shown)
+        _count_positions(positions, key, shown, scale)
+        bucket = np.searchsorted(POT_BUCKETS, shown.pot / _blind(hand), side="right") - 1
+        pot = round(shown.pot * scale)
+        pots[key][int(shown.reached == SHOWDOWN), bucket] += (1, pot, pot * pot)
+    return _tables(listed, streets, showdown, positions, pots)
+
+
+def _count_streets(counts: np.ndarray, shown) -> None:
+    for street in range(len(STREETS)):
+        if shown.reached >= street:
+            players = shown.players_at[street]
+            counts[street] += (1, players, players * players, int(shown.reached == street and street < SHOWDOWN))
+
+
+def _count_showdown(counts: dict, key, hand, shown) -> None:
+    if shown.reached != SHOWDOWN:
+        return
+    players = shown.players_at[SHOWDOWN]
+    table = counts[key]
+    if table.shape[0] <= players:
+        table = counts[key] = np.vstack([table, np.zeros((players + 1 - table.shape[0], table.shape[1]), np.int64)])
+    table[players, 0] += 1
+    seats = [s for s in range(hand.seats) if shown.live[s]]
+    if any(hand.hole[s] is None for s in seats) or len(hand.board) != hand.game.board_cards:
+        return
+    hole = np.array([[hand.hole[s] for s in seats]], np.uint8)
+    high, low = fast_evaluator(hand.game).high_low(hole, np.array([hand.board], np.uint8))
+    table[players, 1] += 1
+    table[players, 2:] += np.asarray(flags_among(high[0], low[0], np.ones(len(seats), np.bool_)), np.int64)
+
+
+def _count_positions(counts: dict, key, shown, scale) -> None:
+    seats = len(shown.net)
+    if counts[key].shape[0] < seats:
+        counts[key] = np.zeros((seats, 6), np.int64)
+    for seat, net in enumerate(shown.net):
+        amount = round(net * scale)
+        at_showdown = shown.reached == SHOWDOWN and shown.live[seat]
+        counts[key][seat] += (1, shown.voluntary[seat], at_showdown, max(amount, 0), max(-amount, 0), amount * amount)
+
+
+def _tables(listed, streets, showdown, positions, pots) -> dict[str, pa.Table]:
+    u64, i32, text = pa.uint64(), pa.int32(), pa.string()
+
+    def grouped(rows: list[dict], columns: dict) -> pa.Table:
+        return pa.table({name: pa.array([row[name] for row in rows], kind) for name, kind in columns.items()})
+
+    group = {"game": text, "seats": i32}
+    return {
+        "records": grouped(
+            [{"path": p, "index": i, "status": s, "message": m, "hands": n} for (p, i, s, m), n in sorted(
+                listed.items(), key=lambda item: (item[0][0], -1 if item[0][1] is None else item[0][1], item[0][2]))],
+            {"path": text, "index": i32, "status": text, "message": text, "hands": u64}),
+        "streets": grouped(
+            [{"game": g, "seats": n, "street": street, "order": i, **dict(zip(("hands", "players_sum", "players_sq", "won_here"),
+                                                                             counts[i].tolist()))}
+             for (g, n), counts in sorted(streets.items()) for i, street in enumerate(STREETS)],
+            {**group, "street": text, "order": i32, "hands": u64, "players_sum": u64, "players_sq": u64, "won_here": u64}),
+        "showdown": grouped(
+            [{"game": g, "seats": n, "players": k, **dict(zip(("hands", "known", *SHOWDOWN_FLAGS), counts[k].tolist()))}
+             for (g, n), counts in sorted(showdown.items()) for k in range(2, counts.shape[0]) if counts[k, 0]],
+            {**group, "players": i32, "hands": u64, "known": u64, **{flag: u64 for flag in SHOWDOWN_FLAGS}}),
+        "positions": grouped(
+            [{"game": g, "seats": n, "seat": seat, **dict(zip(("hands", "played", "showdown", "won", "lost", "net_sq"),
+                                                              counts[seat].tolist()))}
+             for (g, n), counts in sorted(positions.items()) for seat in range(counts.shape[0])],
+            {**group, "seat": i32, "hands": u64, "played": u64, "showdown": u64, "won": u64, "lost": u64, "net_sq": u64}),
+        "pots": grouped(
+            [{"game": g, "seats": n, "ending": ending, "from_bb": edge, **dict(zip(("hands", "pot", "pot_sq"), counts[e, b].tolist()))}
+             for (g, n), counts in sorted(pots.items()) for e, ending in enumerate(("folded", "showdown"))
+             for b, edge in enumerate(POT_BUCKETS)],
+            {**group, "ending": text, "from_bb": i32, "hands": u64, "pot": u64, "pot_sq": u64}),
+    }
+
+
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
+    """``run play``'s summaries per group (game, seats); amounts in big blinds."""
+    hands = counts["positions"].filter(pl.col("seat") == 0).select(*GROUP, pl.col("hands").cast(pl.Float64).alias("n"))
+    streets = counts["streets"].join(hands, on=GROUP).sort(*GROUP, "order").select(
+        *GROUP, "street", *_rate(pl.col("hands"), pl.col("n"), "reach"),
+        (pl.col("players_sum") / pl.col("hands")).alias("players"),
+        ((pl.col("players_sq") / pl.col("hands") - (pl.col("players_sum") / pl.col("hands")) ** 2).clip(lower_bound=0)
+         / pl.col("hands")).sqrt().alias("players_se"),
+        *_rate(pl.col("won_here"), pl.col("n"), "won_here"),
+    )
+    known = pl.col("known").cast(pl.Float64)
+    showdown = counts["showdown"].join(hands, on=GROUP).sort(*GROUP, "players").select(
+        *GROUP, "players", *_rate(pl.col("hands"), pl.col("n"), "share"), "known",
+        *[e for flag in SHOWDOWN_FLAGS for e in _rate(
+            pl.col(flag), pl.col("low_exists").cast(pl.Float64) if flag == "low_tie" else known, flag)],
+    )
+    n_seat = pl.col("hands").cast(pl.Float64)
+    mean = (pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / n_seat
+    positions = counts["positions"].sort(*GROUP, "seat").select(
+        *GROUP, "seat", *_rate(pl.col("played"), n_seat, "played"), *_rate(pl.col("showdown"), n_seat, "showdown"),
+        (mean / MILLI).alias("bb_per_hand"),
+        ((pl.col("net_sq") / n_seat - mean**2).clip(lower_bound=0) / n_seat).sqrt().truediv(MILLI).alias("bb_per_hand_se"),
+    )
+    pot_mean = pl.col("pot") / pl.col("hands")
+    pots = (counts["pots"].group_by(*GROUP, "ending").agg(pl.col("hands").sum(), pl.col("pot").sum(), pl.col("pot_sq").sum())
+            .join(hands, on=GROUP).filter(pl.col("hands") > 0).sort(*GROUP, "ending").select(
+        *GROUP, "ending", *_rate(pl.col("hands"), pl.col("n"), "share"), (pot_mean / MILLI).alias("pot_bb"),
+        ((pl.col("pot_sq") / pl.col("hands") - pot_mean**2).clip(lower_bound=0) / pl.col("hands")).sqrt()
+        .truediv(MILLI).alias("pot_bb_se"),
+    ))
+    records = counts["records"].sort("path", "index", "status", nulls_last=False)
+    return {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots}
+
+
+LEGENDS = {
+    "streets": "Of the group's hands; players there is the mean number still in when the street's betting begins.",
+    "showdown": "By the number of players at showdown: the share of the group's hands, then each figure among the "
+                "showdowns whose cards are all known (known: how many; low tied: of those with a low).",
+    "positions": "Per seat (the small blind first, the button last): how often it puts chips in preflop by choice, "
+                 "reaches showdown, and wins, in big blinds per hand.",
+    "pots": "The pot at the end of the hand, in big blinds, won at showdown or before it.",
+}
+
+
+def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
+    statuses = tables["records"].group_by("status").agg(pl.col("hands").sum()).sort("status")
+    counted = dict(statuses.rows())
+    files = json.loads(config.option("files"))
+    lines = [
+        "# Hand records",
+        "",
+        f"{sum(counted.values()):,} hands in {len(files):,} file(s): "
+        + ", ".join(f"{n:,} {status}" for status, n in sorted(counted.items()))
+        + ". Only the hands that replay (match) are counted; every other hand is listed in `tables/records.csv`. "
+          "Rates are percentages ± one standard error.",
+    ]
+    known = int(tables["showdown"]["known"].sum()) if tables["showdown"].height else 0
+    lines += ["", f"Showdown figures that need cards use the {known:,} showdowns whose cards are all known."]
+    groups = tables["positions"].select(*GROUP).unique().sort(*GROUP).rows()
+    for game, seats in groups:
+        lines += ["", f"## {game}, {seats} players dealt in"]
+        for name in ("streets", "showdown", "positions", "pots"):
+            frame = tables[name].filter((pl.col("game") == game) & (pl.col("seats") == seats)).drop(*GROUP)
+            lines += ["", *section(name.capitalize(), table(frame, FORMATS, HEADERS), LEGENDS[name])]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_of(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    return table(frame, FORMATS, HEADERS)
+
+
+STUDY = Study(
+    name="records",
+    description="hand records (PHH) replayed and counted as the play tables: streets, showdowns, positions, pots",
+    tables=("records", "streets", "showdown", "positions", "pots"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    options=(Option("paths", "Hand records: PHH files (*.phh, *.phhs) or folders searched for them.", list, argument=True),),
+    validate=validate,
+    configure=configure,
+    prepare=lambda config: None,
+    markdown=markdown_of,
+)

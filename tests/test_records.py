@@ -1,0 +1,155 @@
+"""`sampyong run records`: hand records replayed and counted as the play tables.
+
+Which way each table is checked:
+
+* ``streets``, ``showdown``, ``positions``, ``pots``: a play run's own hands, written with
+  ``--record`` and read back, give the play run's tables, count for count (hold'em no-limit with
+  thresholds policies; PLS7 pot-limit hi-lo with random-legal seats and short stacks, so all-ins,
+  side pots, lows and quartered pots occur); and the Pluribus sessions give the figures the
+  rule book's v2.1 starts from (55.4 % flop, 2.15 players there, 17.4 % showdown).
+* ``records``: a file of one matching, one differing, one illegal and one skipped hand is
+  listed by status, index and message, and the run still finishes.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import sampyong as sy
+from evaluator.errors import SampyongError
+
+HANDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "hands" / "pluribus"
+RANDOM_LEGAL = """name = "random-legal"
+style = "random-legal"
+[random]
+fold = 0.15
+check_call = 0.5
+bet_raise = 0.35
+"""
+
+
+def same(a: pl.DataFrame, b: pl.DataFrame) -> None:
+    """Two summaries hold the same rows and numbers (floats to 1e-9)."""
+    assert a.columns == b.columns and a.height == b.height, (a, b)
+    for row_a, row_b in zip(a.iter_rows(), b.iter_rows()):
+        for x, y in zip(row_a, row_b):
+            if isinstance(x, float) or isinstance(y, float):
+                assert (math.isnan(x) and math.isnan(y)) or math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12), (row_a, row_b)
+            else:
+                assert x == y, (row_a, row_b)
+
+
+@pytest.mark.parametrize("game, options", [
+    ("holdem", {"policy": "regular,loose,tight,station,pro-like,regular", "players": 6}),
+    ("pls7", {"policy": "random-legal", "players": 4, "stacks": "25bb"}),
+])
+def test_records_of_a_play_run_give_its_tables(tmp_path, game, options):
+    """A play run's hands, recorded and read back by the records study, give the play run's
+    streets, showdown, positions and pots tables."""
+    if options["policy"] == "random-legal":
+        (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
+        options = {**options, "policy": str(tmp_path / "random-legal.toml")}
+    hands = 1500
+    played = sy.run("play", game=game, deals=hands, shard_deals=500, record=hands, backend="serial", out=tmp_path, **options)
+    read = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path)
+    records = read.tables
+    assert records["records"].rows() == [(str((played.dir / "hands.phhs").resolve()), None, "match", "", hands)]
+    group = (pl.col("game") == game) & (pl.col("seats") == options["players"])
+    for name in ("streets", "positions"):
+        same(records[name].filter(group).drop("game", "seats"), played.tables[name])
+    same(records["pots"].filter(group).drop("game", "seats"), played.tables["pots"].filter(pl.col("share") > 0))
+    showdown = records["showdown"].filter(group).drop("game", "seats")
+    shown = played.tables["showdown"].filter(pl.col("share") > 0)  # records list only table sizes that occur
+    assert showdown["known"].to_list() == (shown["share"] * hands).round().cast(int).to_list()
+    same(showdown.drop("known"), shown)
+    if game == "pls7":  # the hi-lo figures were exercised
+        assert shown["low_exists"].max() > 0 and shown["hilo_split"].max() > 0
+
+
+@pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
+def test_the_pluribus_sessions_give_the_published_figures(tmp_path):
+    """The Pluribus records: 55.4 % of hands see a flop, with 2.15 players there, and 17.4 % reach a showdown."""
+    run = sy.run("records", paths=[HANDS], backend="serial", out=tmp_path)
+    streets = {row["street"]: row for row in run.tables["streets"].iter_rows(named=True)}
+    assert round(100 * streets["flop"]["reach"], 1) == 55.4 and round(streets["flop"]["players"], 2) == 2.15
+    assert round(100 * streets["showdown"]["reach"], 1) == 17.4
+    assert set(run.tables["records"]["status"]) == {"match"} and run.check() == []
+
+
+MIXED = """[1]
+variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ["d dh p1 AsKs", "d dh p2 7h2d", "p2 cbr 6", "p1 f"]
+finishing_stacks = [198, 202]
+
+[2]
+variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ["d dh p1 AsKs", "d dh p2 7h2d", "p2 cbr 6", "p1 f"]
+finishing_stacks = [190, 210]
+
+[3]
+variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ["d dh p1 AsKs", "d dh p2 7h2d", "p1 cbr 6"]
+finishing_stacks = [200, 200]
+
+[4]
+variant = "FR"
+antes = [0, 0]
+blinds_or_straddles = [0, 0]
+starting_stacks = [200, 200]
+actions = []
+finishing_stacks = [200, 200]
+"""
+
+
+def test_every_hand_that_does_not_replay_is_listed_by_status(tmp_path):
+    """Hands that differ, are illegal or are of a variant the engine does not play are listed with
+    their index and message; only the matching hand is counted, and the run finishes."""
+    (tmp_path / "mixed.phhs").write_text(MIXED)
+    run = sy.run("records", paths=tmp_path / "mixed.phhs", backend="serial", out=tmp_path / "out")
+    rows = {(row["index"], row["status"]): row for row in run.tables["records"].iter_rows(named=True)}
+    assert set(rows) == {(None, "match"), (2, "differ"), (3, "illegal"), (4, "skipped")}
+    assert all(row["hands"] == 1 for row in rows.values())
+    assert "out of turn" in rows[(3, "illegal")]["message"]
+    assert run.tables["positions"]["bb_per_hand"].to_list() == [-1.0, 1.0]  # the small blind's 1 chip of 2
+    assert run.tables["streets"].filter(pl.col("street") == "preflop")["won_here"].to_list() == [1.0]
+    assert "4 hands in 1 file(s): 1 differ, 1 illegal, 1 match, 1 skipped" in run.report
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda root: root.joinpath("empty").mkdir() or root / "empty", "no PHH records"),
+    (lambda root: root.joinpath("bad.phh").write_text("this is [not toml") and root / "bad.phh", "not a PHH file"),
+    (lambda root: root / "missing.phhs", "no such file or folder"),
+])
+def test_bad_records_are_one_line_exit_2_nothing_written(tmp_path, make, message):
+    """A folder without records, a file that is not PHH, a missing path: one line, exit 2, no run written."""
+    path = make(tmp_path)
+    with pytest.raises(SampyongError, match=message):
+        sy.run("records", paths=[path], backend="serial", out=tmp_path / "out")
+    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "records", str(path), "--backend", "serial",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_records_without_paths_is_refused():
+    """`sampyong run records` with no path names what it needs."""
+    with pytest.raises(SampyongError, match="records needs PHH files or folders"):
+        sy.run("records", backend="serial")
