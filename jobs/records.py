@@ -22,6 +22,9 @@ run writes (``--record``) give back that run's tables (``tests/test_records.py``
 * ``positions``: per seat (PHH order), how often it plays (puts chips in preflop by choice),
   reaches showdown, and its result in big blinds per hand.
 * ``pots``: the pot at the end in big blinds, for hands won at showdown and before it.
+* ``stats``: per seat and over all seats, VPIP, PFR, three-bet, flop seen, went to showdown
+  (WTSD), won at showdown (W$SD), aggression factor and continuation bet, with standard errors
+  (``engine.records.seat_stats``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import polars as pl
 import pyarrow as pa
 
 from engine.phh import Status, load_file, record_files, replay
-from engine.records import SHOWDOWN, figures
+from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.settle import SHOWDOWN_FLAGS, flags_among
@@ -89,6 +92,7 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     showdown = defaultdict(lambda: np.zeros((1, 2 + len(SHOWDOWN_FLAGS)), np.int64))  # hands, known, flags
     positions = defaultdict(lambda: np.zeros((0, 6), np.int64))  # hands, played, showdown, won, lost, net_sq
     pots = defaultdict(lambda: np.zeros((2, len(POT_BUCKETS), 3), np.int64))
+    stats = defaultdict(lambda: np.zeros((0, len(STAT_COUNTS)), np.int64))
     records = [(path, record) for path in json.loads(config.option("files"))[first: first + shard.deals]
                for record in load_file(Path(path))]
     for path, record in records:
@@ -107,7 +111,19 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         bucket = np.searchsorted(POT_BUCKETS, shown.pot / _blind(hand), side="right") - 1
         pot = round(shown.pot * scale)
         pots[key][int(shown.reached == SHOWDOWN), bucket] += (1, pot, pot * pot)
-    return _tables(listed, streets, showdown, positions, pots)
+        _count_stats(stats, key, seat_stats(hand))
+    return _tables(listed, streets, showdown, positions, pots, stats)
+
+
+STAT_COUNTS = ("hands", *STATS, "aggressive_sq", "calls_sq", "aggressive_calls")  # squares: the aggression factor's SE
+
+
+def _count_stats(counts: dict, key, per_seat: list[dict]) -> None:
+    if counts[key].shape[0] < len(per_seat):
+        counts[key] = np.zeros((len(per_seat), len(STAT_COUNTS)), np.int64)
+    for seat, stat in enumerate(per_seat):
+        a, c = stat["aggressive"], stat["calls"]
+        counts[key][seat] += (1, *(stat[name] for name in STATS), a * a, c * c, a * c)
 
 
 def _count_streets(counts: np.ndarray, shown) -> None:
@@ -144,7 +160,7 @@ def _count_positions(counts: dict, key, shown, scale) -> None:
         counts[key][seat] += (1, shown.voluntary[seat], at_showdown, max(amount, 0), max(-amount, 0), amount * amount)
 
 
-def _tables(listed, streets, showdown, positions, pots) -> dict[str, pa.Table]:
+def _tables(listed, streets, showdown, positions, pots, stats) -> dict[str, pa.Table]:
     u64, i32, text = pa.uint64(), pa.int32(), pa.string()
 
     def grouped(rows: list[dict], columns: dict) -> pa.Table:
@@ -175,6 +191,10 @@ def _tables(listed, streets, showdown, positions, pots) -> dict[str, pa.Table]:
              for (g, n), counts in sorted(pots.items()) for e, ending in enumerate(("folded", "showdown"))
              for b, edge in enumerate(POT_BUCKETS)],
             {**group, "ending": text, "from_bb": i32, "hands": u64, "pot": u64, "pot_sq": u64}),
+        "stats": grouped(
+            [{"game": g, "seats": n, "seat": seat, **dict(zip(STAT_COUNTS, counts[seat].tolist()))}
+             for (g, n), counts in sorted(stats.items()) for seat in range(counts.shape[0])],
+            {**group, "seat": i32, **{name: u64 for name in STAT_COUNTS}}),
     }
 
 
@@ -209,7 +229,33 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
         .truediv(MILLI).alias("pot_bb_se"),
     ))
     records = counts["records"].sort("path", "index", "status", nulls_last=False)
-    return {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots}
+    return {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
+            "stats": stats_table(counts["stats"])}
+
+
+def stats_table(counts: pl.DataFrame) -> pl.DataFrame:
+    """Per group and seat, then over every seat (``seat`` null): VPIP, PFR, three-bet (of its
+    chances), flop seen, went to showdown (of flops seen), won at showdown (of showdowns), the
+    aggression factor (postflop bets and raises per call) and the continuation bet (of its
+    chances), each with its standard error (the factor's by the delta method over hands)."""
+    overall = counts.group_by(*GROUP).agg(pl.exclude("seat").sum()).with_columns(pl.lit(None, pl.Int32).alias("seat"))
+    rows = pl.concat([counts, overall.select(counts.columns)]).sort(*GROUP, "seat", nulls_last=True)
+    f = pl.col
+
+    def of(name: str, among: str, label: str) -> list[pl.Expr]:
+        return _rate(f(name), f(among).cast(pl.Float64), label)
+
+    n = f("hands").cast(pl.Float64)
+    af = f("aggressive") / f("calls")
+    af_var = (f("aggressive_sq") - 2 * af * f("aggressive_calls") + af**2 * f("calls_sq")) / n - (
+        (f("aggressive") - af * f("calls")) / n) ** 2
+    return rows.select(
+        *GROUP, "seat", "hands", *of("vpip", "hands", "vpip"), *of("pfr", "hands", "pfr"),
+        *of("three_bet", "three_bet_chance", "three_bet"), *of("flop", "hands", "flop"), *of("showdown", "flop", "wtsd"),
+        *of("won_showdown", "showdown", "wsd"), af.alias("af"),
+        (af_var.clip(lower_bound=0) / n).sqrt().truediv(f("calls") / n).alias("af_se"),
+        *of("cbet", "cbet_chance", "cbet"),
+    )
 
 
 LEGENDS = {
@@ -219,6 +265,9 @@ LEGENDS = {
     "positions": "Per seat (the small blind first, the button last): how often it puts chips in preflop by choice, "
                  "reaches showdown, and wins, in big blinds per hand.",
     "pots": "The pot at the end of the hand, in big blinds, won at showdown or before it.",
+    "stats": "Per seat, then over all seats: VPIP and PFR of hands dealt, three-bet of the hands facing one raise, "
+             "flop seen, went to showdown (WTSD) of flops seen, won at showdown (W$SD) of showdowns, the aggression "
+             "factor (postflop bets and raises per call) and the continuation bet of the preflop raiser's chances.",
 }
 
 
@@ -239,7 +288,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     groups = tables["positions"].select(*GROUP).unique().sort(*GROUP).rows()
     for game, seats in groups:
         lines += ["", f"## {game}, {seats} players dealt in"]
-        for name in ("streets", "showdown", "positions", "pots"):
+        for name in ("streets", "showdown", "positions", "pots", "stats"):
             frame = tables[name].filter((pl.col("game") == game) & (pl.col("seats") == seats)).drop(*GROUP)
             lines += ["", *section(name.capitalize(), table(frame, FORMATS, HEADERS), LEGENDS[name])]
     return "\n".join(lines) + "\n"
@@ -252,7 +301,7 @@ def markdown_of(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 STUDY = Study(
     name="records",
     description="hand records (PHH) replayed and counted as the play tables: streets, showdowns, positions, pots",
-    tables=("records", "streets", "showdown", "positions", "pots"),
+    tables=("records", "streets", "showdown", "positions", "pots", "stats"),
     run_shard=run_shard,
     summarize=summarize,
     report=report,

@@ -153,3 +153,24 @@ def test_records_without_paths_is_refused():
     """`sampyong run records` with no path names what it needs."""
     with pytest.raises(SampyongError, match="records needs PHH files or folders"):
         sy.run("records", backend="serial")
+
+
+@pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
+def test_stats_agree_with_the_other_tables(tmp_path):
+    """On the Pluribus sessions, the stats table's VPIP and showdowns equal the positions table's
+    played and showdown, its flops seen add up to the streets' players at the flop, the overall
+    row is the seats' sum, and every rate lies in [0, 1] with a standard error."""
+    run = sy.run("records", paths=[HANDS], backend="serial", out=tmp_path)
+    stats, positions, streets = run.tables["stats"], run.tables["positions"], run.tables["streets"]
+    seats = stats.filter(pl.col("seat").is_not_null()).sort("seat")
+    assert seats["vpip"].to_list() == positions["played"].to_list()
+    assert seats["hands"].to_list() == [1726] * 6
+    flop = streets.filter(pl.col("street") == "flop").row(0, named=True)
+    assert math.isclose((seats["flop"] * seats["hands"]).sum(), flop["reach"] * flop["players"] * 1726)
+    showdowns = (seats["wtsd"] * seats["flop"] * seats["hands"]).round().to_list()
+    assert showdowns == (positions["showdown"] * 1726).round().to_list()
+    overall = stats.filter(pl.col("seat").is_null()).row(0, named=True)
+    assert overall["hands"] == 6 * 1726 and math.isclose(overall["vpip"], seats["vpip"].mean())
+    for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet"):
+        assert 0 < overall[name] < 1 and 0 < overall[f"{name}_se"] < 0.05, name
+    assert 1 < overall["af"] < 5 and 0 < overall["af_se"] < 0.5
