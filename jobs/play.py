@@ -307,6 +307,21 @@ CLAIMS = (
 )
 
 
+def holds_within(rate: float, se: float, n: int, allowed: tuple[float, float]) -> str:
+    """Whether a claim whose words allow ``allowed`` holds at ``rate`` (± ``se``, of ``n`` hands):
+    yes, no, too few to tell (the sample cannot tell the ends of the range apart), or n/a (none).
+
+    >>> holds_within(0.31, 0.004, 10_000, (0.25, 0.35)), holds_within(0.31, 0.05, 90, (0.25, 0.35))
+    ('yes', 'too few to tell')
+    """
+    low, high = allowed
+    if not n:
+        return "n/a"
+    if max(se, 0.5 / n**0.5) > (high - low) / 4:
+        return "too few to tell"
+    return "yes" if low <= rate <= high else "no"
+
+
 def rulebook_under_play(counts: dict[str, pl.DataFrame], config: RunConfig) -> pl.DataFrame:
     """Each of ``CLAIMS``: the rule book's figure, everyone showing down (these deals, the first
     k seats), the figure under play among the hands it speaks of, and whether the claim's words
@@ -328,14 +343,8 @@ def rulebook_under_play(counts: dict[str, pl.DataFrame], config: RunConfig) -> p
         play = hits / n if n else float("nan")
         row_all = everyone.filter(pl.col("players") == k).row(0, named=True)
         every = row_all[c["flag"]] / row_all["hands"]
-        low, high = c["allowed"]
         se = (play * (1 - play) / n) ** 0.5 if n else float("nan")
-        if not pls7 or not n:
-            holds = "n/a"
-        elif max(se, 0.5 / n**0.5) > (high - low) / 4:  # the sample cannot tell the ends of the range apart
-            holds = "too few to tell"
-        else:
-            holds = "yes" if low <= play <= high else "no"
+        holds = holds_within(play, se, n, c["allowed"]) if pls7 else "n/a"
         rows.append({
             "claim": c["claim"], "among": c["among"], "rulebook": c["rulebook"] if pls7 else None,
             "rulebook_words": c["words"] if pls7 else None,

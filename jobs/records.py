@@ -22,6 +22,8 @@ run writes (``--record``) give back that run's tables (``tests/test_records.py``
 * ``positions``: per seat (PHH order), how often it plays (puts chips in preflop by choice),
   reaches showdown, and its result in big blinds per hand.
 * ``pots``: the pot at the end in big blinds, for hands won at showdown and before it.
+* ``rulebook``: each of the rule book's claims about showdowns (PLS7 tables only), measured
+  among the recorded hands it speaks of, with its verdict.
 * ``stats``: per seat and over all seats, VPIP, PFR, three-bet, flop seen, went to showdown
   (WTSD), won at showdown (W$SD), aggression factor and continuation bet, with standard errors
   (``engine.records.seat_stats``).
@@ -45,10 +47,12 @@ from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.settle import SHOWDOWN_FLAGS, flags_among
 from jobs.common import Study, section, table
-from jobs.play import FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate
+from jobs.play import CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate, holds_within
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import Option
 
+FORMATS = {**FORMATS, "records": "percent", "af": "number",
+           **{name: "percent" for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet")}}
 FILES_PER_SHARD = 100  # a shard's files: real corpora come as one file per hand as well as one per session
 MILLI = 1000  # amounts are counted in thousandths of each hand's big blind (exact for blinds of 1 and 2)
 GROUP = ("game", "seats")
@@ -230,7 +234,37 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     ))
     records = counts["records"].sort("path", "index", "status", nulls_last=False)
     return {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
-            "stats": stats_table(counts["stats"])}
+            "stats": stats_table(counts["stats"]), "rulebook": rulebook_of_records(counts)}
+
+
+def rulebook_of_records(counts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """Each of the rule book's claims about showdowns (``jobs.play.CLAIMS``, PLS7's figures) at
+    each PLS7 table of the records: the figure among the hands it speaks of whose showdown cards
+    are known, and whether the claim's words hold ("too few to tell" when the standard error is
+    too large for them)."""
+    rows = []
+    hands = {(g, n): h for g, n, h in counts["positions"].filter(pl.col("seat") == 0).select(*GROUP, "hands").rows()}
+    for (game, seats), total in sorted(hands.items()):
+        if game != "pls7":
+            continue
+        shown = counts["showdown"].filter((pl.col("game") == game) & (pl.col("seats") == seats))
+        unknown = int((shown["hands"] - shown["known"]).sum())
+        for c in CLAIMS:
+            if c["everyone_at"] > seats:
+                continue
+            among = {"all hands": pl.lit(True), "showdowns of 4 or more": pl.col("players") >= 4,
+                     "heads-up showdowns": pl.col("players") == 2, "showdowns of 6": pl.col("players") == 6}[c["among"]]
+            picked = shown.filter(among)
+            hits = int(picked[c["flag"]].sum())
+            n = total - unknown if c["among"] == "all hands" else int(picked["known"].sum())
+            rate = hits / n if n else float("nan")
+            se = (rate * (1 - rate) / n) ** 0.5 if n else float("nan")
+            rows.append({"game": game, "seats": seats, "claim": c["claim"], "among": c["among"], "rulebook": c["rulebook"],
+                         "rulebook_words": c["words"], "records": rate, "records_se": se, "records_hands": n,
+                         "holds": holds_within(rate, se, n, c["allowed"])})
+    return pl.DataFrame(rows, schema={"game": pl.String, "seats": pl.Int32, "claim": pl.String, "among": pl.String,
+                                      "rulebook": pl.Float64, "rulebook_words": pl.String, "records": pl.Float64,
+                                      "records_se": pl.Float64, "records_hands": pl.Int64, "holds": pl.String})
 
 
 def stats_table(counts: pl.DataFrame) -> pl.DataFrame:
@@ -285,6 +319,15 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     ]
     known = int(tables["showdown"]["known"].sum()) if tables["showdown"].height else 0
     lines += ["", f"Showdown figures that need cards use the {known:,} showdowns whose cards are all known."]
+    if tables["rulebook"].height:
+        claims = tables["rulebook"].with_columns(pl.concat_str([pl.col("claim"), pl.lit(" — among "), pl.col("among"),
+                                                                pl.lit(", "), pl.col("seats").cast(pl.String),
+                                                                pl.lit(" players dealt in")]).alias("claim"))
+        lines += ["", *section("The rule book at these tables", table(
+            claims.drop("game", "seats", "among", "records_hands", "rulebook"), FORMATS,
+            {**HEADERS, "records": "in the records", "holds": "holds in the records"}),
+            "Each claim of the rule book about showdowns, measured among the recorded hands it speaks of whose "
+            "showdown cards are known; it holds when the figure stays within the claim's own words.")]
     groups = tables["positions"].select(*GROUP).unique().sort(*GROUP).rows()
     for game, seats in groups:
         lines += ["", f"## {game}, {seats} players dealt in"]
@@ -301,7 +344,7 @@ def markdown_of(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 STUDY = Study(
     name="records",
     description="hand records (PHH) replayed and counted as the play tables: streets, showdowns, positions, pots",
-    tables=("records", "streets", "showdown", "positions", "pots", "stats"),
+    tables=("records", "streets", "showdown", "positions", "pots", "stats"),  # summaries add rulebook
     run_shard=run_shard,
     summarize=summarize,
     report=report,

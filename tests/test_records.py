@@ -68,8 +68,13 @@ def test_records_of_a_play_run_give_its_tables(tmp_path, game, options):
     shown = played.tables["showdown"].filter(pl.col("share") > 0)  # records list only table sizes that occur
     assert showdown["known"].to_list() == (shown["share"] * hands).round().cast(int).to_list()
     same(showdown.drop("known"), shown)
-    if game == "pls7":  # the hi-lo figures were exercised
+    if game == "pls7":  # the hi-lo figures were exercised, and the rule book's claims read the same
         assert shown["low_exists"].max() > 0 and shown["hilo_split"].max() > 0
+        claims = records["rulebook"].select("claim", "among", "records", "records_se", "records_hands", "holds")
+        same(claims.rename({"records": "play", "records_se": "play_se", "records_hands": "play_hands"}),
+             played.tables["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "holds"))
+    else:
+        assert records["rulebook"].height == 0
 
 
 @pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
