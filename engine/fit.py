@@ -1,13 +1,14 @@
-"""Fit a policy to real records: how often hands see a flop, with how many players, and how
-often they reach a showdown.
+"""Fit a policy to real records: VPIP, PFR, how often hands see a flop and with how many
+players, how often players who saw the flop go to showdown (WTSD), and the aggression factor.
 
-``sampyong fit RECORDS --game holdem`` reads the records' three figures, then searches the
-policy's preflop opening and calling shares and its postflop calling looseness so that
-six-handed play through the reference engine gives the same figures (coordinate search on
-common random deals; each trial plays ``--hands`` hands), and prints the fitted policy as TOML.
+``sampyong fit RECORDS [--game G]`` reads the records' figures (``engine.records``: the hands
+that replay through the engine), then searches the policy's preflop opening, calling and
+re-raising shares and its postflop betting and calling so that play by the fast engine at the
+records' table size gives the same figures (coordinate search on common random deals; each trial
+plays ``--hands`` hands), and prints the fitted policy as TOML.
 
-A hand reaches showdown when two or more players are left after the last betting round (they
-may then show or muck); the players at the flop are those who did not fold before it.
+Every figure is counted the same way from records and from simulated play, so a policy's own
+recorded hands give the figures its play gives (``tests/test_fit.py``).
 """
 
 from __future__ import annotations
@@ -17,59 +18,109 @@ import dataclasses
 import numpy as np
 
 from engine.betting import default_betting
-from engine.phh import load_paths, replay
-from engine.table import BIG_BLIND, Table
+from engine.chance import CHECK_CALL, RAISE
+from engine.fast import DEAL
+from engine.phh import Status, load_paths, replay
 from engine.player import deal_hands
 from engine.policy import Policy, Postflop, Preflop
+from engine.records import figures as hand_figures
+from engine.records import seat_stats
+from engine.table import BIG_BLIND, Table
 from evaluator.errors import SampyongError
 from evaluator.games import Game
+
+TARGETS = ("vpip", "pfr", "flop", "players", "wtsd", "af")
+# What a miss of one unit weighs: a percentage point of a share as much as 0.05 players at the
+# flop and 0.1 of the aggression factor.
+SCALE = {"vpip": 0.01, "pfr": 0.01, "flop": 0.01, "players": 0.05, "wtsd": 0.01, "af": 0.1}
+MIN_HANDS = 200  # fewer usable records than this say too little to fit to
 
 
 @dataclasses.dataclass(frozen=True)
 class Figures:
-    """Share of hands that see a flop, mean players at the flop, share that reach a showdown."""
+    """What a policy is fitted to, over ``hands`` hands.
 
+    Parameters:
+        vpip: share of seats that put chips in preflop by choice.
+        pfr: share of seats that raise preflop.
+        flop: share of hands that see a flop.
+        players: mean players at the flop (of the hands that see one).
+        wtsd: share of the seats that saw the flop which go to showdown.
+        af: postflop bets and raises per postflop call (the aggression factor).
+        hands: how many hands.
+        showdown: share of hands that reach a showdown (reported, not fitted).
+    """
+
+    vpip: float
+    pfr: float
     flop: float
     players: float
-    showdown: float
+    wtsd: float
+    af: float
     hands: int
+    showdown: float = 0.0
 
-    def distance(self, target: Figures) -> float:
-        """Squared misses, a percentage point weighing as much as 0.05 players."""
-        return ((self.flop - target.flop) / 0.01) ** 2 + ((self.players - target.players) / 0.05) ** 2 + (
-            (self.showdown - target.showdown) / 0.01) ** 2
-
-
-def _figures(boards: list[int], at_flop: list[int], showdowns: list[bool]) -> Figures:
-    n = len(boards)
-    flops = [p for b, p in zip(boards, at_flop) if b >= 3]
-    return Figures(len(flops) / n, sum(flops) / len(flops) if flops else 0.0, sum(showdowns) / n, n)
+    def distance(self, target: Figures, targets=TARGETS) -> float:
+        """The squared misses of ``targets``, each in units of ``SCALE``."""
+        return sum(((getattr(self, t) - getattr(target, t)) / SCALE[t]) ** 2 for t in targets)
 
 
-def _players_at_flop(actions: list[str], seats: int) -> int:
-    live = set(range(seats))
-    for action in actions:
-        if action.startswith("d db"):
-            break
-        if action.endswith(" f"):
-            live.discard(int(action.split()[0][1:]) - 1)
-    return len(live)
+@dataclasses.dataclass
+class _Tally:
+    """The counts behind ``Figures``, added hand by hand."""
+
+    hands: int = 0
+    seats: int = 0
+    vpip: int = 0
+    pfr: int = 0
+    flops: int = 0
+    at_flop: int = 0
+    showdowns: int = 0
+    showdown_hands: int = 0
+    aggressive: int = 0
+    calls: int = 0
+
+    def figures(self) -> Figures:
+        ratio = lambda a, b: a / b if b else 0.0  # noqa: E731
+        return Figures(vpip=ratio(self.vpip, self.seats), pfr=ratio(self.pfr, self.seats), flop=ratio(self.flops, self.hands),
+                       players=ratio(self.at_flop, self.flops), wtsd=ratio(self.showdowns, self.at_flop),
+                       af=ratio(self.aggressive, self.calls), hands=self.hands,
+                       showdown=ratio(self.showdown_hands, self.hands))
 
 
-def record_figures(paths) -> Figures:
-    """The figures of every record in ``paths`` that the engine replays (``SampyongError`` if none)."""
-    boards, at_flop, showdowns = [], [], []
+def record_figures(paths, game: Game | None = None) -> tuple[Figures, Game, int]:
+    """The figures of the records in ``paths`` that replay through the engine, of ``game`` (by
+    default the game most of them play), with that game and the most common number of players
+    dealt in; ``SampyongError`` when fewer than ``MIN_HANDS`` hands are usable."""
+    tallies: dict[Game, _Tally] = {}
+    sizes: dict[Game, dict[int, int]] = {}
     for record in load_paths(paths):
         result = replay(record)
-        if result.hand is None:
+        if result.status not in (Status.MATCH, Status.NO_RECORD) or (game is not None and result.hand.game != game):
             continue
         hand = result.hand
-        boards.append(len(hand.board))
-        at_flop.append(_players_at_flop(hand.actions, hand.seats))
-        showdowns.append(sum(not f for f in hand.folded) > 1)
-    if not boards:
-        raise SampyongError("no record the engine can replay")
-    return _figures(boards, at_flop, showdowns)
+        tally = tallies.setdefault(hand.game, _Tally())
+        sizes.setdefault(hand.game, {}).setdefault(hand.seats, 0)
+        sizes[hand.game][hand.seats] += 1
+        shown, stats = hand_figures(hand), seat_stats(hand)
+        tally.hands += 1
+        tally.seats += hand.seats
+        tally.vpip += sum(s["vpip"] for s in stats)
+        tally.pfr += sum(s["pfr"] for s in stats)
+        if shown.reached >= 1:
+            tally.flops += 1
+            tally.at_flop += shown.players_at[1]
+        tally.showdowns += sum(s["showdown"] for s in stats)
+        tally.showdown_hands += shown.reached == 4
+        tally.aggressive += sum(s["aggressive"] for s in stats)
+        tally.calls += sum(s["calls"] for s in stats)
+    chosen = game if game is not None else max(tallies, key=lambda g: tallies[g].hands, default=None)
+    usable = tallies[chosen].hands if chosen in tallies else 0
+    if usable < MIN_HANDS:
+        which = f" of {chosen.name}" if chosen is not None else ""
+        raise SampyongError(f"{usable} usable records{which}: fitting needs at least {MIN_HANDS}")
+    seats = max(sizes[chosen], key=lambda n: (sizes[chosen][n], n))
+    return tallies[chosen].figures(), chosen, seats
 
 
 def play_figures(game: Game, policy: Policy, players: int, hands: int, seed: int, ranks) -> Figures:
@@ -77,13 +128,37 @@ def play_figures(game: Game, policy: Policy, players: int, hands: int, seed: int
     played by the fast engine; ``ranks`` is the game's ``engine.ranking.HandRanking``."""
     table = Table(game, default_betting(game), (policy,) * players, (100 * BIG_BLIND,) * players)
     cards, keys = deal_hands(np.random.default_rng(seed), hands, players, game)
-    played = table.play(cards, keys, ranks.ranks(cards[:, : players * game.hole_cards].reshape(hands, players, -1)))
-    return Figures(flop=float((played.reached >= 1).mean()), players=float(played.players_at[played.reached >= 1, 1].mean()),
-                   showdown=float((played.reached == 4).mean()), hands=hands)
+    played = table.play(cards, keys, ranks.ranks(cards[:, : players * game.hole_cards].reshape(hands, players, -1)),
+                        keep_actions=True)
+    return played_figures(played)
+
+
+def played_figures(played) -> Figures:
+    """The figures of a batch the fast engine played with ``keep_actions`` (``engine.fast.Played``)."""
+    hands, seats = played.voluntary.shape
+    flop = played.reached >= 1
+    tally = _Tally(hands=hands, seats=hands * seats, vpip=int(played.voluntary.sum()), flops=int(flop.sum()),
+                   at_flop=int(played.players_at[flop, 1].sum()),
+                   showdowns=int(played.live[played.reached == 4].sum()), showdown_hands=int((played.reached == 4).sum()))
+    for h in range(hands):
+        street, raised, raisers = 0, False, set()
+        for seat, kind, _ in played.actions[h, : played.action_count[h]].tolist():
+            if kind == DEAL:
+                street, raised = street + 1, False
+            elif kind == RAISE:
+                if street == 0:
+                    raisers.add(seat)
+                else:
+                    tally.aggressive += 1
+                raised = True
+            elif kind == CHECK_CALL and street > 0 and raised:
+                tally.calls += 1
+        tally.pfr += len(raisers)
+    return tally.figures()
 
 
 KNOBS = (("preflop", "open_early"), ("preflop", "open_late"), ("preflop", "call"), ("preflop", "overcall"),
-         ("postflop", "call_factor"), ("postflop", "bet"))
+         ("preflop", "reraise"), ("postflop", "call_factor"), ("postflop", "bet"))
 
 
 def _with(policy: Policy, section: str, knob: str, value: float) -> Policy:
@@ -92,9 +167,9 @@ def _with(policy: Policy, section: str, knob: str, value: float) -> Policy:
 
 
 def fit_policy(target: Figures, game: Game, start: Policy, players: int, hands: int, seed: int, ranks,
-               rounds: int = 3, log=lambda message: None) -> tuple[Policy, Figures]:
+               rounds: int = 3, log=lambda message: None, targets=TARGETS) -> tuple[Policy, Figures]:
     """Coordinate search: each round tries each knob a step up and down (steps halve each round)
-    and keeps what brings the figures closer to ``target``; the same deals every trial."""
+    and keeps what brings ``targets`` closer to ``target``; the same deals every trial."""
     best, best_figures = start, play_figures(game, start, players, hands, seed, ranks)
     step = 0.08
     for _ in range(rounds):
@@ -105,21 +180,27 @@ def fit_policy(target: Figures, game: Game, start: Policy, players: int, hands: 
                 value = min(max(value, 0.0), 1.0 if knob != "call_factor" else 6.0)
                 trial = _with(best, section, knob, round(value, 4))
                 figures = play_figures(game, trial, players, hands, seed, ranks)
-                if figures.distance(target) < best_figures.distance(target):
+                if figures.distance(target, targets) < best_figures.distance(target, targets):
                     best, best_figures = trial, figures
-                    log(f"{section}.{knob} = {value:.3f}: flop {figures.flop:.3f}, players {figures.players:.2f}, showdown {figures.showdown:.3f}")
+                    log(f"{section}.{knob} = {value:.3f}: " + ", ".join(f"{t} {getattr(figures, t):.3f}" for t in targets))
         step /= 2
     return best, best_figures
 
 
-def policy_toml(policy: Policy, target: Figures, reached: Figures) -> str:
-    """The fitted policy as a TOML file, with the figures it was fitted to in a comment."""
+def residuals(target: Figures, reached: Figures, targets=TARGETS) -> list[tuple[str, float, float, float]]:
+    """Per figure: the records' value, the fitted policy's, and the residual (fitted minus target)."""
+    return [(t, getattr(target, t), getattr(reached, t), getattr(reached, t) - getattr(target, t)) for t in targets]
+
+
+def policy_toml(policy: Policy, target: Figures, reached: Figures, targets=TARGETS) -> str:
+    """The fitted policy as a TOML file, with the table of figures it was fitted to in comments."""
     pre, post = policy.preflop, policy.postflop
     return "\n".join([
         f'name = "{policy.name}"',
         f'description = "{policy.description}"',
-        f"# fitted to {target.hands:,} records: flop {target.flop:.3f}, players at the flop {target.players:.2f}, "
-        f"showdown {target.showdown:.3f}; the fit gives {reached.flop:.3f}, {reached.players:.2f}, {reached.showdown:.3f}",
+        f"# fitted to {target.hands:,} records; {reached.hands:,} hands a trial",
+        "# figure     records    fitted   residual",
+        *[f"# {t:8} {a:9.3f} {b:9.3f} {b - a:+10.3f}" for t, a, b, _ in residuals(target, reached, targets)],
         "",
         "[preflop]",
         *[f"{f.name} = {str(getattr(pre, f.name)).lower() if isinstance(getattr(pre, f.name), bool) else getattr(pre, f.name)}"

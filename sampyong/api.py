@@ -650,57 +650,80 @@ class Fit:
 
     Parameters:
         policy: the fitted ``engine.policy.Policy``.
-        target: the records' figures (``engine.fit.Figures``: flop, players, showdown, hands).
+        target: the records' figures (``engine.fit.Figures``: vpip, pfr, flop, players, wtsd,
+            af, hands).
         reached: the fitted policy's figures on the trial deals.
+        targets: the figures fitted.
 
-    >>> fitted = fit(_example_record(), players=2, hands=200, rounds=1)
-    >>> fitted.target.flop, 0 <= fitted.reached.flop <= 1
-    (0.0, True)
+    >>> fitted = fit(_example_records(200), players=2, hands=200, rounds=1, targets="vpip,flop")
+    >>> fitted.frame["figure"].to_list(), fitted.target.flop
+    (['vpip', 'flop'], 0.0)
     """
 
     policy: Any
     target: Any
     reached: Any
+    targets: tuple[str, ...] = ("vpip", "pfr", "flop", "players", "wtsd", "af")
 
     @property
     def toml(self) -> str:
-        """The fitted policy as a TOML file (``sampyong policies`` reads it back)."""
+        """The fitted policy as a TOML file (``sampyong policies`` reads it back), with the table
+        of target, fitted value and residual in comments."""
         from engine.fit import policy_toml
 
-        return policy_toml(self.policy, self.target, self.reached)
+        return policy_toml(self.policy, self.target, self.reached, self.targets)
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """``figure, records, fitted, residual``, a row per target."""
+        import polars as pl
+
+        from engine.fit import residuals
+
+        return pl.DataFrame(residuals(self.target, self.reached, self.targets), orient="row",
+                            schema={"figure": pl.String, "records": pl.Float64, "fitted": pl.Float64, "residual": pl.Float64})
 
 
-def fit(records: str | Path | list, *, game: str = "holdem", players: int = 6, start: str = "regular",
-        hands: str | int = "1000", rounds: int = 4, seed: int = 1, name: str = "fitted", log=None) -> Fit:
-    """Fit a policy to hand records (``sampyong fit``): the share of hands that see a flop, the
-    players at the flop and the share that reach a showdown, by a coordinate search from
-    ``start`` over ``rounds`` rounds of ``hands`` trial hands (the same deals every trial);
-    ``log(line)`` hears each improvement.
+def fit(records: str | Path | list, *, game: str | None = None, players: int | None = None, start: str = "regular",
+        hands: str | int = "1000", rounds: int = 4, seed: int = 1, name: str = "fitted", targets: str | None = None,
+        log=None) -> Fit:
+    """Fit a policy to hand records (``sampyong fit``): VPIP, PFR, the share of hands that see a
+    flop, the players at the flop, WTSD and the aggression factor (``targets``: a comma list of
+    some of them), by a coordinate search from ``start`` over ``rounds`` rounds of ``hands``
+    trial hands (the same deals every trial) at the records' table size (or ``players``), in
+    the game most records play (or ``game``); ``log(line)`` hears each improvement. Fewer than
+    200 usable records is a ``SampyongError``.
 
-    >>> fitted = fit(_example_record(), players=2, hands=200, rounds=1)
+    >>> fitted = fit(_example_records(200), players=2, hands=200, rounds=1)
     >>> fitted.policy.name, fitted.target.hands, fitted.toml.startswith('name = "fitted"')
-    ('fitted', 1, True)
+    ('fitted', 200, True)
     """
-    from engine.fit import fit_policy, record_figures
+    from engine.fit import TARGETS, fit_policy, record_figures
     from engine.policy import load_policy
     from evaluator.games import game as preset
     from pipeline.counts import parse_count
 
-    rules = preset(game)
+    chosen = None if game is None else preset(game)
+    wanted = TARGETS if targets is None else tuple(t.strip() for t in targets.split(","))
+    unknown = [t for t in wanted if t not in TARGETS]
+    if unknown or not wanted:
+        raise SampyongError(f"unknown target {unknown[0] if unknown else targets!r}; choose from {', '.join(TARGETS)}")
+    if rounds < 1:
+        raise SampyongError(f"rounds must be at least 1, not {rounds}")
+    trial_hands = parse_count(str(hands), "hand count", at_most=10**7)
+    records = [records] if isinstance(records, (str, Path)) else list(records)
+    target, rules, seats = record_figures([Path(p) for p in records], chosen)
+    players = seats if players is None else players
     rules.check_players(players)
     if not 2 <= rules.hole_cards <= 4:
         raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {rules.name} has {rules.hole_cards}")
-    if rounds < 1:
-        raise SampyongError(f"rounds must be at least 1, not {rounds}")
-    records = [records] if isinstance(records, (str, Path)) else list(records)
-    target = record_figures([Path(p) for p in records])
     log = log or (lambda line: None)
-    log(f"records: {target.hands:,} hands, flop {target.flop:.3f}, players at the flop {target.players:.2f}, "
-        f"showdown {target.showdown:.3f}")
-    begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records")
-    best, reached = fit_policy(target, rules, begin, players, parse_count(str(hands), "hand count", at_most=10**7), seed,
-                               ranking(rules), rounds=rounds, log=log)
-    return Fit(best, target, reached)
+    log(f"records: {target.hands:,} hands of {rules.name}, {players} players: "
+        + ", ".join(f"{t} {getattr(target, t):.3f}" for t in wanted))
+    begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records of {rules.name}")
+    best, reached = fit_policy(target, rules, begin, players, trial_hands, seed, ranking(rules), rounds=rounds, log=log,
+                               targets=wanted)
+    return Fit(best, target, reached, wanted)
 
 
 def _scratch() -> Path:
@@ -713,6 +736,16 @@ def _scratch() -> Path:
 def _doctest_run() -> Run:
     """A small finished showdown run in a temporary folder, for the doctests."""
     return run("showdown", deals="4k", shard_deals="2k", players=2, backend="serial", out=_scratch())
+
+
+def _example_records(count: int) -> Path:
+    """``count`` copies of the one-hand hold'em record in a ``.phhs``, for the doctests."""
+    text = _example_record().read_text(encoding="utf-8")
+    path = _scratch() / "hands.phhs"
+    import builtins  # this module's ``range`` is the command
+
+    path.write_text("\n".join(f"[{i}]\n{text}" for i in builtins.range(1, count + 1)), encoding="utf-8")
+    return path
 
 
 def _example_record() -> Path:

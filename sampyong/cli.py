@@ -342,23 +342,26 @@ def policies(
 @user_errors
 def fit(
     records: Annotated[list[Path], typer.Argument(help="PHH records (files or folders) whose play to match.")],
-    game: Annotated[str, typer.Option(help="The game the fitted policy plays (2 to 4 hole cards).")] = "holdem",
-    players: Annotated[int, typer.Option(help="Players at the simulated table.")] = 6,
+    game: Annotated[Optional[str], typer.Option(help="Fit to the records of this game (default: the game most records play).")] = None,
+    players: Annotated[Optional[int], typer.Option(help="Players at the simulated table (default: the records' most common).")] = None,
     start: Annotated[str, typer.Option(help="The policy the search starts from (built-in or .toml).")] = "regular",
+    targets: Annotated[Optional[str], typer.Option(help="The figures to fit, a comma list of vpip, pfr, flop, players, wtsd, af (default: all).")] = None,
     hands: Annotated[str, typer.Option(help="Hands played per trial (the same deals every trial).")] = "1000",
     rounds: Annotated[int, typer.Option(help="Search rounds (each halves the step).")] = 4,
     seed: Annotated[int, typer.Option(help="Seed of the trials' deals.")] = 1,
     name: Annotated[str, typer.Option(help="Name of the fitted policy.")] = "fitted",
 ) -> None:
-    """Fit a policy to hand records: the share of hands that see a flop, the players at the flop
-    and the share that reach a showdown; prints the fitted policy as TOML (progress on stderr)."""
+    """Fit a policy to hand records of any game the engine plays: VPIP, PFR, flop seen, players at
+    the flop, WTSD and the aggression factor. Prints the fitted policy as TOML, with a table of
+    target, fitted value and residual in comments (progress on stderr). Fewer than 200 usable
+    records: exit 2."""
     from sampyong import api
 
     def log(line: str) -> None:
         typer.echo(line, err=True)
 
     result = api.fit(records, game=game, players=players, start=start, hands=hands, rounds=rounds, seed=seed, name=name,
-                     log=log)
+                     targets=targets, log=log)
     typer.echo(result.toml, nl=False)
 
 

@@ -134,10 +134,10 @@ HANDS = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "
 
 @pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
 def test_fit_command_prints_a_policy_that_loads(tmp_path):
-    """`sampyong fit` on one Pluribus session prints a policy TOML that loads, with the records' figures in a comment."""
+    """`sampyong fit` on three Pluribus sessions prints a policy TOML that loads, with the records' figures in a comment."""
     from engine.policy import parse_policy
 
-    result = subprocess.run([sys.executable, "-m", "sampyong", "fit", str(HANDS / "30"), "--hands", "200", "--rounds", "1",
+    result = subprocess.run([sys.executable, "-m", "sampyong", "fit", *(str(HANDS / s) for s in ("30", "31", "32")), "--hands", "200", "--rounds", "1",
                              "--name", "mine"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
     policy = parse_policy(result.stdout)
@@ -153,7 +153,7 @@ def test_pro_like_reproduces_the_pluribus_figures():
     from evaluator.games import game
     from engine.fit import play_figures, record_figures
 
-    target = record_figures([HANDS])
+    target, _, _ = record_figures([HANDS])
     played = play_figures(game("holdem"), builtin("pro-like"), 6, 100_000, 777, ranking(game("holdem")))
     assert abs(played.flop - target.flop) < 0.02 and abs(played.players - target.players) < 0.1
     assert abs(played.showdown - target.showdown) < 0.02

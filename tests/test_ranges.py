@@ -81,6 +81,7 @@ def test_weights_and_groups():
     ("AA@100.0001", HOLDEM, 3, "weight 100.0001 is not in (0, 100]"),
     ("AA!", HOLDEM, 3, "an empty hand"),
     ("AA!  !KK", HOLDEM, 5, "an empty hand"),
+    ("AKq!KK", HOLDEM, 0, "'AKq' is not a hand"),
     ("AA!KK!AKq", HOLDEM, 6, "'AKq' is not a hand"),
     ("QQ, AA ! KK ! AKq", HOLDEM, 14, "'AKq' is not a hand"),
     ("0%", HOLDEM, 0, "0% is not a share from 0 % to 100 %"),
@@ -123,10 +124,11 @@ def test_a_range_is_frozen_and_hashable():
 
 @pytest.mark.parametrize("text, weight", [
     ("AA@100", 1.0), ("AA@0.01", 0.0001), ("AA@ 50 ", 0.5),
-    ("1(AA)", 1.0), ("0.0001(AA)", 0.0001), ("100%(AA)", 1.0), ("0.01%(AA)", 0.0001),
+    ("1(AA)", 1.0), ("0.0001(AA)", 0.0001), ("100%(AA)", 1.0), ("0.01%(AA)", 0.0001), ("1(50%(AA))", 0.5),
 ])
 def test_weights_at_the_edges_of_their_bounds_are_accepted(text, weight):
-    """A weight is accepted in (0, 100] after "@", in (0, 1] before "(" and in (0 %, 100 %] before "%(", both ends exact."""
+    """A weight is accepted in (0, 100] after "@", in (0, 1] before "(" and in (0 %, 100 %] before "%(", both ends
+    exact, and nested groups multiply their weights."""
     r = parse_range(text, HOLDEM)
     assert r.size == 6 and r.weights == (pytest.approx(weight),) * 6
 

@@ -1,5 +1,6 @@
 """Hand strength as policies see it: a fair sample of the exact equity against random hands."""
 
+import functools
 import itertools
 
 import numpy as np
@@ -67,3 +68,125 @@ def test_first_seat_totals_equal_pot_shares():
         totals = np.empty(40, np.int64)
         _first_seat_totals(high, low, unit, 100, totals)
         assert totals.tolist() == (hp[:, 0] + lp[:, 0]).reshape(40, 100).sum(axis=1).tolist()
+
+
+# --- The sample stream: SplitMix64 seeds, xoshiro256** deals (evaluator.deal._deal) ---------------
+
+_MASK64 = (1 << 64) - 1
+
+
+def _splitmix64(x: int) -> int:
+    """SplitMix64's output for state ``x`` (Steele, Lea and Flood 2014), on plain Python integers."""
+    z = (x + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _reference_samples(cards, hand_keys, request, hole_cards, board_cards, samples, opponents):
+    """``(hole, board)`` of one request as documented: the seat's cards, then opponents' hands and
+    the rest of the board dealt from the unseen cards (ascending) by xoshiro256** seeded from
+    SplitMix64 over (hand key, seat, street, opponents), the first state word made odd."""
+    from evaluator.deal import _deal
+
+    hand, seat, street, known = (int(v) for v in request)
+    seats_cards = cards.shape[1] - board_cards
+    mine = [int(c) for c in cards[hand, seat * hole_cards : (seat + 1) * hole_cards]]
+    shown = [int(c) for c in cards[hand, seats_cards : seats_cards + known]]
+    deck = np.array([c for c in range(52) if c not in set(mine) | set(shown)], np.uint8)
+    z = _splitmix64(int(hand_keys[hand]))
+    for word in (seat, street, opponents):
+        z = _splitmix64(z ^ word)
+    state = []
+    for _ in range(4):
+        z = _splitmix64(z)
+        state.append(z)
+    state[0] |= 1
+    out = np.empty((samples, opponents * hole_cards + board_cards - known), np.uint8)
+    _deal(np.array(state, np.uint64), deck, out)
+    hole = np.empty((samples, 1 + opponents, hole_cards), np.uint8)
+    hole[:, 0] = mine
+    hole[:, 1:] = out[:, : opponents * hole_cards].reshape(samples, opponents, hole_cards)
+    board = np.empty((samples, board_cards), np.uint8)
+    board[:, :known] = shown
+    board[:, known:] = out[:, opponents * hole_cards :]
+    return hole, board
+
+
+@functools.cache
+def _bounds_checked_draw_samples():
+    """``engine.strength._draw_samples`` compiled from its source with numba's index checks on."""
+    from numba import njit
+
+    from engine.strength import _draw_samples
+
+    return njit(boundscheck=True)(_draw_samples.py_func)
+
+
+def test_splitmix_is_the_published_splitmix64():
+    """``_splitmix`` returns SplitMix64's output word for any 64-bit state, as computed on plain integers."""
+    from engine.strength import _splitmix
+
+    assert _splitmix64(0) == 0xE220A8397B1DCDAF  # the published first output from seed 0
+    rng = np.random.default_rng(11)
+    states = [0, 1, 7, 0x9E3779B97F4A7C15, _MASK64, _MASK64 - 0x9E3779B97F4A7C14, 1 << 63, (1 << 30) - 1]
+    states += [int(x) for x in rng.integers(0, 1 << 64, size=200, dtype=np.uint64)]
+    for x in states:
+        assert int(_splitmix(np.uint64(x))) == _splitmix64(x), hex(x)
+
+
+@pytest.mark.parametrize("name, opponents", [("holdem", 1), ("holdem", 3), ("pls7", 2), ("plo8", 1)])
+def test_draw_samples_follow_each_requests_own_stream(name, opponents):
+    """``_draw_samples`` fills each request's rows with the seat's cards, the known board and the deal of
+    the request's SplitMix64/xoshiro256** stream, exactly, and does the same compiled with bounds checks
+    (it never indexes past an array)."""
+    from engine.strength import _draw_samples
+
+    g = game(name)
+    rng = np.random.default_rng(opponents)
+    seats = 4
+    cards = np.array([rng.permutation(52)[: seats * g.hole_cards + g.board_cards] for _ in range(3)], np.uint8)
+    hand_keys = np.array([3, 0xDEADBEEFCAFEF00D, 2**64 - 2], np.uint64)
+    # (hand, seat, street, board cards known): every street, seats and hands other than 0
+    requests = np.array([[0, 0, 0, 0], [1, 2, 1, 3], [2, 3, 2, 4], [1, 1, 3, 5], [2, 0, 1, 3], [0, 3, 3, 5]], np.int64)
+    samples = 6
+    for kernel in (_draw_samples, _bounds_checked_draw_samples()):
+        hole = np.zeros((len(requests) * samples, 1 + opponents, g.hole_cards), np.uint8)
+        board = np.zeros((len(requests) * samples, g.board_cards), np.uint8)
+        kernel(requests, cards, hand_keys, g.hole_cards, g.board_cards, samples, opponents, hole, board)
+        for r, request in enumerate(requests):
+            want_hole, want_board = _reference_samples(cards, hand_keys, request, g.hole_cards, g.board_cards, samples, opponents)
+            rows = slice(r * samples, (r + 1) * samples)
+            assert hole[rows].tolist() == want_hole.tolist(), (kernel, request)
+            assert board[rows].tolist() == want_board.tolist(), (kernel, request)
+
+
+def test_strength_asks_its_seat_street_and_known_board():
+    """``strength()`` answers the request (its hand key, seat, street of the board's length, cards known) that
+    ``strengths()`` answers for the same cards dealt in any batch."""
+    from engine.strength import strengths
+
+    g = game("holdem")
+    rng = np.random.default_rng(5)
+    cards = np.array([rng.permutation(52)[: 6 * 2 + 5] for _ in range(2)], np.uint8)
+    keys = np.array([99, 12345], np.uint64)
+    for seat in (0, 4):
+        for street, known in ((0, 0), (1, 3), (2, 4), (3, 5)):
+            batch = strengths(g, cards, keys, np.array([[0, 5, 1, 3], [1, seat, street, known]], np.int64), 2, 64)
+            hole = cards[1, seat * 2 : seat * 2 + 2].tolist()
+            alone = strength(g, hole, cards[1, 12 : 12 + known].tolist(), opponents=2, samples=64, hand_key=12345, seat=seat)
+            assert alone == batch[1], (seat, street)
+
+
+# --- Pot shares in exact units -----------------------------------------------------------------------
+
+def test_strength_counts_shares_in_units_of_every_opponent_count():
+    """With the steel wheel on board in hold'em hi-lo, a 6s 7s scoops the high and ties the wheel low with
+    every opponent: exactly 1/2 + 1/(2 (opponents + 1)), for every opponent count a table allows."""
+    from fractions import Fraction
+
+    g = game("holdem").variant(low=8)
+    hole, board = parse_cards("6s 7s"), parse_cards("As 2s 3s 4s 5s")
+    for opponents in range(1, g.max_players):
+        value = strength(g, hole, board, opponents=opponents, samples=3, hand_key=opponents, seat=1)
+        assert value == float(Fraction(1, 2) + Fraction(1, 2 * (opponents + 1))), opponents
