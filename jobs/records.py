@@ -41,9 +41,10 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from engine.phh import Status, load_file, record_files, replay
+from engine.phh import VARIANTS, Status, load_file, record_files, replay
 from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.errors import SampyongError
+from evaluator.games import game as game_preset
 from evaluator.fast import fast_evaluator
 from evaluator.settle import SHOWDOWN_FLAGS, flags_among
 from jobs.common import Study, section, table
@@ -75,12 +76,16 @@ def configure(config: RunConfig) -> RunConfig:
     files = record_files(_paths(config))
     if not files:
         raise SampyongError(f"no PHH records (.phh, .phhs) in {', '.join(_paths(config))}")
+    wanted = None if config.game == "any" else game_preset(config.game).name
     digest = hashlib.sha256()
     for file in files:
-        load_file(file)  # SampyongError for a file that cannot be read or is not PHH
+        for record in load_file(file):  # SampyongError for a file that cannot be read or is not PHH
+            variant = VARIANTS.get(record.fields.get("variant"))
+            if wanted and variant is not None and variant.game != wanted:
+                raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
         digest.update(str(file.resolve()).encode() + b"\0" + file.read_bytes())
     options = (("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files])))
-    return dataclasses.replace(config, game="records", deals=len(files), shard_deals=FILES_PER_SHARD, players=2,
+    return dataclasses.replace(config, game=wanted or "any", deals=len(files), shard_deals=FILES_PER_SHARD, players=2,
                                seed=0, options=options)
 
 
@@ -348,7 +353,9 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    options=(Option("paths", "Hand records: PHH files (*.phh, *.phhs) or folders searched for them.", list, argument=True),),
+    options=(Option("paths", "Hand records: PHH files (*.phh, *.phhs) or folders searched for them.", list, argument=True),
+             Option("game", "Insist that every record is of this game preset (its variant's game); a record of another "
+                            "game is refused.", default="any")),
     validate=validate,
     configure=configure,
     prepare=lambda config: None,

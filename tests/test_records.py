@@ -138,6 +138,17 @@ def test_every_hand_that_does_not_replay_is_listed_by_status(tmp_path):
     assert "4 hands in 1 file(s): 1 differ, 1 illegal, 1 match, 1 skipped" in run.report
 
 
+def test_game_insists_on_the_records_game(tmp_path):
+    """--game holdem accepts hold'em records; --game pls7 refuses them, naming the hand; an unknown game is refused."""
+    (tmp_path / "mixed.phhs").write_text(MIXED)
+    assert sy.run("records", paths=tmp_path / "mixed.phhs", game="holdem", backend="serial", out=tmp_path / "a").check() == []
+    with pytest.raises(SampyongError, match=r"mixed.phhs \[1\] is a hand of holdem, which --game pls7 excludes"):
+        sy.run("records", paths=tmp_path / "mixed.phhs", game="pls7", backend="serial", out=tmp_path / "b")
+    with pytest.raises(SampyongError, match="unknown game"):
+        sy.run("records", paths=tmp_path / "mixed.phhs", game="stud", backend="serial", out=tmp_path / "c")
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+
+
 @pytest.mark.parametrize("make, message", [
     (lambda root: root.joinpath("empty").mkdir() or root / "empty", "no PHH records"),
     (lambda root: root.joinpath("bad.phh").write_text("this is [not toml") and root / "bad.phh", "not a PHH file"),
