@@ -1,0 +1,124 @@
+"""Issue #25, hand records: records per second read, replayed and counted, beside pokerkit.
+
+    python bench/records.py [PATHS...] [--rounds 3]
+
+Default files: the Pluribus sessions of ``../shared/data/hands/pluribus`` (1,726 six-handed
+no-limit hold'em hands in as many ``.phh`` files). Workloads, each over every hand of the
+files, one process, one core:
+
+* ``read``: ``engine.phh.load_file`` on every file (TOML parsing into records).
+* ``replay``: read, then ``engine.phh.replay`` of every record (every action checked by the
+  engine, the pot settled, the finishing stacks compared).
+* ``records study``: read, replay and count, as a shard of ``sampyong run records`` does
+  (``jobs.records.run_shard`` over every shard, in this process: no pipeline, no Ray).
+* ``pokerkit read``: pokerkit's loader (``HandHistory.load``) on the same files.
+* ``pokerkit replay``: pokerkit's loader, then every state of the hand (``iter(history)``),
+  pokerkit's own replay of the actions.
+
+The machine is shared and its speed varies up to 2x from minute to minute, so each workload
+runs in each of ``--rounds`` rounds (the order reversed every other round) and the best round
+is kept; ``x pokerkit`` compares a workload with pokerkit's of the same kind (read with read,
+the others with replay). The target of the issue is 10,000 records per second per core end to
+end (the ``records study`` line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from engine.phh import load_file, record_files, replay  # noqa: E402 - after the path fix above
+
+PLURIBUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "hands" / "pluribus"
+TARGET = 10_000
+
+
+def read(files) -> int:
+    return sum(len(load_file(f)) for f in files)
+
+
+def replayed(files) -> int:
+    return sum(1 for f in files for record in load_file(f) if replay(record) is not None)
+
+
+def study(files) -> int:
+    import json
+
+    from jobs.records import FILES_PER_SHARD, run_shard
+    from pipeline.plan import RunConfig, ShardSpec
+
+    config = RunConfig(job="records", game="any", deals=len(files), shard_deals=FILES_PER_SHARD, players=2, seed=0,
+                       options=(("files", json.dumps([str(f) for f in files])),))
+    hands = 0
+    for index in range(-(-len(files) // FILES_PER_SHARD)):
+        count = min(FILES_PER_SHARD, len(files) - index * FILES_PER_SHARD)
+        tables = run_shard(config, ShardSpec(index=index, deals=count, root_seed=0))
+        hands += sum(tables["records"].column("hands").to_pylist())
+    return hands
+
+
+def pokerkit_read(files) -> int:
+    from pokerkit import HandHistory
+
+    hands = 0
+    for f in files:
+        with open(f, "rb") as stream:
+            hands += 1 if f.suffix == ".phh" else 0
+            if f.suffix == ".phh":
+                HandHistory.load(stream)
+            else:
+                hands += sum(1 for _ in HandHistory.load_all(stream))
+    return hands
+
+
+def pokerkit_replay(files) -> int:
+    from pokerkit import HandHistory
+
+    hands = 0
+    for f in files:
+        with open(f, "rb") as stream:
+            histories = [HandHistory.load(stream)] if f.suffix == ".phh" else list(HandHistory.load_all(stream))
+        for history in histories:
+            for _ in history:
+                pass
+            hands += 1
+    return hands
+
+
+WORKLOADS = {"read": read, "replay": replayed, "records study": study, "pokerkit read": pokerkit_read,
+             "pokerkit replay": pokerkit_replay}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="*", type=Path, default=[PLURIBUS])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    files = record_files(args.paths)
+    study(files[:5])  # imports and compiled kernels, outside the timing
+    best: dict[str, tuple[float, int, float]] = {}
+    for round_ in range(args.rounds):
+        order = list(WORKLOADS) if round_ % 2 == 0 else list(reversed(WORKLOADS))
+        for name in order:
+            wall, cpu = time.perf_counter(), time.process_time()
+            hands = WORKLOADS[name](files)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            if name not in best or hands / wall > best[name][1] / best[name][0]:
+                best[name] = (wall, hands, cpu / wall)
+    print(f"{len(files):,} files; best of {args.rounds} rounds, one process")
+    print(f"{'workload':16} {'hands':>8} {'hands/s':>10} {'cpu/wall':>9} {'x pokerkit':>11}")
+    for name, (wall, hands, load) in best.items():
+        peer = best["pokerkit read" if name == "read" else "pokerkit replay"]
+        ratio = "-" if name.startswith("pokerkit") else f"{(hands / wall) / (peer[1] / peer[0]):.2f}"
+        print(f"{name:16} {hands:8,} {hands / wall:10,.0f} {load:9.2f} {ratio:>11}")
+    rate = best["records study"][1] / best["records study"][0]
+    print(f"target: {TARGET:,} records/s per core end to end; records study gives {rate:,.0f} ({rate / TARGET:.2f} of it)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
