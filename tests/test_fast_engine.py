@@ -74,7 +74,7 @@ def policy(spec) -> Policy:
     return spec if isinstance(spec, Policy) else builtin(spec)
 
 
-def compare(name, betting, seats, hands, seed, policies=None, stacks=None):
+def compare(name, betting, seats, hands, seed, policies=None, stacks=None, percentile=crude_percentile):
     """Play ``hands`` hands of ``name`` in both engines and assert they agree on everything."""
     g = game(name)
     rng = np.random.default_rng(seed)
@@ -83,11 +83,11 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None):
     blinds = [1, 2] + [0] * (seats - 2)
     cards, keys = deal_hands(rng, hands, seats, g)
     hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
-    ranks = np.array([[crude_percentile(sorted(h.tolist())) for h in row] for row in hole])
+    ranks = np.array([[percentile(sorted(h.tolist())) for h in row] for row in hole])
     fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True)
     fast.references = []
     for i in range(hands):
-        ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], crude_percentile)
+        ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], percentile)
         where = f"{name} hand {i}"
         assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), where
         assert fast.finishing[i].tolist() == ref.finishing_stacks, where
@@ -110,6 +110,20 @@ def test_fast_engine_equals_the_reference_hand_by_hand(name, betting, seats, han
     every action and every finishing stack agree."""
     fast = compare(name, betting, seats, hands, seed=seats)
     assert fast.reached.max() == 4 and fast.reached.min() == 0  # some hands end preflop, some at showdown
+
+
+def test_percentiles_exactly_on_the_policies_thresholds_agree():
+    """Percentiles equal to a policy's thresholds (open, call, overcall, re-raise shares): both
+    engines take the same side of every boundary (a hand exactly at a share is outside it)."""
+    regular = builtin("regular").preflop
+    edges = sorted({regular.open_early, regular.open_late, regular.call, regular.overcall, regular.reraise,
+                    regular.call_reraised})
+
+    def on_an_edge(hole) -> float:
+        return edges[sum(hole) % len(edges)]
+
+    fast = compare("holdem", NO_LIMIT, 6, 300, 17, policies=["regular"] * 6, percentile=on_an_edge)
+    assert int((fast.actions[:, :, 1] == RAISE).sum()) > 0
 
 
 def test_short_and_uneven_stacks_side_pots_agree():
