@@ -4,6 +4,7 @@ import pytest
 
 from engine.betting import NO_LIMIT, POT_LIMIT, fixed_limit
 from engine.hand import Hand, IllegalAction, Legal
+from evaluator.errors import SampyongError
 from evaluator.games import game
 
 HOLDEM, PLO, PLO8 = game("holdem"), game("plo"), game("plo8")
@@ -179,3 +180,125 @@ def test_straddle_acts_as_the_big_blind():
     assert hand.actor == 3 and hand.legal() == Legal(fold=True, call=4, min_raise_to=8, max_raise_to=100)
     play(hand, "c", "c", "c", "c")
     assert hand.actor == 2 and hand.legal() == Legal(fold=False, call=0, min_raise_to=8, max_raise_to=100)
+
+
+def test_min_bet_is_one_chip_without_blinds_or_min_bet():
+    """With no blinds and no min_bet the smallest bet is one chip."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[0, 0])
+    assert hand.min_bet == 1
+    assert hand.actor == 0 and hand.legal() == Legal(fold=False, call=0, min_raise_to=1, max_raise_to=100)
+
+
+def test_board_is_due_only_between_betting_rounds():
+    """Board cards are due, and may be dealt, only between betting rounds and before the river is bet: the next street's count, all known."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    assert hand.board_due == 0 and not hand.showdown_due
+    with pytest.raises(IllegalAction, match="^no board cards are due now$"):
+        hand.deal_board("Ad 7s 4h")
+    play(hand, "c", "c", "c")
+    assert hand.actor is None and hand.board_due == 3 and not hand.showdown_due
+    with pytest.raises(IllegalAction, match=r"^the flop needs 3 known card\(s\)$"):
+        hand.deal_board("Ad 7s")
+    with pytest.raises(IllegalAction, match=r"^the flop needs 3 known card\(s\)$"):
+        hand.deal_board("?? ?? ??")
+    assert hand.board == [] and hand.board_due == 3
+    hand.deal_board("Ad 7s 4h")
+    assert hand.board_due == 0
+    play(hand, "c", "c", "c")
+    assert hand.board_due == 1
+    hand.deal_board("Kc")
+    play(hand, "c", "c", "c")
+    hand.deal_board("2d")
+    assert hand.board_due == 0 and hand.street == 3 and not hand.showdown_due
+    play(hand, "c", "c", "c")  # the river is checked down; the hole cards are unknown
+    assert hand.actor is None and hand.board_due == 0 and hand.showdown_due and not hand.done
+
+
+def test_showdown_shows_and_mucks():
+    """At showdown (records: auto_showdown off) each live player shows the cards dealt or mucks (``sm -``), not before the betting is over; the pot is settled once every live player has shown."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], auto_showdown=False)
+    hand.deal_hole(2, "7h 2c")
+    with pytest.raises(IllegalAction, match="^p1 cannot show now: the betting is not over$"):
+        hand.show(0, "As Ah")
+    play(hand, "c", "c", "c")
+    for cards in ("Ad 7s 4h", "Kc", "2d"):
+        hand.deal_board(cards)
+        play(hand, "c", "c", "c")
+    assert hand.showdown_due
+    with pytest.raises(IllegalAction, match="^cannot settle: the cards of p1, p2 are unknown$"):
+        hand.finish_showdown()
+    with pytest.raises(IllegalAction, match="^p1 must show 2 cards$"):
+        hand.show(0, "????")
+    with pytest.raises(IllegalAction, match="^p3 shows Kd Kc but was dealt 7h 2c$"):
+        hand.show(2, "Kd Kc")
+    hand.show(1)  # p2 mucks
+    assert hand.mucked == [False, True, False] and hand.actions[-1] == "p2 sm -" and hand.showdown_due
+    hand.show(0, "As Ah")
+    assert hand.showed == [True, False, False] and hand.hole[0] == hand._cards("As Ah", check=False)
+    assert hand.actions[-1] == "p1 sm AsAh" and not hand.done
+    hand.show(2, "2c 7h")  # the dealt cards in any order
+    assert hand.actions[-1] == "p3 sm 2c7h"
+    assert hand.done and not hand.showdown_due and hand.winnings == [6, 0, 0]
+    with pytest.raises(IllegalAction, match="^p2 has no hand to show$"):
+        hand.show(1, "Kd Kc")
+
+
+def test_repr_and_html_of_an_unfinished_hand():
+    """The repr names the game, seats, pot, actions and street; the HTML lists every seat as p1.. with its cards, chips and folds."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 200, 300], blinds=[1, 2, 0])
+    hand.deal_hole(0, "As Ah")
+    hand.deal_hole(2, "????")
+    play(hand, "c", "f")
+    assert repr(hand) == "<Hand holdem, 3 seats, pot 5, 4 actions, street 0>"
+    assert hand._repr_html_() == (
+        "<p>&lt;Hand holdem, 3 seats, pot 5, 4 actions, street 0&gt;; board (none)</p>"
+        "<table><tr><th>seat</th><th>hole</th><th>stack</th><th>put in</th><th>won</th><th></th></tr>"
+        "<tr><td>p1</td><td>AsAh</td><td>100</td><td>1</td><td>0</td><td>folded</td></tr>"
+        "<tr><td>p2</td><td>????</td><td>200</td><td>2</td><td>0</td><td></td></tr>"
+        "<tr><td>p3</td><td>????</td><td>300</td><td>2</td><td>0</td><td></td></tr></table>"
+        "<p>d dh p1 AsAh, d dh p3 ????, p3 cc, p1 f</p>"
+    )
+
+
+def test_voluntary_counts_preflop_calls_and_raises_only():
+    """A seat is voluntary for calling or raising preflop; the big blind's free check, and a call on the flop, do not count."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    play(hand, "c", "c", "c")  # the button calls, the small blind completes, the big blind checks
+    assert hand.voluntary == {0, 2}
+    hand.deal_board("Ad 7s 4h")
+    play(hand, 4, "c", "f")  # p1 bets 4, the big blind calls, p3 folds
+    assert hand.voluntary == {0, 2}
+
+
+def test_all_in_raises_only_when_the_whole_stack_is_a_legal_raise():
+    """No-limit: all_in raises the whole stack (the blind included); pot-limit, where the stack is over the pot, it only calls."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])
+    hand.all_in()  # the button, in for its small blind of 1
+    assert hand.bets == [2, 100] and hand.actions == ["p2 cbr 100"]
+    hand.all_in()
+    assert hand.bets == [100, 100] and hand.actions[-1] == "p1 cc"
+    hand = Hand(PLO, POT_LIMIT, stacks=[100, 100], blinds=[1, 2])
+    hand.all_in()
+    assert hand.bets == [2, 2] and hand.actions == ["p2 cc"]
+
+
+def test_seat_out_of_range_is_refused():
+    """A seat number outside the table is refused by name, above the table as below it."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    for seat in (3, 5, -1):
+        with pytest.raises(IllegalAction, match=f"^there is no p{seat + 1} at this table of 3$"):
+            hand.deal_hole(seat, "As Ah")
+    play(hand, "f", "f")
+    with pytest.raises(IllegalAction, match="^there is no p6 at this table of 3$"):
+        hand.show(5, "As Ah")
+
+
+def test_unknown_cards_are_all_question_marks():
+    """Hole cards written ``????`` are dealt unknown; a partly unknown hand such as ``As ??`` is an error."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    hand.deal_hole(0, "????")
+    hand.deal_hole(1, "?? ??")
+    assert hand.hole[:2] == [None, None] and hand.actions == ["d dh p1 ????", "d dh p2 ????"]
+    with pytest.raises(SampyongError, match="bad card '\\?\\?'"):
+        hand.deal_hole(2, "As ??")
+    assert hand.hole[2] is None
