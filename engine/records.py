@@ -115,18 +115,21 @@ def seat_stats(hand: Hand) -> list[dict[str, int]]:
         raise ValueError("statistics of a hand that is not over")
     stats = [dict.fromkeys(STATS, 0) for _ in range(hand.seats)]
     street, raises, raised_here, aggressor, flop_bet = 0, 0, False, None, False
+    folded_preflop = set()
     for action in hand.actions:
         words = action.split()
         if words[:2] == ["d", "db"]:
             street, raised_here = street + 1, False
             if street == 1:
                 for seat in range(hand.seats):
-                    stats[seat]["flop"] = int(not hand.folded[seat] or _folded_after_flop(hand, seat))
+                    stats[seat]["flop"] = int(seat not in folded_preflop)
             continue
         if words[0] == "d" or words[1] not in ("f", "cc", "cbr"):
             continue  # hole cards dealt, shows and mucks
         seat, verb = int(words[0][1:]) - 1, words[1]
         if street == 0:
+            if verb == "f":
+                folded_preflop.add(seat)
             if raises == 1:
                 stats[seat]["three_bet_chance"] = 1
             if verb == "cbr":
@@ -150,14 +153,3 @@ def seat_stats(hand: Hand) -> list[dict[str, int]]:
         stats[seat]["won_showdown"] = int(stats[seat]["showdown"] and hand.winnings[seat] > 0)
     return stats
 
-
-def _folded_after_flop(hand: Hand, seat: int) -> bool:
-    """Whether ``seat`` folded on or after the flop (it saw the flop)."""
-    street = 0
-    for action in hand.actions:
-        words = action.split()
-        if words[:2] == ["d", "db"]:
-            street += 1
-        elif words[0] == f"p{seat + 1}" and words[1] == "f":
-            return street >= 1
-    return False
