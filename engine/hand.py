@@ -72,8 +72,9 @@ class Hand:
             amounts are posted by the other seat (seat 1, the button, posts ``blinds[0]``).
         antes: each seat's ante (dead money, posted before the blinds); heads-up swapped too.
         min_bet: the smallest bet (default: the largest blind), the minimum raise size too.
-        auto_showdown: settle as soon as the betting is over and every hole card is known
-            (simulations); False waits for every live player to show or muck (records).
+        auto_showdown: every live player shows (written as PHH ``sm`` actions) and the pot is
+            settled as soon as the betting is over and every hole card is known (simulations);
+            False waits for every live player to show or muck (records).
 
     Raises ``SampyongError`` for fewer than two seats or a negative amount.
     """
@@ -208,11 +209,12 @@ class Hand:
         self._begin_street(opener=0)
 
     # --- the players -----------------------------------------------------------------------
-    def legal(self) -> Legal:
-        """What the player to act may do (``IllegalAction`` when nobody is to act)."""
+    def legal(self, reopened: bool = False) -> Legal:
+        """What the player to act may do (``IllegalAction`` when nobody is to act); with
+        ``reopened``, as if the betting were reopened to the player (see ``raise_to``)."""
         seat = self._need_actor()
         call = min(self.max_bet - self.bets[seat], self.stacks[seat])
-        bounds = self._raise_bounds(seat)
+        bounds = self._raise_bounds(seat, reopened)
         return Legal(fold=self.max_bet > self.bets[seat], call=call, min_raise_to=bounds[0], max_raise_to=bounds[1])
 
     def fold(self) -> None:
@@ -233,10 +235,14 @@ class Hand:
         self.actions.append(f"p{seat + 1} cc")
         self._after_action(seat)
 
-    def raise_to(self, amount: int) -> None:
-        """Bet or raise to ``amount``, this street's total for the player."""
+    def raise_to(self, amount: int, reopened: bool = False) -> None:
+        """Bet or raise to ``amount``, this street's total for the player.
+
+        ``reopened``: accept it as if the betting were reopened to the player though it already
+        acted (a record whose writer let a short wager reopen the betting: ``engine.departures``);
+        play itself never sets it."""
         seat = self._need_actor()
-        low, high = self._raise_bounds(seat)
+        low, high = self._raise_bounds(seat, reopened)
         if low is None:
             raise IllegalAction(f"p{seat + 1} may not bet or raise now")
         if not low <= amount <= high:
@@ -249,6 +255,7 @@ class Hand:
         if self.street == 0:
             self.voluntary.add(seat)
         self.acted_at[seat] = amount
+        self.opener = seat
         self.actions.append(f"p{seat + 1} cbr {amount}")
         self._after_action(seat)
 
@@ -261,19 +268,23 @@ class Hand:
             self.check_call()
 
     def show(self, seat: int, cards: str | list[int] | None = None) -> None:
-        """Once the betting is over: ``seat`` shows ``cards`` (its hole cards; required when they
-        were dealt face down as unknown), or mucks with ``cards`` None or ``-`` and gives up
-        its claim to the pot."""
+        """Once the betting is over: ``seat`` shows ``cards`` (its hole cards, or ``-`` as PHH writes
+        the cards it was dealt; required when they were dealt face down as unknown), or mucks with
+        ``cards`` None and gives up its claim to the pot."""
         self._check_seat(seat)
         if self.actor is not None:
             raise IllegalAction(f"p{seat + 1} cannot show now: the betting is not over")
         if seat not in self.live or self.showed[seat]:
             raise IllegalAction(f"p{seat + 1} has no hand to show")
-        if cards is None or (isinstance(cards, str) and cards.strip() in ("", "-")):
+        if isinstance(cards, str) and cards.strip() == "-":  # PHH: show the cards dealt
+            if self.hole[seat] is None:
+                raise IllegalAction(f"p{seat + 1} shows the cards dealt, but they were dealt unknown")
+            cards = self.hole[seat]
+        if cards is None or (isinstance(cards, str) and not cards.strip()):
             if self.done:
                 raise IllegalAction(f"p{seat + 1} cannot muck: the pot is already settled")
             self.mucked[seat] = True
-            self.actions.append(f"p{seat + 1} sm -")
+            self.actions.append(f"p{seat + 1} sm")
         else:
             shown = self._cards(cards, check=False)
             if shown is None or len(shown) != self.game.hole_cards:
@@ -312,6 +323,7 @@ class Hand:
         self.acted_at: list[int | None] = [None] * self.seats  # the bet level each seat last acted at
         self.last_raise = 0  # the size of the last full bet or raise this street
         self.raises = 0
+        self.opener = opener  # who shows first if the showdown follows this street: the last to bet or raise, else the opener
         if self.street > 0:
             self.bets = [0] * self.seats
         self.actor = self._next_actor(opener)
@@ -353,7 +365,22 @@ class Hand:
             self.bets[seat] -= excess
             self.contributed[seat] -= excess
             self.stacks[seat] += excess
+        if self.auto_showdown:
+            self._show_down()
         self._maybe_settle()
+
+    def _show_down(self) -> None:
+        """Once no more betting can happen with two or more players in (the river's betting is over,
+        or all but one are all-in, before the rest of the board), every live player shows, the
+        last to bet or raise first, then clockwise; as PHH records (and pokerkit expects) it."""
+        live = self.live
+        if len(live) < 2 or any(self.showed[s] for s in live) or any(self.hole[s] is None for s in live):
+            return
+        if self.street < 3 and sum(self.stacks[s] > 0 for s in live) > 1:
+            return
+        for seat in sorted(live, key=lambda s: (s - self.opener) % self.seats):
+            self.showed[seat] = True
+            self.actions.append(f"p{seat + 1} sm {self._text(self.hole[seat], self.game.hole_cards)}")
 
     def _maybe_settle(self) -> None:
         live = self.live
@@ -396,10 +423,10 @@ class Hand:
     def _min_raise_size(self) -> int:
         return int(min_raise_size(self.structure, self.street, self.last_raise))
 
-    def _raise_bounds(self, seat: int) -> tuple[int | None, int | None]:
+    def _raise_bounds(self, seat: int, reopened: bool = False) -> tuple[int | None, int | None]:
         """The betting structure's bounds (``engine.betting.raise_bounds``) for ``seat``."""
         live = self.live
-        acted = self.acted_at[seat]
+        acted = None if reopened else self.acted_at[seat]
         low, high = raise_bounds(
             self.structure, self.street, self.last_raise, self.raises, len(live),
             sum(self.stacks[s] > 0 for s in live if s != seat), self.stacks[seat] + self.bets[seat], self.max_bet,

@@ -8,10 +8,11 @@ actions) as exact integers, and written back in the same unit.
 Variant codes: the standard ``NT`` (no-limit hold'em), ``FT`` (fixed-limit hold'em), ``PO``
 (pot-limit Omaha), ``FO/8`` (fixed-limit Omaha hi-lo) and, on PHH's pattern (the structure's
 letter N, P or F, then the game), ``PO/8`` (pot-limit Omaha hi-lo) and the other structures of
-each game (``PT``, ``NO``, ...). The project's own games get codes of their own, and the exact
-rules of the hand in the user-defined field ``_sampyong`` (PHH keeps keys that start with
-``_``), so a PLS7 hand is never mistaken for another game (the pot-limit codes below; ``N``
-and ``F`` codes likewise, with ``NS3`` for no-limit PLS, as PHH's ``NS`` is short-deck):
+each game (``PT``, ``NO``, ...). The project's own games get codes of their own, each meaning
+its preset's rules (the pot-limit codes below; ``N`` and ``F`` codes likewise, with ``NS3`` for
+no-limit PLS, as PHH's ``NS`` is short-deck); a hand whose rules are not its preset's (a
+variant: other hole-card use, ranking or low) carries them in the user-defined field
+``_sampyong`` (PHH keeps keys that start with ``_``), so it is never mistaken for the preset:
 
 ==========  ========  ===========================================================
 code        game      rules
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import re
 import tomllib
 from collections.abc import Iterator
@@ -52,6 +54,7 @@ import tomli_w
 from evaluator.errors import SampyongError
 from evaluator.games import Game, game as preset
 from engine.betting import NO_LIMIT, POT_LIMIT, Betting, fixed_limit
+from engine import departures
 from engine.hand import Hand, IllegalAction
 
 
@@ -80,7 +83,6 @@ VARIANTS = {
 }
 CODES = {(v.game, v.betting): v.code for v in VARIANTS.values()}
 STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerkit read them
-PROJECT_CODES = {code for code, v in VARIANTS.items() if v.game in ("pls7", "pls", "pls7-2", "plo5-8")}
 
 # Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
 AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
@@ -127,6 +129,7 @@ class Replay:
     expected: list[Decimal] | None = None
     message: str = ""
     hand: Hand | None = None
+    departures: tuple[str, ...] = ()  # where the record's writer departed from the rule book (``engine.departures``)
 
     def as_json(self) -> dict:
         def plain(values):
@@ -140,6 +143,7 @@ class Replay:
             "finishing_stacks": plain(self.finishing_stacks),
             "expected": plain(self.expected),
             "message": self.message,
+            "departures": list(self.departures),
         }
 
 
@@ -155,6 +159,8 @@ def loads(text: str, path: str = "<text>") -> list[Record]:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise SampyongError(f"{path}: not a PHH file ({error})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise SampyongError(f"{path}: not a PHH file (arrays or tables nested too deep)") from None
     if "variant" in data or not data:
         return [Record(data, path)]
     sections = []
@@ -274,8 +280,8 @@ def hand_of(record: Record) -> tuple[Hand, int]:
 
 def _game_of(record: Record, variant: Variant) -> Game:
     rules = record.fields.get("_sampyong")
-    if variant.code in PROJECT_CODES and not isinstance(rules, dict):
-        raise SampyongError(f"variant {variant.code} needs its rules in a _sampyong table")
+    if rules is not None and not isinstance(rules, dict):
+        raise SampyongError("_sampyong must be a table of the game's rules")
     if isinstance(rules, dict):
         if rules.get("game") != variant.game:
             raise SampyongError(f"_sampyong names game {rules.get('game')!r}, variant {variant.code} is {variant.game}")
@@ -290,8 +296,9 @@ def _game_of(record: Record, variant: Variant) -> Game:
     return preset(variant.game)
 
 
-def apply(hand: Hand, action: str, unit: int) -> None:
-    """Apply one PHH action to ``hand`` (``IllegalAction`` if the rules forbid it, or it is out of turn)."""
+def apply(hand: Hand, action: str, unit: int) -> str | None:
+    """Apply one PHH action to ``hand`` (``IllegalAction`` if the rules forbid it, or it is out of
+    turn); the kind of writer's departure it was read by (``engine.departures``), else None."""
     match = _ACTION.match(action)
     if not match:
         raise IllegalAction(f"cannot read the action {action!r}")
@@ -303,8 +310,11 @@ def apply(hand: Hand, action: str, unit: int) -> None:
     else:
         seat, verb, argument = int(groups[7]) - 1, groups[8], groups[9]
         if verb == "sm":
-            hand.show(seat, None if argument in (None, "-") or "?" in (argument or "") else argument)
-            return
+            # PHH: a bare ``sm`` mucks, ``sm -`` shows the cards dealt; unknown cards shown count as a muck.
+            hand.show(seat, None if argument is None or "?" in argument else argument)
+            return None
+        if verb == "cc" and departures.is_no_choice_check(hand, seat):
+            return departures.NO_CHOICE_CHECK  # nothing to decide: the check changes nothing
         if hand.actor != seat:
             actor = "nobody" if hand.actor is None else f"p{hand.actor + 1}"
             raise IllegalAction(f"p{seat + 1} acts out of turn ({actor} is to act)")
@@ -315,7 +325,12 @@ def apply(hand: Hand, action: str, unit: int) -> None:
         else:
             if argument is None:
                 raise IllegalAction(f"{action!r}: cbr needs an amount")
-            hand.raise_to(to_chips(argument, unit))
+            amount = to_chips(argument, unit)
+            if departures.short_wager_reopens(hand, amount):
+                hand.raise_to(amount, reopened=True)
+                return departures.SHORT_WAGER
+            hand.raise_to(amount)
+    return None
 
 
 def replay(record: Record) -> Replay:
@@ -329,9 +344,10 @@ def replay(record: Record) -> Replay:
         actions = fields.get("actions", [])
         if not isinstance(actions, list):
             raise SampyongError("actions must be a list")
+        kinds = []
         for number, action in enumerate(actions, 1):
             try:
-                apply(hand, str(action), unit)
+                kinds.append(apply(hand, str(action), unit))
             except SampyongError as error:
                 raise IllegalAction(f"action {number} {str(action).strip()!r}: {error}") from None
         if not hand.done and hand.showdown_due:
@@ -341,23 +357,52 @@ def replay(record: Record) -> Replay:
     except SampyongError as error:
         return Replay(record, Status.ILLEGAL, message=str(error))
     finishing = [Decimal(c).scaleb(-unit) for c in hand.finishing_stacks]
-    for field, ours in (("finishing_stacks", finishing), ("winnings", [Decimal(c).scaleb(-unit) for c in hand.winnings])):
+    for field in ("finishing_stacks", "winnings"):
         if field in fields:
             expected = [Decimal(str(v)) for v in fields[field]]
-            status, message = _compare(ours, expected, unit)
-            return Replay(record, status, finishing, expected if field == "finishing_stacks" else None,
-                          message if field == "finishing_stacks" else f"winnings: {message}".rstrip(": "), hand)
+            status, message = _compare(_result(hand, hand.finishing_stacks, field, unit), expected, unit)
+            if status == Status.DIFFER and len(hand.live) > 1:
+                # Settled at showdown: the writer may have split the pots by pokerkit's rules.
+                stacks, paid = departures.pokerkit_finishing_stacks(hand)
+                if _result(hand, stacks, field, unit) == expected:
+                    status, message = Status.MATCH, ""
+                    kinds += paid
+            if status == Status.MATCH:
+                message = "; ".join(filter(None, [message, *_departure_notes(kinds)]))
+            elif field == "winnings":
+                message = f"winnings: {message}"
+            return Replay(record, status, finishing, expected if field == "finishing_stacks" else None, message, hand,
+                          _departures(kinds) if status == Status.MATCH else ())
     return Replay(record, Status.NO_RECORD, finishing, message="the record has no finishing_stacks or winnings", hand=hand)
 
 
+def _result(hand: Hand, stacks: list[int], field: str, unit: int) -> list[Decimal]:
+    """``finishing_stacks``, or ``winnings`` (the chips each seat won from the pots), in the record's amounts."""
+    if field == "winnings":
+        stacks = [f - s for f, s in zip(stacks, hand.stacks)]
+    return [Decimal(c).scaleb(-unit) for c in stacks]
+
+
+def _departures(kinds) -> tuple[str, ...]:
+    """The distinct kinds of departure, in ``departures.KINDS`` order."""
+    return tuple(k for k in departures.KINDS if k in kinds)
+
+
+def _departure_notes(kinds) -> list[str]:
+    return [f"replayed as written: {kind} ({departures.RULES[kind]})" for kind in _departures(kinds)]
+
+
 def summary(results) -> str:
-    """One line: hands, and how many match, differ, are illegal, skipped (by variant), have no result.
+    """One line: hands, and how many match, differ, are illegal, skipped (by variant), have no
+    result, and the matches read by a writer's rules (by kind of departure: ``engine.departures``).
 
     >>> from types import SimpleNamespace as R
     >>> hands = [R(status="match", message="", record=R(fields={"variant": "NT"}))] * 3
     >>> hands += [R(status="skipped", message="", record=R(fields={"variant": v})) for v in ("FR", "F7S", "FR")]
     >>> summary(hands)
     '6 hands: 3 match, 0 differ, 0 illegal, 3 skipped (F7S 1, FR 2)'
+    >>> summary([R(status="match", message="", departures=("no-choice check",), record=R(fields={}))])
+    '1 hands: 1 match, 0 differ, 0 illegal, 0 skipped; 1 of the matches replayed as their writer played them (no-choice check 1)'
     """
     from collections import Counter
 
@@ -371,9 +416,14 @@ def summary(results) -> str:
         line += " (" + ", ".join(f"{v} {n}" for v, n in sorted(skipped.items())) + ")"
     if counts["no_record"]:
         line += f", {counts['no_record']:,} without a recorded result"
-    halves = sum(1 for r in results if r.status == "match" and "odd chip" in r.message)
+    halves = sum(1 for r in results if r.status == "match" and "in halves" in r.message)
     if halves:
         line += f"; {halves:,} of the matches split an odd chip in halves in the record"
+    written = Counter(kind for r in results if r.status == "match" for kind in getattr(r, "departures", ()))
+    if written:
+        hands = sum(1 for r in results if r.status == "match" and getattr(r, "departures", ()))
+        line += f"; {hands:,} of the matches replayed as their writer played them (" + ", ".join(
+            f"{kind} {written[kind]:,}" for kind in departures.KINDS if written[kind]) + ")"
     return line
 
 
@@ -394,17 +444,57 @@ def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[S
 
 def dumps(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str | None = None) -> str:
     """The PHH text of a played ``hand``: its variant, amounts, actions and finishing stacks,
-    with every other field of ``fields`` (a record it was replayed from) kept as it was.
+    with every other field of ``fields`` (a record it was replayed from) kept as it was; one
+    line per field, as pokerkit writes PHH (``write_fields``).
 
     ``game_code`` defaults to the code of the hand's game and betting kind (``SampyongError``
     when PHH and this project have none).
     """
-    return tomli_w.dumps(hand_fields(hand, unit, fields, game_code))
+    return write_fields(hand_fields(hand, unit, fields, game_code))
 
 
 def dumps_many(hands, fields: dict | None = None) -> str:
     """Hands as one ``.phhs`` text, in sections ``[1]``, ``[2]``, ... (``fields`` added to each)."""
-    return tomli_w.dumps({str(i): hand_fields(hand, 0, fields) for i, hand in enumerate(hands, 1)})
+    return "\n".join(f"[{i}]\n{write_fields(hand_fields(hand, 0, fields))}" for i, hand in enumerate(hands, 1))
+
+
+def write_fields(fields: dict) -> str:
+    """TOML text of a record's fields, one line per field, arrays and tables inline.
+
+    >>> print(write_fields({"variant": "NT", "antes": [0, 0], "min_bet": Decimal("0.50"),
+    ...                     "actions": ["p1 cc"], "_sampyong": {"game": "pls7", "low": 7}}), end="")
+    variant = "NT"
+    antes = [0, 0]
+    min_bet = 0.50
+    actions = ["p1 cc"]
+    _sampyong = {game = "pls7", low = 7}
+    """
+    return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in fields.items())
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _toml_value(key)
+
+
+def _toml_value(value) -> str:
+    """One TOML value on one line; what this cannot write inline (dates, times) as ``tomli_w`` writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        # A JSON string is a TOML basic string but for DEL, which TOML wants escaped too.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Decimal) and value.is_finite():
+        return str(value) if "E" not in str(value) else f"{value:f}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(_toml_value, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    return tomli_w.dumps({"v": value}).split(" = ", 1)[1].strip()
 
 
 def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code: str | None = None) -> dict:
@@ -415,7 +505,8 @@ def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code
     blinds, antes = hand.initial_blinds, hand.initial_antes
     fields = fields or {}
     out = {"variant": code}
-    out["ante_trimming_status"] = fields.get("ante_trimming_status", len(set(antes)) == 1)
+    if "ante_trimming_status" in fields or any(antes):  # it says how uneven antes are posted: nothing without antes
+        out["ante_trimming_status"] = fields.get("ante_trimming_status", len(set(antes)) == 1)
     out["antes"] = [from_chips(a, unit) for a in antes]
     out["blinds_or_straddles"] = [from_chips(b, unit) for b in blinds]
     if hand.betting.kind == "fixed-limit":
@@ -427,7 +518,7 @@ def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code
     out["actions"] = [_scale_action(a, unit) for a in hand.actions]
     kept = ("variant", "actions", "ante_trimming_status", "_sampyong", *AMOUNT_FIELDS, *RESULT_FIELDS)
     out.update({k: v for k, v in fields.items() if k not in kept})
-    if code in PROJECT_CODES or hand.game != preset(hand.game.base_name):
+    if hand.game != preset(hand.game.base_name):  # a preset's code says its rules (the table above)
         out["_sampyong"] = {
             "game": hand.game.base_name,
             "hole_use": "-".join(map(str, hand.game.hole_use)),

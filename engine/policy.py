@@ -175,6 +175,8 @@ def parse_policy(text: str, path: str = "<policy>", name: str | None = None) -> 
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SampyongError(f"{path}: not a policy file ({error})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise SampyongError(f"{path}: not a policy file (arrays or tables nested too deep)") from None
     top = {"name", "description", "style", "preflop", "postflop", "random"}
     for key in data:
         if key not in top:

@@ -98,7 +98,8 @@ def referee_lines(lines, game: str = "pls7", pot: int = 100, button: int = 0, so
                     button=int(deal.get("button", button)),
                 )
             )
-        except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
-            message = str(error) if isinstance(error, SampyongError) else f"bad JSON deal ({error!r})"
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as error:
+            message = (str(error) if isinstance(error, SampyongError) else "bad JSON deal (nested too deep)"
+                       if isinstance(error, RecursionError) else f"bad JSON deal ({error!r})")
             raise SampyongError(f"{source} line {number}: {message}") from None
     return results

@@ -207,7 +207,8 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs: HandRanking | None) -
 def record_hands(config: RunConfig, count: int, ranking: HandRanking | None) -> str:
     """The first ``count`` hands of the run as a ``.phhs`` text (sections ``[1]``, ``[2]``, ...),
     played again through the reference engine from the same shards' deals: the records are the
-    run's own hands (the fast engine plays them identically; ``tests/test_fast_engine.py``)."""
+    run's own hands (the fast engine plays them identically; ``tests/test_fast_engine.py``). Who
+    played which seat is the run's (``run.json``), not repeated in every hand."""
     from engine.phh import dumps_many
 
     table_ = table_of(config)
@@ -219,7 +220,7 @@ def record_hands(config: RunConfig, count: int, ranking: HandRanking | None) -> 
         take = min(shard.deals, count - len(hands))
         cards, keys = deal_hands(shard.generator(), shard.deals, table_.seats, table_.game)
         hands += [table_.play_hand(cards[i], keys[i], ranks) for i in range(take)]
-    return dumps_many(hands, fields={"_policies": [p.name for p in table_.policies]})
+    return dumps_many(hands)
 
 
 def _by_players(array, players) -> pa.Table:

@@ -13,7 +13,8 @@ each figure is ``engine.records.figures``, the fast engine's definitions, so the
 run writes (``--record``) give back that run's tables (``tests/test_records.py``):
 
 * ``records``: per file the hands that match, and each other hand by status (differ, illegal,
-  skipped, no_record) with its index and message.
+  skipped, no_record) with its index and message; a match replayed as its writer played it
+  (``engine.departures``) is listed with its index too, the kinds of departure as its message.
 * ``streets``: per street, the share of hands reaching it, the players there, the share won there
   without a showdown.
 * ``showdown``: by the number of players at showdown, the share of hands; then hi_chop,
@@ -41,6 +42,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from engine.departures import KINDS, RULES
 from engine.phh import VARIANTS, Status, load_file, record_files, replay
 from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.errors import SampyongError
@@ -109,7 +111,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         if result.status is not Status.MATCH:
             listed[(path, record.index, result.status.value, result.message)] += 1
             continue
-        listed[(path, None, Status.MATCH.value, "")] += 1
+        if result.departures:  # read by its writer's rules: listed by hand, the kinds as its message
+            listed[(path, record.index, Status.MATCH.value, ", ".join(result.departures))] += 1
+        else:
+            listed[(path, None, Status.MATCH.value, "")] += 1
         hand = result.hand
         shown = figures(hand)
         key = (hand.game.name, hand.seats)
@@ -322,6 +327,15 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         + ". Only the hands that replay (match) are counted; every other hand is listed in `tables/records.csv`. "
           "Rates are percentages ± one standard error.",
     ]
+    written = (tables["records"].filter((pl.col("status") == "match") & (pl.col("message") != ""))
+               .select(pl.col("message").str.split(", ").alias("kind"), "hands").explode("kind")
+               .group_by("kind").agg(pl.col("hands").sum()))
+    if written.height:
+        kinds = dict(written.rows())
+        lines += ["", f"{int(tables['records'].filter((pl.col('status') == 'match') & (pl.col('message') != ''))['hands'].sum()):,} "
+                  "of the matches were replayed as their writer played them, where its rules depart from the rule book's "
+                  "(listed by hand in `tables/records.csv`): "
+                  + ", ".join(f"{kind} {kinds[kind]:,} ({RULES[kind]})" for kind in KINDS if kind in kinds) + "."]
     known = int(tables["showdown"]["known"].sum()) if tables["showdown"].height else 0
     lines += ["", f"Showdown figures that need cards use the {known:,} showdowns whose cards are all known."]
     if tables["rulebook"].height:

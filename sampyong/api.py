@@ -570,7 +570,8 @@ class Replays:
     Parameters:
         results: one ``engine.phh.Replay`` per hand, in the order read: its ``record``,
             ``status`` (match, differ, illegal, skipped, no_record), ``finishing_stacks``,
-            ``expected``, ``message`` and the replayed ``hand``.
+            ``expected``, ``message``, the replayed ``hand`` and its writer's ``departures``
+            from the rule book (``engine.departures``).
 
     >>> replay(_example_record()).frame.select("status", "variant").row(0)
     ('match', 'NT')
@@ -585,20 +586,20 @@ class Replays:
 
     @property
     def summary(self) -> str:
-        """One line: hands, and how many match, differ, are illegal or are skipped."""
+        """One line: hands, and how many match, differ, are illegal or are skipped (``engine.phh.summary``)."""
         from engine.phh import summary
 
         return summary(self.results)
 
     @property
     def frame(self) -> pl.DataFrame:
-        """A row per hand: ``path, index, variant, status, message``."""
+        """A row per hand: ``path, index, variant, status, message, departures`` (a list of kinds)."""
         import polars as pl
 
-        return pl.DataFrame([{key: r.as_json()[key] for key in ("path", "index", "variant", "status", "message")}
-                             for r in self.results],
+        columns = ("path", "index", "variant", "status", "message", "departures")
+        return pl.DataFrame([{key: r.as_json()[key] for key in columns} for r in self.results],
                             schema={"path": pl.String, "index": pl.Int64, "variant": pl.String, "status": pl.String,
-                                    "message": pl.String})
+                                    "message": pl.String, "departures": pl.List(pl.String)})
 
     def _repr_html_(self) -> str:
         return f"<p>{self.summary}</p>" + self.frame._repr_html_()

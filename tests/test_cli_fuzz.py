@@ -95,7 +95,7 @@ EVAL = command_line(
     option("--pot", EXTREME_INTS),
     option("--button", EXTREME_INTS),
     flag("--json"),
-    option("--input", st.sampled_from(["deals.jsonl", "missing.jsonl", "bad.jsonl", "."])),
+    option("--input", st.sampled_from(["deals.jsonl", "missing.jsonl", "bad.jsonl", "deep.jsonl", "."])),
 )
 EQUITY = command_line(
     ["equity"],
@@ -107,6 +107,13 @@ EQUITY = command_line(
     option("--samples", st.sampled_from(["1", "500", "2k", "0", "1e30", "1e18", "lots", "-3"])),
     option("--seed", EXTREME_INTS),
     flag("--json"),
+)
+RECORDS = command_line(
+    [],
+    st.sampled_from([["replay"], ["fit"], ["run", "records"], ["policies"]]),
+    st.lists(st.sampled_from(["hand.phh", "records", "records/deep.phh", "deep.toml", "bad.phh", "missing.phh",
+                              "deals.jsonl"]), min_size=1, max_size=2),
+    option("--game", GAMES, st.sampled_from(["holdem", "pls7"])),
 )
 REPORT_CHECK = command_line(
     [],
@@ -129,6 +136,15 @@ def workdir(tmp_path_factory) -> Path:
     (root / "brokenrun" / "run.json").write_text('{"job": "showdown", "game": 3}')
     (root / "deals.jsonl").write_text('{"game": "plo8", "board": "Ad 8c 5h Ks 2c", "hands": ["As Ah 3s 6d", "Kh Qc Jh Td"]}\n')
     (root / "bad.jsonl").write_text('{"board": "Ad 8c 5h Ks 2c", "hands": ["As Ah", 3], "pot": -7}\n[1, 2]\n')
+    # Nested too deep for the parsers (they recurse once per level): one line and exit 2, as any bad file.
+    (root / "deep.jsonl").write_text("[" * 100_000 + "\n")
+    (root / "records").mkdir()
+    (root / "records" / "deep.phh").write_text('variant = "NT"\nactions = ' + "[" * 5000 + "]" * 5000 + "\n")
+    (root / "deep.toml").write_text("name = " + "[" * 5000 + "\n")
+    (root / "hand.phh").write_text(
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [100, 100]\n'
+        'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]\nfinishing_stacks = [98, 102]\n')
+    (root / "bad.phh").write_text("variant = \n")
     return root
 
 
@@ -211,3 +227,20 @@ def test_random_equity_command_lines(workdir, monkeypatch, args):
 def test_random_report_and_check_command_lines(workdir, monkeypatch, args):
     """`report` and `check` on runs, broken runs, files and missing paths: exit 0, 1 or 2, never a traceback."""
     _check(workdir, args, monkeypatch)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(args=RECORDS)
+def test_random_record_command_lines(workdir, monkeypatch, args):
+    """`replay`, `fit`, `run records` and `policies` on good, unreadable, missing and too deeply nested files: exit 0, 1 or 2, never a traceback."""
+    _check(workdir, args, monkeypatch)
+
+
+@pytest.mark.parametrize("args", [["replay", "records/deep.phh"], ["fit", "records/deep.phh"], ["run", "records", "records"],
+                                  ["policies", "deep.toml"], ["eval", "--input", "deep.jsonl"]])
+def test_records_nested_too_deep_end_in_one_line(workdir, monkeypatch, args):
+    """A file nested five thousand levels deep ends the command in one line naming the file, exit 2, nothing written."""
+    _check(workdir, args, monkeypatch)
+    with contextlib.chdir(workdir):
+        code, output = invoke(args)
+    assert code == 2 and "deep" in output and "nested too deep" in output, output

@@ -215,7 +215,7 @@ def test_board_is_due_only_between_betting_rounds():
 
 
 def test_showdown_shows_and_mucks():
-    """At showdown (records: auto_showdown off) each live player shows the cards dealt or mucks (``sm -``), not before the betting is over; the pot is settled once every live player has shown."""
+    """At showdown (records: auto_showdown off) each live player shows the cards dealt or mucks (a bare ``sm``), not before the betting is over; the pot is settled once every live player has shown."""
     hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], auto_showdown=False)
     hand.deal_hole(2, "7h 2c")
     with pytest.raises(IllegalAction, match="^p1 cannot show now: the betting is not over$"):
@@ -232,7 +232,7 @@ def test_showdown_shows_and_mucks():
     with pytest.raises(IllegalAction, match="^p3 shows Kd Kc but was dealt 7h 2c$"):
         hand.show(2, "Kd Kc")
     hand.show(1)  # p2 mucks
-    assert hand.mucked == [False, True, False] and hand.actions[-1] == "p2 sm -" and hand.showdown_due
+    assert hand.mucked == [False, True, False] and hand.actions[-1] == "p2 sm" and hand.showdown_due
     hand.show(0, "As Ah")
     assert hand.showed == [True, False, False] and hand.hole[0] == hand._cards("As Ah", check=False)
     assert hand.actions[-1] == "p1 sm AsAh" and not hand.done

@@ -42,7 +42,7 @@ def reference_log(hand) -> list[tuple[int, int, int]]:
         words = action.split()
         if words[:2] == ["d", "db"]:
             out.append((-1, DEAL, len(words[2]) // 2))
-        elif words[0] != "d":
+        elif words[0] != "d" and words[1] != "sm":  # the fast engine logs no showdown
             seat = int(words[0][1:]) - 1
             kind = {"f": FOLD, "cc": CHECK_CALL, "cbr": RAISE}[words[1]]
             out.append((seat, kind, int(words[2]) if kind == RAISE else 0))

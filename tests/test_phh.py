@@ -97,10 +97,8 @@ def test_decimal_amounts_convert_exactly_and_back():
     assert written["finishing_stacks"] == [Decimal("201.80"), Decimal("98.50")]
 
 
-def test_pls7_hand_carries_its_rules():
-    """A PLS7 hand is written as PS/7 with its exact rules in _sampyong, and read back as PLS7;
-    the same code without the rules, or naming another game, is refused."""
-    hand = Hand(game("pls7"), POT_LIMIT, stacks=[100, 100, 100], blinds=[1, 2, 0])
+def _checked_down(rules) -> Hand:
+    hand = Hand(rules, POT_LIMIT, stacks=[100, 100, 100], blinds=[1, 2, 0])
     for seat, cards in enumerate(("As 2c Kh", "Kd Qd Jd", "3h 5d 6c")):
         hand.deal_hole(seat, cards)
     hand.check_call(), hand.check_call(), hand.check_call()
@@ -108,15 +106,28 @@ def test_pls7_hand_carries_its_rules():
         hand.deal_board(cards)
         for _ in range(3):
             hand.check_call()
-    text = dumps(hand)
+    return hand
+
+
+def test_pls7_hand_carries_its_rules():
+    """A PLS7 hand is written as PS/7, the code of the preset's rules, and read back as PLS7; a
+    variant of PLS7 carries its exact rules in _sampyong and is read back as that variant; rules
+    naming another game are refused."""
+    from evaluator.games import resolve_game
+
+    text = dumps(_checked_down(game("pls7")))
     fields = loads(text)[0].fields
-    assert fields["variant"] == "PS/7"
-    assert fields["_sampyong"] == {"game": "pls7", "hole_use": "0-3", "ranking": "base", "low": 7, "betting": "pot-limit"}
+    assert fields["variant"] == "PS/7" and "_sampyong" not in fields
     again = replay(loads(text)[0])
     assert again.status == "match" and again.hand.game == game("pls7")
     assert again.hand.finishing_stacks == [98, 98, 104]  # 3h 5d 6c: the straight and the 6-low scoop
-    no_rules = text.split("[_sampyong]")[0]
-    assert "needs its rules" in replay(loads(no_rules)[0]).message
+    eight = resolve_game("pls7", low="8")
+    text = dumps(_checked_down(eight))
+    fields = loads(text)[0].fields
+    assert fields["variant"] == "PS/7"
+    assert fields["_sampyong"] == {"game": "pls7", "hole_use": "0-3", "ranking": "base", "low": 8, "betting": "pot-limit"}
+    again = replay(loads(text)[0])
+    assert again.status == "match" and again.hand.game == eight and again.hand.game != game("pls7")
     assert "names game 'plo'" in replay(loads(text.replace('game = "pls7"', 'game = "plo"'))[0]).message
 
 
@@ -168,7 +179,7 @@ def test_replay_cli_reports_problem_hands_and_exit_1(tmp_path):
     assert lines[2] == "3 hands: 1 match, 1 differ, 1 illegal, 0 skipped"
     as_json = [json.loads(line) for line in sampyong("replay", str(file), "--json").stdout.splitlines()]
     assert [h["status"] for h in as_json] == ["match", "differ", "illegal"]
-    assert set(as_json[0]) == {"path", "index", "variant", "status", "finishing_stacks", "expected", "message"}
+    assert set(as_json[0]) == {"path", "index", "variant", "status", "finishing_stacks", "expected", "message", "departures"}
     assert as_json[1]["index"] == 2 and as_json[1]["expected"] == [100, 100] and as_json[1]["finishing_stacks"] == [98, 102]
 
 
