@@ -270,7 +270,7 @@ def hand_of(record: Record) -> tuple[Hand, int]:
     stacks = amounts("starting_stacks")
     blinds = amounts("blinds_or_straddles", [0] * len(stacks))
     antes = amounts("antes", [0] * len(stacks))
-    game = _game_of(record, variant)
+    game = game_of(record, variant)
     small = to_chips(fields.get("small_bet", 0), unit)
     big = to_chips(fields.get("big_bet", 0), unit)
     betting: Betting = {"no-limit": NO_LIMIT, "pot-limit": POT_LIMIT}.get(variant.betting) or fixed_limit(small, big)
@@ -278,7 +278,9 @@ def hand_of(record: Record) -> tuple[Hand, int]:
     return Hand(game, betting, stacks, blinds, antes, min_bet=min_bet, auto_showdown=False), unit
 
 
-def _game_of(record: Record, variant: Variant) -> Game:
+def game_of(record: Record, variant: Variant) -> Game:
+    """The rules a record of ``variant`` is played by: its code's preset, or the rules of its
+    ``_sampyong`` table (``SampyongError`` for rules of another game, or unknown ones)."""
     rules = record.fields.get("_sampyong")
     if rules is not None and not isinstance(rules, dict):
         raise SampyongError("_sampyong must be a table of the game's rules")

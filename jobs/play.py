@@ -236,7 +236,7 @@ def _rate(hits: pl.Expr, n: pl.Expr, name: str) -> list[pl.Expr]:
     return [p.alias(name), (p * (1 - p) / n).sqrt().alias(f"{name}_se")]
 
 
-def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking: HandRanking | None = None) -> dict[str, pl.DataFrame]:
     hands = counts["positions"]["hands"][0]
     n = pl.lit(float(hands))
     streets = counts["streets"].sort("order").select(

@@ -28,6 +28,13 @@ run writes (``--record``) give back that run's tables (``tests/test_records.py``
 * ``stats``: per seat and over all seats, VPIP, PFR, three-bet, flop seen, went to showdown
   (WTSD), won at showdown (W$SD), aggression factor and continuation bet, with standard errors
   (``engine.records.seat_stats``).
+* ``compare`` (``--against POLICY [--hands N]``): each table of the records (game, players dealt
+  in) is played by the policy in a ``run play`` upstream run (its median stack in big blinds,
+  blinds 1 and 2, ten times the records' hands unless ``--hands``); per table, the flop seen,
+  showdowns reached, players at the flop, each seat's preflop play and the rule book's claims,
+  three ways: in the records, under the policy, and with everyone showing down (the policy run's
+  deals read so), with the records' difference from the policy and its standard error, and for
+  each claim whether it holds in the records and under the policy.
 """
 
 from __future__ import annotations
@@ -42,8 +49,11 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from decimal import Decimal
+
 from engine.departures import KINDS, RULES
-from engine.phh import VARIANTS, Status, load_file, record_files, replay
+from engine.policy import load_policy
+from engine.phh import VARIANTS, Status, game_of, load_file, record_files, replay
 from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.errors import SampyongError
 from evaluator.games import game as game_preset
@@ -51,7 +61,8 @@ from evaluator.fast import fast_evaluator
 from evaluator.settle import SHOWDOWN_FLAGS, flags_among
 from jobs.common import Study, section, table
 from jobs.play import CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate, holds_within
-from pipeline.plan import RunConfig, ShardSpec
+from pipeline.counts import parse_count
+from pipeline.plan import MAX_DEALS, RunConfig, ShardSpec, check_limits
 from pipeline.study import Option
 
 FORMATS = {**FORMATS, "records": "percent", "af": "number",
@@ -74,21 +85,94 @@ def validate(config: RunConfig) -> None:
 
 def configure(config: RunConfig) -> RunConfig:
     """The files behind ``paths`` (each read once: one that is not PHH is refused here, before
-    anything is written) and a digest of their bytes; a shard per ``FILES_PER_SHARD`` files."""
+    anything is written) and a digest of their bytes; a shard per ``FILES_PER_SHARD`` files.
+    With ``--against``, the records' tables too (``tables``: per game and players dealt in, the
+    rules, betting, median stack and the policy's hands), each checked as a ``run play`` config."""
     files = record_files(_paths(config))
     if not files:
         raise SampyongError(f"no PHH records (.phh, .phhs) in {', '.join(_paths(config))}")
+    against, hands = config.option("against"), config.option("hands")
+    if hands and not against:
+        raise SampyongError("--hands is what the --against policy plays: give --against POLICY too")
+    if against:
+        load_policy(against)  # SampyongError for a policy that is neither built in nor a readable file
     wanted = None if config.game == "any" else game_preset(config.game).name
     digest = hashlib.sha256()
+    tables: dict = {}
     for file in files:
         for record in load_file(file):  # SampyongError for a file that cannot be read or is not PHH
             variant = VARIANTS.get(record.fields.get("variant"))
             if wanted and variant is not None and variant.game != wanted:
                 raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
+            if against and variant is not None:
+                _count_table(tables, record, variant)
         digest.update(str(file.resolve()).encode() + b"\0" + file.read_bytes())
-    options = (("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files])))
-    return dataclasses.replace(config, game=wanted or "any", deals=len(files), shard_deals=FILES_PER_SHARD, players=2,
-                               seed=0, options=options)
+    options = [("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files]))]
+    if against:
+        per_table = parse_count(hands, "--hands", at_most=MAX_DEALS) if hands else None
+        options += [("against", against), ("tables", json.dumps(_against_tables(tables, per_table)))]
+    config = dataclasses.replace(config, game=wanted or "any", deals=len(files), shard_deals=FILES_PER_SHARD, players=2,
+                                 seed=0, options=tuple(sorted(options)))
+    upstream(config)  # each table a config run play accepts, or one line now, before anything is written
+    return config
+
+
+AGAINST_FACTOR = 10  # the --against policy plays ten times as many hands as the records, per table
+
+
+def _count_table(tables: dict, record, variant) -> None:
+    """Count ``record`` in its table (game, players dealt in) with its stack in big blinds; a
+    record whose rules or amounts cannot be read is left to replay to report."""
+    fields = record.fields
+    try:
+        game = game_of(record, variant)
+        stacks = [Decimal(str(s)) for s in fields["starting_stacks"]]
+        blind = max([Decimal(str(b)) for b in fields.get("blinds_or_straddles", [])] + [Decimal(str(fields.get("min_bet", 0)))])
+        if blind <= 0 or len(stacks) < 2:
+            return
+    except (SampyongError, KeyError, TypeError, ValueError, ArithmeticError):
+        return
+    key = (game.name, len(stacks))
+    if key not in tables:
+        tables[key] = {"game": game.name, "preset": game.base_name, "hole_use": "-".join(map(str, game.hole_use)),
+                       "ranking": game.ranking.name, "low": str(game.low) if game.low is not None else "none",
+                       "betting": variant.betting, "seats": len(stacks), "stacks_bb": []}
+    tables[key]["stacks_bb"].append(float(sorted(stacks)[len(stacks) // 2] / blind))
+
+
+def _against_tables(tables: dict, per_table: int | None) -> list[dict]:
+    """Each table of the records as the --against policy plays it: the median stack (to half a
+    big blind, at least one) and ``per_table`` hands (default ten times the table's records)."""
+    out = []
+    for key in sorted(tables):
+        table_ = dict(tables[key])
+        stacks = sorted(table_.pop("stacks_bb"))
+        table_["records"] = len(stacks)
+        table_["stacks_bb"] = max(1.0, round(2 * stacks[len(stacks) // 2]) / 2)
+        table_["hands"] = per_table or AGAINST_FACTOR * len(stacks)
+        out.append(table_)
+    return out
+
+
+def upstream(config: RunConfig) -> list:
+    """With ``--against``: a ``run play`` of the policy at each table of the records."""
+    from jobs.play import STUDY as PLAY
+
+    runs = []
+    for t in json.loads(config.option("tables") or "[]"):
+        play = RunConfig(job="play", game=t["preset"], deals=t["hands"], shard_deals=min(t["hands"], 100_000),
+                         players=t["seats"], seed=0, hole_use=t["hole_use"], ranking=t["ranking"], low=t["low"],
+                         options=(("betting", t["betting"]), ("policy", config.option("against")),
+                                  ("stacks", f"{t['stacks_bb']:g}bb")))
+        check_limits(play)
+        PLAY.validate(play)
+        runs.append((PLAY, PLAY.configure(play)))
+    return runs
+
+
+def inputs(config: RunConfig, tables: list) -> list[dict]:
+    """The policy's play at each table (in ``tables``' order): the table and the play run's tables."""
+    return [{**t, "tables": played} for t, played in zip(json.loads(config.option("tables") or "[]"), tables)]
 
 
 def _blind(hand) -> int:
@@ -96,7 +180,7 @@ def _blind(hand) -> int:
     return max(max(hand.initial_blinds), hand.min_bet, 1)
 
 
-def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
+def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
     first = shard.index * config.shard_deals
     listed = defaultdict(int)  # (path, index, status, message) -> hands
     streets = defaultdict(lambda: np.zeros((len(STREETS), 4), np.int64))  # hands, players_sum, players_sq, won_here
@@ -212,8 +296,9 @@ def _tables(listed, streets, showdown, positions, pots, stats) -> dict[str, pa.T
     }
 
 
-def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
-    """``run play``'s summaries per group (game, seats); amounts in big blinds."""
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, against: list | None = None) -> dict[str, pl.DataFrame]:
+    """``run play``'s summaries per group (game, seats); amounts in big blinds; with ``--against``
+    (``against``: ``inputs``), ``compare``."""
     hands = counts["positions"].filter(pl.col("seat") == 0).select(*GROUP, pl.col("hands").cast(pl.Float64).alias("n"))
     streets = counts["streets"].join(hands, on=GROUP).sort(*GROUP, "order").select(
         *GROUP, "street", *_rate(pl.col("hands"), pl.col("n"), "reach"),
@@ -243,8 +328,57 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
         .truediv(MILLI).alias("pot_bb_se"),
     ))
     records = counts["records"].sort("path", "index", "status", nulls_last=False)
-    return {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
-            "stats": stats_table(counts["stats"]), "rulebook": rulebook_of_records(counts)}
+    tables = {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
+              "stats": stats_table(counts["stats"]), "rulebook": rulebook_of_records(counts)}
+    if against:
+        tables["compare"] = compare_table(tables, hands, against)
+    return tables
+
+
+COMPARED = ("game", "seats", "figure", "among", "records", "records_se", "records_hands", "policy", "policy_se",
+            "policy_hands", "everyone", "everyone_se", "difference", "difference_se", "records_holds", "policy_holds")
+
+
+def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against: list[dict]) -> pl.DataFrame:
+    """Per table of the records, each figure three ways: in the records, played by the --against
+    policy at the same table, and with everyone showing down (the policy run's very deals read
+    so; for who reaches a street or plays a hand, everyone does), the records' difference from
+    the policy with its standard error, and for the rule book's claims whether each holds."""
+    counted = dict(((g, n), int(h)) for g, n, h in hands.rows())
+    rows = []
+    for t in against:
+        game, seats, played = t["game"], t["seats"], t["tables"]
+        if (game, seats) not in counted:
+            continue  # no record of this table replayed: nothing to set beside the policy
+        n, m = counted[(game, seats)], t["hands"]
+        mine = {name: frame.filter((pl.col("game") == game) & (pl.col("seats") == seats)) for name, frame in tables.items()
+                if "seats" in frame.columns}
+
+        def row(figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se, r_holds=None, p_holds=None):
+            rows.append(dict(zip(COMPARED, (game, seats, figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se,
+                                            r - p, (r_se**2 + p_se**2) ** 0.5, r_holds, p_holds))))
+
+        for street, figure, everyone in (("flop", "flop seen", 1.0), ("showdown", "reached showdown", 1.0)):
+            r = mine["streets"].filter(pl.col("street") == street).row(0, named=True)
+            p = played["streets"].filter(pl.col("street") == street).row(0, named=True)
+            row(figure, "all hands", r["reach"], r["reach_se"], n, p["reach"], p["reach_se"], m, everyone, 0.0)
+        r = mine["streets"].filter(pl.col("street") == "flop").row(0, named=True)
+        p = played["streets"].filter(pl.col("street") == "flop").row(0, named=True)
+        row("players at the flop", "hands that see it", r["players"], r["players_se"], n, p["players"], p["players_se"], m,
+            float(seats), 0.0)
+        for r, p in zip(mine["positions"].sort("seat").iter_rows(named=True), played["positions"].sort("seat").iter_rows(named=True)):
+            row("plays preflop", f"seat {r['seat']}", r["played"], r["played_se"], n, p["played"], p["played_se"], m, 1.0, 0.0)
+        claims = played["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "everyone", "everyone_se",
+                                           pl.col("holds").alias("policy_holds"))
+        for c in mine["rulebook"].join(claims, on=("claim", "among")).iter_rows(named=True):
+            row(c["claim"], c["among"], c["records"], c["records_se"], c["records_hands"], c["play"], c["play_se"],
+                c["play_hands"], c["everyone"], c["everyone_se"], c["holds"], c["policy_holds"])
+    return pl.DataFrame(rows, schema={
+        "game": pl.String, "seats": pl.Int32, "figure": pl.String, "among": pl.String,
+        **{name: pl.Float64 for name in ("records", "records_se")}, "records_hands": pl.Int64,
+        **{name: pl.Float64 for name in ("policy", "policy_se")}, "policy_hands": pl.Int64,
+        **{name: pl.Float64 for name in ("everyone", "everyone_se", "difference", "difference_se")},
+        "records_holds": pl.String, "policy_holds": pl.String})
 
 
 def rulebook_of_records(counts: dict[str, pl.DataFrame]) -> pl.DataFrame:
@@ -347,6 +481,8 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             {**HEADERS, "records": "in the records", "holds": "holds in the records"}),
             "Each claim of the rule book about showdowns, measured among the recorded hands it speaks of whose "
             "showdown cards are known; it holds when the figure stays within the claim's own words.")]
+    if "compare" in tables:
+        lines += _against_sections(tables["compare"], config)
     groups = tables["positions"].select(*GROUP).unique().sort(*GROUP).rows()
     for game, seats in groups:
         lines += ["", f"## {game}, {seats} players dealt in"]
@@ -356,8 +492,54 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     return "\n".join(lines) + "\n"
 
 
+def _against_sections(compare: pl.DataFrame, config: RunConfig) -> list[str]:
+    """The records beside the --against policy at each table: the rule book's claims in sentences
+    (as the play report says them), then every figure three ways."""
+    policy = config.option("against")
+    played = {(t["game"], t["seats"]): t for t in json.loads(config.option("tables") or "[]")}
+    lines = []
+    for (game, seats), frame in sorted(compare.group_by(*GROUP, maintain_order=True), key=lambda item: item[0]):
+        t = played[(game, seats)]
+        lines += ["", f"## Against {policy}: {game}, {seats} players dealt in", "",
+                  f"The policy played {t['hands']:,} hands of this table ({t['stacks_bb']:g} big blinds deep, blinds 1 and 2), "
+                  f"beside the {int(frame['records_hands'][0]):,} recorded hands; everyone showing down is the policy run's "
+                  "deals read with every player to the showdown. Differences are the records' minus the policy's."]
+        claims = frame.filter(pl.col("records_holds").is_not_null())
+        if claims.height:
+            lines += [""]
+            for c in claims.iter_rows(named=True):
+                lines.append(f"- {c['figure']} — among {c['among']}: in the records "
+                             f"{_verdict(c['records'], c['records_se'], c['records_hands'], c['records_holds'])}; under "
+                             f"{policy} {_verdict(c['policy'], c['policy_se'], c['policy_hands'], c['policy_holds'])}; "
+                             f"everyone showing down {_percent(c['everyone'], c['everyone_se'])}.")
+        lines += ["", compare_markdown(frame.drop(*GROUP), policy).rstrip("\n")]
+    return lines
+
+
+def compare_markdown(frame: pl.DataFrame, policy: str) -> str:
+    """``compare`` as Markdown: the rates in percent (differences in points), then the players at
+    the flop, a count of players, as numbers."""
+    headers = {**HEADERS, "records": "in the records", "policy": policy, "difference": "records − policy"}
+    players = pl.col("figure") == "players at the flop"
+    shown = frame.drop("records_holds", "policy_holds")
+    rates = {name: "percent" for name in ("records", "policy", "everyone")} | {"difference": "points"}
+    numbers = {name: "number" for name in ("records", "policy", "everyone", "difference")}
+    return table(shown.filter(~players), rates, headers) + "\n" + table(shown.filter(players), numbers, headers)
+
+
+def _verdict(value: float, se: float, hands: int, holds: str) -> str:
+    if not hands:
+        return "no such hands"
+    word = {"yes": "**holds**", "no": "**does not hold**"}.get(holds, holds)
+    return f"{_percent(value, se)} of {hands:,}, {word}"
+
+
+def _percent(value: float, se: float) -> str:
+    return "n/a" if value != value else f"{100 * value:.1f} % ± {100 * se:.1f}"
+
+
 def markdown_of(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
-    return table(frame, FORMATS, HEADERS)
+    return compare_markdown(frame, config.option("against")) if name == "compare" else table(frame, FORMATS, HEADERS)
 
 
 STUDY = Study(
@@ -369,9 +551,15 @@ STUDY = Study(
     report=report,
     options=(Option("paths", "Hand records: PHH files (*.phh, *.phhs) or folders searched for them.", list, argument=True),
              Option("game", "Insist that every record is of this game preset (its variant's game); a record of another "
-                            "game is refused.", default="any")),
+                            "game is refused.", default="any"),
+             Option("against", "Also play each table of the records (its game, players, median stack in big blinds; "
+                               "blinds 1 and 2) by this policy (a built-in name or a TOML file) and set the records, the "
+                               "policy and everyone showing down side by side in tables/compare.csv."),
+             Option("hands", "Hands the --against policy plays at each table (default: ten times the table's records).")),
+    upstream=upstream,
+    inputs=inputs,
     validate=validate,
     configure=configure,
-    prepare=lambda config: None,
+    prepare=lambda config, against: None,
     markdown=markdown_of,
 )

@@ -340,7 +340,8 @@ def build_outputs(
     """Aggregate a run's finished shards into ``tables/``, ``figures/``, ``report.md`` and the
     study's other ``outputs``.
 
-    The shards' count tables are summed (``sum_counts``) and handed to ``study.summarize``;
+    The shards' count tables are summed (``sum_counts``) and handed to ``study.summarize`` (with
+    ``inputs`` when the study has upstream runs);
     each summary is written by ``write_table``, each of ``study.figures``' figures by
     ``write_figures``, and ``study.report``, given the figures' file names, becomes
     ``report.md``. A study that has a ``markdown`` attribute, ``(name, frame, config) -> str``
@@ -358,7 +359,7 @@ def build_outputs(
     :raises polars.exceptions.PolarsError: If a shard file is not Parquet.
     """
     counts = {name: sum_counts(files) for name, files in store.table_files(manifest).items()}
-    tables = study.summarize(counts, store.config)
+    tables = study.summarize(counts, store.config, inputs) if study.inputs is not None else study.summarize(counts, store.config)
     render = getattr(study, "markdown", None)
     for name, frame in tables.items():
         markdown = render(name, frame, store.config) if render is not None else None

@@ -69,9 +69,9 @@ def read_tables(run_dir: Path) -> dict:
     return {path.stem: pl.read_parquet(path) for path in sorted((Path(run_dir) / "tables").glob("*.parquet"))}
 
 
-def _inputs(study: Study, config: RunConfig, backend: Backend, upstream_out: Path, quiet: bool):
-    """What ``study`` hands its shards for ``config``: its upstream runs done (or read), then
-    ``study.inputs`` of their tables; None for a study without inputs."""
+def study_inputs(study: Study, config: RunConfig, backend: Backend, upstream_out: Path, quiet: bool = True):
+    """What ``study`` hands its shards (and its summaries) for ``config``: its upstream runs done
+    (or read, when complete), then ``study.inputs`` of their tables; None for a study without inputs."""
     if study.inputs is None:
         return None
     runs = study.upstream(config) if study.upstream is not None else []
@@ -134,7 +134,7 @@ def _execute_all(runs, backend, out, resume, quiet, upstream_out, upstream, outp
         if not quiet:
             print(message, file=sys.stderr)
 
-    runs = [_open(study, config, out, resume, log, _inputs(study, config, backend, upstream_out, quiet))
+    runs = [_open(study, config, out, resume, log, study_inputs(study, config, backend, upstream_out, quiet))
             for study, config in runs]
     by_config = {run.config: run for run in runs}
     if len(by_config) != len(runs):

@@ -101,7 +101,9 @@ class Study:
         pure: the same shard gives the same bytes on any worker. A study with ``inputs`` is
         called ``run_shard(config, shard, inputs)``.
     :param summarize: ``(counts, config) -> {table: polars.DataFrame}``, the summed counts made
-        rates with standard errors (or exact shares); each is written to ``tables/``.
+        rates with standard errors (or exact shares); each is written to ``tables/``. A study
+        with ``inputs`` is called ``summarize(counts, config, inputs)`` (tables set beside
+        upstream runs').
     :param report: ``(tables, config, figure_files) -> str``, the Markdown of ``report.md``;
         ``figure_files`` are the file names (``NAME.png``, in ``figures/``) of ``figures``'
         figures, in their order.

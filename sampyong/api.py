@@ -482,7 +482,14 @@ def report(run_dir: str | Path) -> Run:
         more = f"; {len(problems) - 1} more" if len(problems) > 1 else ""
         raise IncompleteRun(f"{run_dir} is not complete and sound ({problems[0]}{more}); see `sampyong check {run_dir}`")
     store = run._store
-    build_outputs(run._study, store, store.read_manifest())
+    inputs = None
+    if run._study.inputs is not None:  # tables set beside upstream runs': read those again (run them if gone)
+        from evaluator.tables import cache_dir
+        from pipeline.backends import SerialBackend
+        from pipeline.runner import study_inputs
+
+        inputs = study_inputs(run._study, store.config, SerialBackend(), cache_dir() / "runs")
+    build_outputs(run._study, store, store.read_manifest(), inputs)
     return run
 
 

@@ -114,6 +114,8 @@ RECORDS = command_line(
     st.lists(st.sampled_from(["hand.phh", "records", "records/deep.phh", "deep.toml", "bad.phh", "missing.phh",
                               "deals.jsonl"]), min_size=1, max_size=2),
     option("--game", GAMES, st.sampled_from(["holdem", "pls7"])),
+    option("--against", st.sampled_from(["regular", "nosuch", "deep.toml", "", "hand.phh"])),
+    option("--hands", COUNTS),
 )
 REPORT_CHECK = command_line(
     [],

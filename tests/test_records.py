@@ -165,6 +165,57 @@ def test_bad_records_are_one_line_exit_2_nothing_written(tmp_path, make, message
     assert not (tmp_path / "out").exists()
 
 
+def test_against_a_policy_sets_three_columns_per_figure(tmp_path):
+    """`--against` the policy that wrote the records agrees with them within 4 standard errors on
+    every figure, a different policy does not on the flop seen; everyone showing down sees every
+    street with every seat; the rule book's claims carry both verdicts; `report` rebuilds it all."""
+    played = sy.run("play", game="pls7", players=6, deals=3000, shard_deals=1000, record=3000, backend="serial",
+                    out=tmp_path / "play")
+    records = played.dir / "hands.phhs"
+    same_policy = sy.run("records", paths=[records], against="regular", hands="30k", backend="serial", out=tmp_path / "a")
+    compare = same_policy.tables["compare"]
+    rates = compare.filter(pl.col("figure") != "players at the flop")
+    assert set(compare["figure"]) >= {"flop seen", "reached showdown", "players at the flop", "plays preflop"}
+    assert compare.filter(pl.col("figure") == "plays preflop").height == 6
+    assert (compare["records_hands"].filter(compare["figure"] == "flop seen") == 3000).all()
+    assert (compare["policy_hands"].filter(compare["figure"] == "flop seen") == 30_000).all()
+    checked = rates.filter(pl.col("records_hands") > 0)
+    assert ((checked["difference"].abs() <= 4 * checked["difference_se"]) | (checked["difference_se"] == 0)).all(), checked
+    everyone = dict(compare.filter(pl.col("records_holds").is_null()).select("figure", "everyone").unique().rows())
+    assert everyone == {"flop seen": 1.0, "reached showdown": 1.0, "plays preflop": 1.0, "players at the flop": 6.0}
+    claims = compare.filter(pl.col("records_holds").is_not_null())
+    assert claims.height == 4 and set(claims["policy_holds"]) <= {"yes", "no", "too few to tell", "n/a"}
+    everyone_shows = claims.filter(pl.col("among") == "all hands")["everyone"][0]
+    assert 0.25 < everyone_shows < 0.36  # from four players about three hands in ten split (RULES section 7)
+    assert "## Against regular: pls7, 6 players dealt in" in same_policy.report
+    (same_policy.dir / "report.md").unlink()
+    (same_policy.dir / "tables" / "compare.parquet").unlink()
+    rebuilt = sy.report(same_policy.dir)
+    assert "## Against regular" in rebuilt.report and rebuilt.tables["compare"].equals(compare)
+    station = sy.run("records", paths=[records], against="station", hands="30k", backend="serial", out=tmp_path / "b")
+    flop = station.tables["compare"].filter(pl.col("figure") == "flop seen").row(0, named=True)
+    assert flop["difference"] < -4 * flop["difference_se"]  # a station sees far more flops than the records
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"against": "nosuch"}, "unknown policy 'nosuch'"),
+    ({"hands": "1000"}, "--hands is what the --against policy plays"),
+    ({"against": "regular", "hands": "lots"}, "--hands"),
+])
+def test_against_bad_input_is_one_line_exit_2_nothing_written(tmp_path, options, message):
+    """An unknown --against policy, --hands without --against, or hands that are not a count: one line, exit 2, no run written."""
+    record = tmp_path / "hand.phh"
+    record.write_text('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\n'
+                      'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]\nfinishing_stacks = [198, 202]\n')
+    with pytest.raises(SampyongError, match=message):
+        sy.run("records", paths=[record], backend="serial", out=tmp_path / "out", **options)
+    flags = [word for name, value in options.items() for word in (f"--{name}", value)]
+    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "records", str(record), *flags, "--backend", "serial",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_records_without_paths_is_refused():
     """`sampyong run records` with no path names what it needs."""
     with pytest.raises(SampyongError, match="records needs PHH files or folders"):
