@@ -350,6 +350,7 @@ def fit(
     rounds: Annotated[int, typer.Option(help="Search rounds (each halves the step).")] = 4,
     seed: Annotated[int, typer.Option(help="Seed of the trials' deals.")] = 1,
     name: Annotated[str, typer.Option(help="Name of the fitted policy.")] = "fitted",
+    positions: Annotated[Optional[Path], typer.Option(help="Also fit each seat's preflop play to that seat's own VPIP and PFR, and write one policy per seat to this folder (NAME-seatK.toml).")] = None,
 ) -> None:
     """Fit a policy to hand records of any game the engine plays: VPIP, PFR, flop seen, players at
     the flop, WTSD and the aggression factor. Prints the fitted policy as TOML, with a table of
@@ -360,9 +361,21 @@ def fit(
     def log(line: str) -> None:
         typer.echo(line, err=True)
 
+    if positions is not None and positions.exists() and not positions.is_dir():
+        raise SampyongError(f"--positions {positions}: not a folder")
     result = api.fit(records, game=game, players=players, start=start, hands=hands, rounds=rounds, seed=seed, name=name,
-                     targets=targets, log=log)
+                     targets=targets, positions=positions is not None, log=log)
     typer.echo(result.toml, nl=False)
+    if positions is not None:
+        positions.mkdir(parents=True, exist_ok=True)
+        files = []
+        for seat in range(len(result.seats)):
+            files.append(positions / f"{name}-seat{seat}.toml")
+            files[-1].write_text(result.seat_toml(seat))
+        for row in result.seat_frame.iter_rows(named=True):
+            log(f"seat {row['seat']} {row['figure']}: records {row['records']:.3f}, fitted {row['fitted']:.3f}, "
+                f"residual {row['residual']:+.3f}")
+        log("play them: --policy " + ",".join(str(f) for f in files))
 
 
 @app.command("replay")

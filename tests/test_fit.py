@@ -102,3 +102,33 @@ def test_fit_refuses_too_few_records_one_line_exit_2(tmp_path, count, options, m
     assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
     with pytest.raises(SampyongError):
         sy.fit(records, **{o.lstrip("-"): v for o, v in zip(options[::2], options[1::2])})
+
+
+def test_fit_by_position_finds_each_seats_preflop_play(tmp_path):
+    """Records of a table of different players (tight, loose, regular, station, regular, tight),
+    fitted by position: every seat's fitted VPIP and PFR are within 1.5 points of that seat's in
+    the records, the station seat is fitted to limp, the loose seats play more hands than the
+    tight ones, and `sampyong fit --positions DIR` writes one policy per seat that `policies` reads."""
+    rules = game("holdem")
+    table = Table.from_options(rules, 6, policy="tight,loose,regular,station,regular,tight")
+    ranks = ranking(rules)
+    cards, keys = deal_hands(np.random.default_rng(13), 3000, 6, rules)
+    (tmp_path / "mixed.phhs").write_text(dumps_many([table.play_hand(cards[i], keys[i], ranks) for i in range(3000)]))
+    fitted = sy.fit(tmp_path / "mixed.phhs", hands=1000, rounds=4, seed=3, positions=True)
+    assert len(fitted.seats) == 6 and [p.name for p in fitted.seats] == [f"fitted-seat{s}" for s in range(6)]
+    frame = fitted.seat_frame
+    assert frame.height == 12 and (frame["residual"].abs() < 0.015).all(), frame
+    vpip = dict(frame.filter(frame["figure"] == "vpip").select("seat", "records").rows())
+    assert vpip[3] > vpip[1] > vpip[2] > vpip[0]  # station > loose > regular > tight, in the records
+    assert fitted.seats[3].preflop.limp and not fitted.seats[0].preflop.limp
+    assert fitted.seats[1].preflop.open_early > fitted.seats[0].preflop.open_early
+    out = tmp_path / "seats"
+    result = subprocess.run([sys.executable, "-m", "sampyong", "fit", str(tmp_path / "mixed.phhs"), "--hands", "300",
+                             "--rounds", "1", "--positions", str(out)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == [f"fitted-seat{s}.toml" for s in range(6)]
+    assert parse_policy((out / "fitted-seat3.toml").read_text()).name == "fitted-seat3"
+    assert "play them: --policy " in result.stderr and "seat 3 vpip: records" in result.stderr
+    refused = subprocess.run([sys.executable, "-m", "sampyong", "fit", str(tmp_path / "mixed.phhs"), "--players", "4",
+                              "--positions", str(tmp_path / "other")], capture_output=True, text=True, timeout=600)
+    assert refused.returncode == 2 and "by position" in refused.stderr and not (tmp_path / "other").exists()
