@@ -372,9 +372,8 @@ def fit(
         for seat in range(len(result.seats)):
             files.append(positions / f"{name}-seat{seat}.toml")
             files[-1].write_text(result.seat_toml(seat))
-        for row in result.seat_frame.iter_rows(named=True):
-            log(f"seat {row['seat']} {row['figure']}: records {row['records']:.3f}, fitted {row['fitted']:.3f}, "
-                f"residual {row['residual']:+.3f}")
+        for seat, figure, recorded, fitted, residual in result.seat_frame.iter_rows():
+            log(f"seat {seat} {figure}: records {recorded:.3f}, fitted {fitted:.3f}, residual {residual:+.3f}")
         log("play them: --policy " + ",".join(str(f) for f in files))
 
 

@@ -22,9 +22,10 @@ import numpy as np
 import pytest
 
 from engine.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, fixed_limit
-from engine.fast import CHECK_CALL, DEAL, FOLD, RAISE, play_batch
+from engine.fast import CHECK_CALL, DEAL, FOLD, MAX_ACTIONS, RAISE, play_batch
 from engine.player import deal_hands, play_hand
 from engine.policy import Policy, Random, builtin
+from evaluator.errors import SampyongError
 from evaluator.games import game
 
 MIXED = ["station", "loose", "regular", "tight", "pro-like", "regular"]
@@ -174,3 +175,124 @@ def test_random_legal_reaches_the_pot_limit_maximum_and_no_limit_overbets():
 def test_fast_engine_equals_the_reference_on_many_hands(name, betting, ci_size):
     """100,000 six-handed hands per game with mixed policies (CI: 10,000): the engines agree hand by hand."""
     compare(name, betting, 6, ci_size(full=100_000, ci=10_000), seed=2026)
+
+
+def agree(name, betting, seats, hands, seed, policies, stacks, blinds):
+    """``compare``'s hand-by-hand check (actions, finishing stacks, pot) for any ``blinds``."""
+    g = game(name)
+    cards, keys = deal_hands(np.random.default_rng(seed), hands, seats, g)
+    hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
+    ranks = np.array([[crude_percentile(sorted(h.tolist())) for h in row] for row in hole])
+    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True)
+    for i in range(hands):
+        ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], crude_percentile)
+        where = f"{name} blinds {blinds} hand {i}"
+        assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), where
+        assert fast.finishing[i].tolist() == ref.finishing_stacks and fast.pot[i] == ref.pot, where
+    return fast
+
+
+@pytest.mark.parametrize("structure", STRUCTURES)
+def test_blinds_of_one_chip_or_none_make_the_minimum_bet_one_chip(structure):
+    """Blinds whose largest is 1 chip (or 0: none) make the minimum bet and raise 1 chip, as in
+    the reference: minimum raises, fixed-limit bets and pot-limit bounds agree hand by hand."""
+    minimum = random_legal(fold=0.1, bet_raise=0.5, min_raise=1.0, max_raise=0.0)  # every raise the minimum
+    for seats, blinds in ((2, [0, 1]), (3, [1, 1, 0]), (3, [0, 0, 0])):
+        fast = agree("holdem", STRUCTURES[structure], seats, 40, seats + sum(blinds), [minimum] * seats, [60] * seats, blinds)
+        raises = fast.actions[:, :, 1] == RAISE
+        assert raises.sum() > 20
+        # A 1-chip minimum: every first raise of a hand is to 1 or 2 chips (a 2-chip one: 2 to 4).
+        first = fast.actions[np.arange(40), raises.argmax(axis=1), 2][raises.any(axis=1)]
+        assert (first <= 2).all()
+
+
+def test_strengths_given_to_play_batch_are_the_ones_played():
+    """``highs`` and ``lows`` given (here every seat tied, no low) decide the showdowns:
+    check-call seats all split every pot and get their chips back."""
+    g = game("plo8")
+    seats, hands = 4, 60
+    cards, keys = deal_hands(np.random.default_rng(21), hands, seats, g)
+    showdown = [builtin("showdown")] * seats
+    ranks = np.full((hands, seats), 0.5)
+    tied = play_batch(g, POT_LIMIT, showdown, [200] * seats, [1, 2, 0, 0], cards, keys, ranks,
+                      highs=np.full((hands, seats), 7), lows=np.zeros((hands, seats), np.int64))
+    assert (tied.reached == 4).all() and (tied.finishing == 200).all()
+    dealt = play_batch(g, POT_LIMIT, showdown, [200] * seats, [1, 2, 0, 0], cards, keys, ranks)
+    assert (dealt.finishing != 200).any()  # the cards' own strengths have winners and losers
+
+
+def test_hands_split_into_several_chunks_agree(monkeypatch):
+    """Hands played chunk by chunk (a chunk of 64 hands here: the chunks after the first start
+    past hand 0) agree with the reference hand by hand, strengths of every chunk included."""
+    monkeypatch.setattr("engine.fast.CHUNK", 64)
+    fast = compare("pls7", POT_LIMIT, 6, 150, seed=31)
+    assert fast.reached[128:].max() == 4 and fast.rounds > 3  # the last chunk reached showdowns, in rounds
+
+
+def test_strength_requests_ask_each_strength_once_for_seats_that_may_act(monkeypatch):
+    """The kernel asks only for strengths of thresholds seats still in the hand, each (hand,
+    seat, street, opponents) once, and ``strength_requests`` counts exactly those asked."""
+    from engine import strength as strength_module
+
+    asked = []
+
+    def recording(game, cards, keys, requests, opponents, samples):
+        asked.extend((*(int(x) for x in row[:4]), opponents) for row in requests)  # (hand, seat, street, known)
+        return strength_module.strengths(game, cards, keys, requests, opponents, samples)
+
+    monkeypatch.setattr("engine.fast.strengths", recording)
+    policies = ["loose", "showdown", "regular", random_legal(), "station", "tight"]
+    fast = compare("holdem", NO_LIMIT, 6, 200, seed=41, policies=policies)
+    assert len(asked) == len(set(asked)) == fast.strength_requests > 100
+    for hand, seat, street, known, opponents in asked:
+        assert policy(policies[seat]).style == "thresholds", (hand, seat)
+        assert known == {1: 3, 2: 4, 3: 5}[street] and 1 <= opponents < fast.players_at[hand, street]
+        log = fast.actions[hand, : fast.action_count[hand]]
+        deals = np.flatnonzero(log[:, 1] == DEAL)
+        before = log[: deals[street - 1]]  # the actions before this street's cards
+        assert not ((before[:, 0] == seat) & (before[:, 1] == FOLD)).any(), (hand, seat, street)
+
+
+def test_a_table_without_thresholds_seats_asks_for_no_strength():
+    """Check-call and random-legal seats never need a strength: one round, no request."""
+    g = game("holdem")
+    cards, keys = deal_hands(np.random.default_rng(51), 100, 3, g)
+    fast = play_batch(g, NO_LIMIT, [builtin("showdown"), random_legal(), random_legal()], [200] * 3, [1, 2, 0],
+                      cards, keys, np.full((100, 3), 0.5))
+    assert fast.rounds == 1 and fast.strength_requests == 0 and (fast.reached == 4).any()
+
+
+RAISER = random_legal(fold=0.0, check_call=0.0, bet_raise=1.0)  # raises whenever it may, else checks or calls
+
+
+@pytest.mark.parametrize("stack, fits", [(394, True), (396, False), (400, False), (402, False)])
+def test_a_hand_of_more_actions_than_the_log_holds_is_an_error(stack, fits):
+    """Heads-up uncapped fixed-limit raising wars to all-in with 394 chips each log 197 actions
+    and 3 deals, exactly MAX_ACTIONS rows: played as the reference plays it. With 2 chips more a
+    deal falls past the log (the river's with 396, the flop's with 400), with 402 an action:
+    ``SampyongError``, never a log written past its end."""
+    g = game("holdem")
+    cards, keys = deal_hands(np.random.default_rng(61), 1, 2, g)
+    uncapped = fixed_limit(max_bets=None)
+    ref = play_hand(g, uncapped, [RAISER] * 2, [stack] * 2, [1, 2], cards[0], keys[0], crude_percentile)
+    assert len(reference_log(ref)) == stack // 2 + 3 and (len(reference_log(ref)) <= MAX_ACTIONS) == fits
+    if fits:
+        agree("holdem", uncapped, 2, 1, 61, [RAISER] * 2, [stack] * 2, [1, 2])
+    else:
+        with pytest.raises(SampyongError, match=f"past {MAX_ACTIONS} actions"):
+            play_batch(g, uncapped, [RAISER] * 2, [stack] * 2, [1, 2], cards, keys, np.full((1, 2), 0.5), keep_actions=True)
+
+
+def test_chips_stay_exact_with_stacks_past_float64_integers():
+    """Stacks above 2**53 chips (past the integers a float64 holds exactly): every hi-lo split,
+    odd chips included, pays the reference's exact finishing stacks."""
+    g = game("plo8")
+    seats, hands = 3, 60
+    stacks = [2**55 + 1, 2**55 + 3, 2**54 + 5]
+    shover = random_legal(fold=0.1, check_call=0.3, bet_raise=0.6, min_raise=0.0, max_raise=1.0)
+    cards, keys = deal_hands(np.random.default_rng(4), hands, seats, g)
+    fast = play_batch(g, NO_LIMIT, [shover] * seats, stacks, [1, 2, 0], cards, keys, np.full((hands, seats), 0.5))
+    for i in range(hands):
+        ref = play_hand(g, NO_LIMIT, [shover] * seats, list(stacks), [1, 2, 0], cards[i], keys[i], crude_percentile)
+        assert fast.finishing[i].tolist() == ref.finishing_stacks and fast.pot[i] == ref.pot, i
+    assert ((fast.reached == 4) & (fast.pot > 2**54)).sum() > 20
