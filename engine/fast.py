@@ -103,10 +103,12 @@ def play_batch(
     if seats == 2:
         blinds = blinds[::-1].copy()  # heads-up the button (seat 1) posts the small blind
     structure = betting.encode(min_bet=max(int(blinds.max()), 1))
+    # A raise-to amount is at most every chip on the table: 32-bit rows unless that overflows them.
+    amounts = np.int32 if int(np.sum(np.array(stacks, np.int64))) <= np.iinfo(np.int32).max else np.int64
     out = Played(
         finishing=np.zeros((n, seats), np.int64), voluntary=np.zeros((n, seats), np.bool_),
         reached=np.zeros(n, np.int8), players_at=np.zeros((n, 5), np.int8), live=np.zeros((n, seats), np.bool_),
-        pot=np.zeros(n, np.int64), actions=np.zeros((n if keep_actions else 1, MAX_ACTIONS, 3), np.int32),
+        pot=np.zeros(n, np.int64), actions=np.zeros((n if keep_actions else 1, MAX_ACTIONS, 3), amounts),
         action_count=np.zeros(n, np.int32),
     )
     highs, lows = highs.astype(np.int64), lows.astype(np.int64)

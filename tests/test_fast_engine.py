@@ -285,14 +285,17 @@ def test_a_hand_of_more_actions_than_the_log_holds_is_an_error(stack, fits):
 
 def test_chips_stay_exact_with_stacks_past_float64_integers():
     """Stacks above 2**53 chips (past the integers a float64 holds exactly): every hi-lo split,
-    odd chips included, pays the reference's exact finishing stacks."""
+    odd chips included, pays the reference's exact finishing stacks, and the action log holds
+    the exact raise amounts."""
     g = game("plo8")
     seats, hands = 3, 60
     stacks = [2**55 + 1, 2**55 + 3, 2**54 + 5]
     shover = random_legal(fold=0.1, check_call=0.3, bet_raise=0.6, min_raise=0.0, max_raise=1.0)
     cards, keys = deal_hands(np.random.default_rng(4), hands, seats, g)
-    fast = play_batch(g, NO_LIMIT, [shover] * seats, stacks, [1, 2, 0], cards, keys, np.full((hands, seats), 0.5))
+    fast = play_batch(g, NO_LIMIT, [shover] * seats, stacks, [1, 2, 0], cards, keys, np.full((hands, seats), 0.5),
+                      keep_actions=True)
     for i in range(hands):
         ref = play_hand(g, NO_LIMIT, [shover] * seats, list(stacks), [1, 2, 0], cards[i], keys[i], crude_percentile)
         assert fast.finishing[i].tolist() == ref.finishing_stacks and fast.pot[i] == ref.pot, i
+        assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), i
     assert ((fast.reached == 4) & (fast.pot > 2**54)).sum() > 20
