@@ -22,6 +22,11 @@
 #   is never written (other people may be running tests in it), Ctrl-C leaves nothing behind;
 # - runs the unmutated tests once (must pass; 3x its time, at least 60 s, is the per-mutant
 #   timeout: a mutant that runs past it, e.g. an endless loop, counts as killed by timeout);
+# - runs the stages once more under coverage (pytest-cov, a context per test): which tests execute
+#   each line of the module. A mutant then runs only the tests that execute the statement it
+#   changed (in their stages' order); every test when that cannot be known (a line of a numba
+#   kernel, one run at import or in a shared fixture, one no test runs). A survivor has survived
+#   the tests that run its line: `--probe` runs every test of every stage to confirm one;
 # - per mutant: default tests only (-m 'not slow'), `pytest -x -p no:randomly`, stage by stage,
 #   with a fresh NUMBA_CACHE_DIR and SAMPYONG_CACHE. Numba's cache does not track dependencies
 #   across modules, so kernels and data tables of the mutated module and of every module that

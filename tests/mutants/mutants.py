@@ -12,11 +12,16 @@ How one run goes (`run MODULE`):
 2. Baseline: the module's test stages (modules.toml) run once on the unmutated copy with empty
    caches, which fill a *seed*: numba's compiled kernels (NUMBA_CACHE_DIR) and the project's data
    cache (SAMPYONG_CACHE: lookup tables, hand-ranking and grid tables). The baseline must pass;
-   its duration sets the per-mutant timeout.
+   its duration sets the per-mutant timeout. Then the stages run once more under coverage
+   (pytest-cov, a context per test): which tests execute each line of the module.
 3. `cosmic-ray init` lists the mutants; the exclusion rules (modules.toml [exclude]) mark some
    skipped, with their reason; `cosmic-ray exec` then runs, for each mutant, the module file
    rewritten on disk (numba jits the mutated source) and `mutants.py test MODULE`.
-4. `mutants.py test` (one mutant) gives pytest a fresh NUMBA_CACHE_DIR and SAMPYONG_CACHE. With
+4. `mutants.py test` (one mutant) runs, stage by stage, only the tests that execute the mutated
+   statement in the baseline (``selected_tests``): a test that never runs it cannot tell the
+   mutant from the original. Every test runs when that cannot be known: a line in a numba
+   kernel (jitted code is not traced), one run at import, in a fixture outside any test's own
+   call, in a subprocess, or by no test at all. It gives pytest a fresh NUMBA_CACHE_DIR and SAMPYONG_CACHE. With
    --cache safe (the default) they hold hard links to the seed entries made by modules that do
    not import the mutated module, directly or not; everything else compiles or is computed from
    scratch, so no kernel or table can carry the unmutated code. --cache cold seeds nothing.
@@ -270,8 +275,14 @@ def cmd_test(args) -> int:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_dir), SAMPYONG_CACHE=str(data_dir))
     print(seeded)
     shutil.rmtree(src / ".hypothesis", ignore_errors=True)  # no examples carried over from another mutant
+    if not baseline and os.environ.get("MUTANTS_SELECT") != "all":
+        chosen = selected_tests(work, src / args.module)
+        print(f"tests: {'every stage (' + chosen[1] + ')' if chosen[0] is None else f'{len(chosen[0])} that run the mutated statement'}")
+        stages = stages if chosen[0] is None else narrowed(stages, chosen[0])
     verdict, rc = "survived", 0
     for number, files in enumerate(stages, 1):
+        if not files:
+            continue
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-p", "no:randomly", "-q", *files],
                               cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -288,6 +299,112 @@ def cmd_test(args) -> int:
     if tmp is not None:
         shutil.rmtree(tmp, ignore_errors=True)
     return rc
+
+
+# --- which tests run a line ------------------------------------------------------------------------
+
+
+def coverage_map(work: Path, module: str, stages: list[list[str]]) -> None:
+    """Run every stage once under coverage with a context per test (pytest-cov) and keep, per line
+    of ``module``, the tests that execute it (``work/coverage.json``; ``*``: a line run outside any
+    test's own setup, call or teardown). No map (pytest-cov missing, or the run failing) means
+    every mutant runs every test, as before."""
+    src = work / "src"
+    shutil.copy2(src / module, work / "original.py")
+    try:
+        import coverage  # noqa: F401
+        import pytest_cov  # noqa: F401
+    except ImportError:
+        print("mutants: pytest-cov is not installed: every mutant runs every test (pip install pytest-cov)")
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="coverage-", dir=work / "tmp"))
+    for name in ("numba", "data"):
+        shutil.copytree(work / "seed" / name, tmp / name)
+    (tmp / "coveragerc").write_text(f"[run]\ninclude = {src / module}\n")
+    env = dict(test_env(work, module, "baseline"), NUMBA_CACHE_DIR=str(tmp / "numba"), SAMPYONG_CACHE=str(tmp / "data"),
+               COVERAGE_FILE=str(tmp / "coverage.db"))
+    files = [f for stage in stages for f in stage]
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:randomly", "-q", f"--cov={src}",
+                           f"--cov-config={tmp / 'coveragerc'}", "--cov-context=test", "--cov-report=", *files],
+                          cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        print("mutants: the coverage run failed: every mutant runs every test\n" + "\n".join(proc.stdout.splitlines()[-20:]))
+        return
+    from coverage import CoverageData
+
+    data = CoverageData(basename=str(tmp / "coverage.db"))
+    data.read()
+    measured = [f for f in data.measured_files() if Path(f).resolve() == (src / module).resolve()]
+    lines: dict[str, list[str]] = {}
+    for lineno, contexts in (data.contexts_by_lineno(measured[0]) if measured else {}).items():
+        # A test's own call or teardown, else "*": import time, and fixtures (a module- or
+        # session-scoped one runs in the setup of the first test that needs it, not of the others).
+        tests = {c.rsplit("|", 1)[0] if c.rsplit("|", 1)[-1] in ("run", "teardown") else "*" for c in contexts}
+        lines[str(lineno)] = sorted("*" if c in ("", "*") else c for c in tests)
+    (work / "coverage.json").write_text(json.dumps(lines))
+    print(f"mutants: coverage of {module} per test in {time.perf_counter() - t0:.1f} s: {len(lines)} lines executed")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def statement_heads(tree: ast.AST) -> list[tuple[int, int]]:
+    """Each statement's own lines: a simple statement whole, a compound one up to its body."""
+    heads = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            body = getattr(node, "body", None)
+            end = body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.stmt) else node.end_lineno
+            heads.append((node.lineno, max(end, node.lineno)))
+    return heads
+
+
+def jitted_spans(tree: ast.AST) -> list[tuple[int, int]]:
+    """The lines of every function compiled by numba (decorated ``njit``, ``jit``, ``vectorize``...)."""
+    return [(node.lineno, node.end_lineno) for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(re.search(r"\b(njit|jit|vectorize|guvectorize|generated_jit|stencil)\b", ast.unparse(d))
+                    for d in node.decorator_list)]
+
+
+def selected_tests(work: Path, mutated: Path) -> tuple[set[str] | None, str]:
+    """The tests that execute, in the baseline, every statement this mutant changed (None: every
+    test, with the reason), from ``work/coverage.json``."""
+    import difflib
+
+    if not (work / "coverage.json").is_file() or not (work / "original.py").is_file():
+        return None, "no coverage map"
+    original = (work / "original.py").read_text(encoding="utf-8")
+    now = mutated.read_text(encoding="utf-8").splitlines()
+    matcher = difflib.SequenceMatcher(a=original.splitlines(), b=now, autojunk=False)
+    changed = {line for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for line in range(i1 + 1, max(i2, i1 + 1) + 1)}
+    if not changed:
+        return None, "no line changed"
+    tree = ast.parse(original)
+    if any(a <= line <= b for line in changed for a, b in jitted_spans(tree)):
+        return None, "a line of a numba kernel"
+    cover = json.loads((work / "coverage.json").read_text())
+    heads = statement_heads(tree)
+    tests: set[str] = set()
+    for line in changed:
+        around = [(a, b) for a, b in heads if a <= line <= b]
+        if not around:
+            return None, f"line {line} is in no statement"
+        a, b = min(around, key=lambda span: span[1] - span[0])
+        ran = {t for n in range(a, b + 1) for t in cover.get(str(n), [])}
+        if not ran:
+            return None, f"no test runs line {line}"
+        if "*" in ran:
+            return None, f"line {line} runs outside a test's own call"
+        tests |= ran
+    return tests, ""
+
+
+def narrowed(stages: list[list[str]], tests: set[str]) -> list[list[str]]:
+    """The stages cut down to ``tests``, each test in the stage that lists it (its file, or itself)."""
+    out = []
+    for files in stages:
+        out.append(sorted(t for t in tests if any(t == f or t.startswith((f + "::", f + "[")) for f in files)))
+    return out
 
 
 # --- exclusions -------------------------------------------------------------------------------------
@@ -473,8 +590,9 @@ def fmt_seconds(s: float) -> str:
     return f"{s / 60:.1f} min" if s >= 90 else f"{s:.0f} s"
 
 
-def prepare(args, config: dict) -> tuple[Path, float, str]:
-    """The private copy (work/src), the affected-module list and the seed from a passing baseline."""
+def prepare(args, config: dict, select: bool = True) -> tuple[Path, float, str]:
+    """The private copy (work/src), the affected-module list and the seed from a passing baseline;
+    with ``select``, the map of which tests run each line (``coverage_map``)."""
     module = args.module
     stages = stages_of(config, module)
     work = Path(tempfile.mkdtemp(prefix=f"sampyong-mutants-{key_of(module)}-", dir=args.tmpdir))
@@ -517,6 +635,8 @@ def prepare(args, config: dict) -> tuple[Path, float, str]:
         (work / "affected.json").write_text(json.dumps(sorted(affected)))
     timeout = max(config["timeout"]["minimum"], config["timeout"]["factor"] * took)
     print(f"mutants: baseline {took:.1f} s -> timeout {timeout:.0f} s per mutant", flush=True)
+    if select:
+        coverage_map(work, module, stages)
     return work, timeout, source
 
 
@@ -620,7 +740,8 @@ def cmd_probe(args) -> int:
     from cosmic_ray.testing import run_tests
 
     config = load_config()
-    work, timeout, _ = prepare(args, config)
+    work, timeout, _ = prepare(args, config, select=False)
+    os.environ["MUTANTS_SELECT"] = "all"  # a probe confirms: every test of every stage, whichever lines they run
     target = work / "src" / args.module
     original = target.read_text(encoding="utf-8")
     try:
