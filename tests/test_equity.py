@@ -6,10 +6,12 @@ import json
 import statistics
 from fractions import Fraction
 
+import eval7
 import pytest
 from typer.testing import CliRunner
 
 from evaluator import reference
+import evaluator.equity
 from evaluator.cards import format_cards, make_card, parse_cards
 from evaluator.equity import equity
 from evaluator.errors import SampyongError
@@ -184,3 +186,124 @@ def test_exact_refused_when_too_large():
     """Asking for exact with a random hand is a clear error."""
     with pytest.raises(SampyongError, match="too large"):
         equity("holdem", ["As Ah", "random"], exact=True)
+
+
+# --- the exact/sampled choice, seeds, sample limits, ranges -------------------------------
+
+
+def test_largest_seed_accepted_and_one_more_refused():
+    """Every seed from 0 to 2**64 - 1 is accepted (2**63 and 2**64 - 1 included, same seed same
+    result) and 2**64 or a negative seed is refused."""
+    args = ("holdem", ["As Ah", "random"])
+    kwargs = {"board": "Kd Qc 7h 7s 2d", "samples": 500}
+    for seed in (2**63, 2**64 - 1):
+        first = equity(*args, seed=seed, **kwargs)
+        assert not first["exact"] and first["samples"] == 500
+        assert first == equity(*args, seed=seed, **kwargs)
+    for seed in (2**64, -1):
+        with pytest.raises(SampyongError, match="bad seed"):
+            equity(*args, seed=seed, **kwargs)
+
+
+def test_hands_enumerated_exactly_up_to_the_limit_of_evaluations(monkeypatch):
+    """Hand against hand is enumerated when boards times hands is at most EXACT_LIMIT, sampled
+    one evaluation above it: As Ah, Kd Kc on a turn have 44 rivers, so 2 x 44 = 88 evaluations."""
+    evaluations = 44 * 2
+    for limit, exact in ((evaluations, True), (evaluations - 1, False)):
+        monkeypatch.setattr(evaluator.equity, "EXACT_LIMIT", limit)
+        result = equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h", samples=1000)
+        assert result["exact"] is exact and result["samples"] == (44 if exact else 1000)
+        if not exact:
+            with pytest.raises(SampyongError, match="too large"):
+                equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h", exact=True)
+
+
+def test_ranges_enumerated_exactly_up_to_the_limit_of_evaluations(monkeypatch):
+    """A range against a hand is enumerated when hands of the range times boards times hands is
+    at most EXACT_LIMIT, sampled one above it: AA (6 hands) against Kd Kc on a turn, 6 x 44 x 2."""
+    evaluations = 6 * 44 * 2
+    for limit, exact in ((evaluations, True), (evaluations - 1, False)):
+        monkeypatch.setattr(evaluator.equity, "EXACT_LIMIT", limit)
+        result = equity("holdem", ["AA", "Kd Kc"], board="Qs 7d 2c 3h", samples=1000)
+        assert result["exact"] is exact and result["samples"] == (6 * 44 if exact else 1000)
+
+
+def test_range_against_a_random_hand_is_sampled_and_matches_a_brute_force():
+    """A range against a random hand is sampled even when tiny (nothing random is enumerated),
+    and its equity lies within 4 standard errors of a brute force with eval7."""
+    board = "Kd Qc 7h 7s 2d"
+    result = equity("holdem", ["AA", "random"], board=board, samples=20_000, seed=5)
+    assert not result["exact"] and result["samples"] == 20_000
+    board_cards = [eval7.Card(c) for c in board.split()]
+    aces = list(itertools.combinations(["As", "Ah", "Ad", "Ac"], 2))
+    shares = []
+    for hero in aces:
+        rest = [c for c in _unseen(" ".join(hero), board)]
+        hero_value = eval7.evaluate([eval7.Card(c) for c in hero] + board_cards)
+        for other in itertools.combinations(format_cards(rest).split(), 2):
+            villain = eval7.evaluate([eval7.Card(c) for c in other] + board_cards)
+            shares.append(1.0 if hero_value > villain else 0.5 if hero_value == villain else 0.0)
+    # Every AA hand leaves the same number of random hands, so each deal weighs the same.
+    exact = statistics.fmean(shares)
+    se = statistics.pstdev(shares) / 20_000**0.5
+    assert abs(result["hands"][0]["equity"] - exact) <= 4 * se
+    assert result["hands"][0]["equity"] + result["hands"][1]["equity"] == pytest.approx(1.0)
+
+
+def test_two_random_hands_on_a_flop_match_a_brute_force():
+    """With two random hands on a flop (each random hand dealt its own cards after the board's
+    two), sampled equity, win and tie lie within 4 standard errors of a brute force with eval7
+    over every deal of an eight-card deck."""
+    hero, board = "As Ah", "Kd Qc 7h"
+    live = "Ks Qd 7c 7d Js Ts 2c 3d".split()
+    dead = format_cards(sorted(set(_unseen(hero, board)) - set(parse_cards(" ".join(live)))))
+    samples = 20_000
+    result = equity("holdem", [hero, "random", "random"], board=board, dead=dead, samples=samples, seed=11)
+    assert not result["exact"] and result["samples"] == samples
+    fixed = [eval7.Card(c) for c in board.split()]
+    shares = []  # per deal, each hand's share of the pot
+    for one in itertools.combinations(live, 2):
+        left = [c for c in live if c not in one]
+        for two in itertools.combinations(left, 2):
+            for turn_river in itertools.combinations([c for c in left if c not in two], 2):
+                full = fixed + [eval7.Card(c) for c in turn_river]
+                values = [eval7.evaluate([eval7.Card(c) for c in h] + full) for h in (hero.split(), one, two)]
+                best = [v == max(values) for v in values]
+                shares.append([b / sum(best) for b in best])
+    assert len(shares) == 28 * 15 * 6
+    for p, got in enumerate(result["hands"]):
+        share = [d[p] for d in shares]
+        for field, values in (("equity", share), ("win", [float(s == 1) for s in share]), ("tie", [float(0 < s < 1) for s in share])):
+            se = statistics.pstdev(values) / samples**0.5
+            assert abs(got[field] - statistics.fmean(values)) <= 4 * se + 1e-12, (p, field)
+
+
+def test_most_samples_is_what_64_bit_squared_shares_allow(monkeypatch):
+    """Two hands' shares are counted in quarter pots (at most 4 per deal, 16 squared), so
+    (2**63 - 1) // 16 = 2**59 - 1 samples are accepted and 2**59 refused; three hands' in
+    twelfths, so (2**63 - 1) // 144."""
+
+    class Accepted(Exception):
+        pass
+
+    def accepted(game):
+        raise Accepted  # the sample count passed; stop before dealing
+
+    monkeypatch.setattr(evaluator.equity, "fast_evaluator", accepted)
+    for hands, most in ((["As Ah", "random"], 2**59 - 1), (["As Ah", "random", "random"], (2**63 - 1) // 144)):
+        for entries in (hands, ["AA", *hands[1:]]):  # hands, and ranges
+            with pytest.raises(Accepted):
+                equity("holdem", entries, samples=most)
+            with pytest.raises(SampyongError, match=f"at most {most:,} samples"):
+                equity("holdem", entries, samples=most + 1)
+
+
+def test_range_results_give_combos_and_hands_do_not():
+    """A range's result gives its number of hands (``combos``: AA has 6) and a specific hand's
+    none; every AA wins 42 of 44 rivers against Kd Kc on Qs 7d 2c 3h."""
+    result = equity("holdem", ["AA", "Kd Kc"], board="Qs 7d 2c 3h")
+    aces, kings = result["hands"]
+    assert aces["hand"] == "AA" and aces["combos"] == 6
+    assert kings["hand"] == "Kd Kc" and "combos" not in kings
+    assert aces["equity"] == pytest.approx(42 / 44) and kings["equity"] == pytest.approx(2 / 44)
+    assert all("combos" not in h for h in equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h")["hands"])
