@@ -170,3 +170,61 @@ def test_share_unit_is_the_smallest_unit():
     """2 x lcm(1..players): every split of a pot or a half divides it, and no larger unit is used
     (the int64 sums of squared shares in evaluator.equity stay far from overflow). Line 102."""
     assert [share_unit(n) for n in range(1, 10)] == [2, 4, 12, 24, 120, 120, 840, 1680, 5040]
+
+
+def _shares_flags(high_winners, low_winners, both):
+    """The six showdown flags recounted from exact shares: ``high_winners`` seats win the high,
+    ``low_winners`` the low (0: no low), the first ``both`` of each being the same seats."""
+    from fractions import Fraction
+
+    high = set(range(high_winners))
+    low = set(range(high_winners - both, high_winners - both + low_winners))
+    halves = [(Fraction(1, 2), high), (Fraction(1, 2), low)] if low else [(Fraction(1), high)]
+    seats = high | low
+    shares = [sum((part / len(w) for part, w in halves if s in w), Fraction(0)) for s in sorted(seats)]
+    return (len(high) > 1, bool(low), len(low) > 1, Fraction(1) in shares, Fraction(1, 4) in shares,
+            bool(low) and low != high)
+
+
+def test_showdown_flags_equal_exact_shares_up_to_eleven_players():
+    """Every showdown a table of up to 11 seats (plo) can have: the kernel's flags equal the
+    flags recounted from each player's exact share. 4 high and 4 low winners, none in both
+    (8 players), get 1/8 each: not quartered; with one in both (7 players) that one has
+    1/8 + 1/8 = 1/4; 4 winners of both with a fifth low winner have 9/40 and 1/10 (lines 154)."""
+    from evaluator.settle import showdown_flags
+
+    checked = 0
+    for high_winners in range(1, 12):
+        for low_winners in range(0, 12):
+            for both in range(0, min(high_winners, low_winners) + 1):
+                if high_winners + low_winners - both > 11:
+                    continue
+                got = tuple(bool(f) for f in showdown_flags(high_winners, low_winners, both))
+                assert got == _shares_flags(high_winners, low_winners, both), (high_winners, low_winners, both)
+                checked += 1
+    assert checked > 300
+    assert not showdown_flags(4, 4, 0)[4]
+    assert showdown_flags(4, 4, 1)[4]
+    assert showdown_flags(3, 6, 1)[4]
+    assert not showdown_flags(4, 5, 4)[4]
+
+
+def test_flags_among_large_tables_equal_exact_shares():
+    """``flags_among`` on 5 to 11 seats where a quarter share hinges on the overlap of the two
+    halves' winners: 4 + 4 disjoint winners (no quarter), 4 + 4 sharing one (a quarter), 3 + 6
+    sharing one (a quarter), 4 of both plus a fifth low (no quarter)."""
+    import numpy as np
+
+    from evaluator.settle import flags_among
+
+    cases = [
+        ([9, 9, 9, 9, 1, 1, 1, 1], [0, 0, 0, 0, 7, 7, 7, 7], (4, 4, 0)),
+        ([9, 9, 9, 9, 1, 1, 1], [0, 0, 0, 7, 7, 7, 7], (4, 4, 1)),
+        ([9, 9, 9, 1, 1, 1, 1, 1], [0, 0, 7, 7, 7, 7, 7, 7], (3, 6, 1)),
+        ([9, 9, 9, 9, 1], [7, 7, 7, 7, 7], (4, 5, 4)),
+        ([9, 9, 9, 9, 1, 1, 1, 1, 1, 2, 2], [0, 0, 0, 5, 5, 5, 5, 5, 5, 3, 0], (4, 6, 1)),
+    ]
+    for highs, lows, counts in cases:
+        mask = np.ones(len(highs), np.bool_)
+        got = tuple(bool(f) for f in flags_among(np.array(highs, np.uint32), np.array(lows, np.uint32), mask))
+        assert got == _shares_flags(*counts), (highs, lows)
