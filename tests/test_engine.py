@@ -1,5 +1,7 @@
 """The reference hand engine, rule by rule: the numbers are worked out by hand in each test."""
 
+import dataclasses
+
 import pytest
 
 from engine.betting import NO_LIMIT, POT_LIMIT, fixed_limit
@@ -302,3 +304,121 @@ def test_unknown_cards_are_all_question_marks():
     with pytest.raises(SampyongError, match="bad card '\\?\\?'"):
         hand.deal_hole(2, "As ??")
     assert hand.hole[2] is None
+
+
+def test_legal_is_an_immutable_hashable_value():
+    """A ``Legal`` is a frozen value: it hashes like an equal one and cannot be changed."""
+    legal = Legal(fold=True, call=2, min_raise_to=4, max_raise_to=100)
+    assert hash(legal) == hash(Legal(fold=True, call=2, min_raise_to=4, max_raise_to=100))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        legal.call = 3
+
+
+def test_a_blind_and_an_ante_per_seat_are_required():
+    """Fewer or more blinds than seats, or fewer antes, are refused by name."""
+    message = "^a hand needs two or more seats, with a blind and an ante per seat$"
+    for blinds, antes in (([1, 2], None), ([1, 2, 0, 0], None), ([1, 2, 0], [0, 1])):
+        with pytest.raises(SampyongError, match=message):
+            Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=blinds, antes=antes)
+
+
+def test_board_deal_of_too_many_cards_is_refused():
+    """Four cards for the flop are refused, and nothing is dealt."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    play(hand, "c", "c", "c")
+    with pytest.raises(IllegalAction, match=r"^the flop needs 3 known card\(s\)$"):
+        hand.deal_board("Ad 7s 4h Kc")
+    assert hand.board == [] and hand.board_due == 3
+
+
+def test_voluntary_counts_a_preflop_raise_but_not_a_flop_bet():
+    """A raise preflop makes the raiser voluntary; a bet or raise on the flop by the big blind who checked does not."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    play(hand, 6, "f", "f")  # the button raises, both blinds fold
+    assert hand.voluntary == {2}
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    play(hand, "c", "f", "c")  # the button calls, the small blind folds, the big blind checks
+    hand.deal_board("Ad 7s 4h")
+    play(hand, 4, 12, 24, "c")  # the big blind bets, the button raises, the big blind re-raises
+    assert hand.voluntary == {2}
+
+
+def test_show_checks_the_card_count_and_writes_the_seat():
+    """At a records showdown too few or too many cards are refused; an empty string mucks (``p1 sm``); ``-`` shows the cards dealt (``p2 sm KdKc``)."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], auto_showdown=False)
+    for seat, cards in enumerate(("As Ah", "Kd Kc", "7h 2c")):
+        hand.deal_hole(seat, cards)
+    play(hand, "c", "c", "c")
+    for cards in ("Qd 8s 4h", "3c", "9d"):
+        hand.deal_board(cards)
+        play(hand, "c", "c", "c")
+    assert hand.showdown_due and not any("sm" in a for a in hand.actions)
+    with pytest.raises(IllegalAction, match="^p1 must show 2 cards$"):
+        hand.show(0, "As")
+    with pytest.raises(IllegalAction, match="^p1 must show 2 cards$"):
+        hand.show(0, "As Ah Kd")
+    hand.show(0, "")
+    assert hand.mucked == [True, False, False] and hand.showed == [False, False, False]
+    assert hand.actions[-1] == "p1 sm"
+    hand.show(1, "-")
+    assert hand.actions[-1] == "p2 sm KdKc" and hand.showed == [False, True, False]
+    hand.show(2, "-")
+    assert hand.actions[-1] == "p3 sm 7h2c" and hand.done and hand.winnings == [0, 6, 0]
+
+
+def _checked_to_the_river(seats: int, holes) -> Hand:
+    """A hand of ``seats`` players (blinds 1/2) checked and called to the river, the hole cards dealt."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * seats, blinds=[1, 2] + [0] * (seats - 2))
+    for seat, cards in enumerate(holes):
+        hand.deal_hole(seat, cards)
+    play(hand, *["c"] * seats)
+    for cards in ("Qd 8s 4h", "3c"):
+        hand.deal_board(cards)
+        play(hand, *["c"] * seats)
+    hand.deal_board("9d")
+    return hand
+
+
+def test_auto_showdown_after_a_river_bet_starts_with_the_bettor():
+    """Auto showdown: the river bettor (p2, then p3 in a second hand) shows first, then the others clockwise, once each."""
+    holes = ("As Ah", "Kd Kc", "7h 2c")
+    hand = _checked_to_the_river(3, holes)
+    play(hand, "c", 10, "c", "c")
+    assert hand.actions[-7:] == ["p1 cc", "p2 cbr 10", "p3 cc", "p1 cc", "p2 sm KdKc", "p3 sm 7h2c", "p1 sm AsAh"]
+    assert hand.done and hand.finishing_stacks == [124, 88, 88]
+    hand = _checked_to_the_river(3, holes)
+    play(hand, "c", "c", 10, "c", "c")
+    assert hand.actions[-3:] == ["p3 sm 7h2c", "p1 sm AsAh", "p2 sm KdKc"]
+    assert sum(a.endswith(" sm AsAh") for a in hand.actions) == 1
+
+
+def test_auto_showdown_after_a_checked_river_goes_clockwise_from_p1():
+    """Auto showdown, five players check the river: they show p1 to p5 in order, and nobody else acts after."""
+    holes = ("As Ah", "Kd Kc", "7h 2c", "Js Tc", "6d 5d")
+    hand = _checked_to_the_river(5, holes)
+    play(hand, "c", "c", "c", "c", "c")
+    assert hand.actions[-5:] == ["p1 sm AsAh", "p2 sm KdKc", "p3 sm 7h2c", "p4 sm JsTc", "p5 sm 6d5d"]
+    assert hand.actions[-6] == "p5 cc" and hand.done
+
+
+def test_auto_showdown_heads_up_all_in_preflop_shows_once_before_the_board():
+    """Heads-up all-in preflop: both show at once (the all-in raiser first), before the board, and never again."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])
+    hand.deal_hole(0, "As Ah")
+    hand.deal_hole(1, "Kd Kc")
+    play(hand, 100, "c")
+    assert hand.actions == ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 100", "p1 cc", "p2 sm KdKc", "p1 sm AsAh"]
+    for cards in ("Qd 8s 4h", "3c", "9d"):
+        hand.deal_board(cards)
+    assert hand.actions[6:] == ["d db Qd8s4h", "d db 3c", "d db 9d"]
+    assert hand.done and hand.finishing_stacks == [200, 0]
+
+
+def test_auto_showdown_writes_nothing_when_all_fold_to_one():
+    """Auto showdown: a hand won by folds writes no ``sm`` action, the winner's cards being known."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])
+    hand.deal_hole(0, "As Ah")
+    hand.deal_hole(1, "Kd Kc")
+    play(hand, 6, "f")
+    assert hand.actions == ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]
+    assert hand.done and hand.finishing_stacks == [98, 102]
