@@ -197,6 +197,25 @@ def test_against_a_policy_sets_three_columns_per_figure(tmp_path):
     assert flop["difference"] < -4 * flop["difference_se"]  # a station sees far more flops than the records
 
 
+@pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
+def test_the_pluribus_sessions_against_pro_like_give_the_readme_figures(tmp_path):
+    """The README's comparison: the Pluribus records against pro-like (17,260 hands) see the flop 55.4 % against
+    55.0 %, 2.146 against 2.151 players there, and the big blind plays 43.6 % of its hands against 19.9 %."""
+    run = sy.run("records", paths=[HANDS], against="pro-like", backend="serial", out=tmp_path)
+    compare = run.tables["compare"]
+
+    def figure(name, among):
+        return compare.filter((pl.col("figure") == name) & (pl.col("among") == among)).row(0, named=True)
+
+    flop = figure("flop seen", "all hands")
+    assert (round(100 * flop["records"], 1), round(100 * flop["policy"], 1), flop["policy_hands"]) == (55.4, 55.0, 17_260)
+    players = figure("players at the flop", "hands that see it")
+    assert (round(players["records"], 3), round(players["policy"], 3)) == (2.146, 2.151)
+    big_blind = figure("plays preflop", "seat 1")
+    assert (round(100 * big_blind["records"], 1), round(100 * big_blind["policy"], 1)) == (43.6, 19.9)
+    assert big_blind["difference"] > 4 * big_blind["difference_se"]
+
+
 @pytest.mark.parametrize("options, message", [
     ({"against": "nosuch"}, "unknown policy 'nosuch'"),
     ({"hands": "1000"}, "--hands is what the --against policy plays"),
