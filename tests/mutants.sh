@@ -7,6 +7,7 @@
 #   bash tests/mutants.sh MODULE --limit 40      # a sample of 40 mutants spread over the module
 #   bash tests/mutants.sh MODULE --resume        # finish an interrupted run (same module source)
 #   bash tests/mutants.sh MODULE --head          # test HEAD instead of the work tree
+#   bash tests/mutants.sh MODULE --survivors     # test the last run's open survivors again (new tests)
 #   bash tests/mutants.sh MODULE --cache cold    # compile every kernel from scratch per mutant (slower)
 #   bash tests/mutants.sh --report MODULE        # re-summarize the last run (after editing equivalent.txt)
 #   bash tests/mutants.sh --probe MODULE 'OLD=>NEW' ['OLD2=>NEW2' ...] [--cache safe,cold,full]

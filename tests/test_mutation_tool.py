@@ -88,3 +88,30 @@ def test_stages_keep_their_order_and_their_own_tests():
              "tests/test_b.py::test_other[1]"}
     assert tool.narrowed(stages, tests) == [["pkg/mod.py::pkg.mod.clamp", "tests/test_a.py::test_big"],
                                             ["tests/test_b.py::test_other[1]", "tests/test_c.py::test_one[2]"]]
+
+
+def test_survivors_reopen_unless_documented_equivalent(tmp_path, monkeypatch):
+    """``--survivors`` marks only the undocumented survivors as not run yet: killed mutants and
+    survivors documented in equivalent.txt keep their results."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec, TestOutcome, WorkerOutcome, WorkItem, WorkResult
+
+    source = tmp_path / "clamp.py"
+    source.write_text(ORIGINAL)
+    equivalents = tmp_path / "equivalent.txt"
+    equivalents.write_text("m/clamp.py:4: NumberReplacer: `LIMIT = 3` => `LIMIT = 4` — nothing reads it\n")
+    monkeypatch.setattr(tool, "EQUIVALENTS", equivalents)
+    db_path = tmp_path / "session.sqlite"
+    outcomes = {"killed": (4, "LIMIT = 2", TestOutcome.KILLED), "documented": (4, "LIMIT = 4", TestOutcome.SURVIVED),
+                "open": (9, "return 3", TestOutcome.SURVIVED)}
+    with use_db(str(db_path), WorkDB.Mode.create) as db:
+        for job, (line, after, outcome) in outcomes.items():
+            before = ORIGINAL.splitlines()[line - 1]
+            db.add_work_item(WorkItem(job_id=job, mutations=[MutationSpec(
+                "m/clamp.py", "core/NumberReplacer", 0, (line, 0), (line, len(before)))]))
+            db.set_result(job, WorkResult(worker_outcome=WorkerOutcome.NORMAL, test_outcome=outcome, output="x",
+                                          diff=f"--- a\n+++ b\n-{before}\n+{before.replace(before.strip(), after)}\n"))
+    assert tool.reopen_survivors(db_path, "m/clamp.py", source) == 1
+    with use_db(str(db_path), WorkDB.Mode.open) as db:
+        assert [item.job_id for item in db.pending_work_items] == ["open"]
+        assert sorted(item.job_id for item, _ in db.completed_work_items) == ["documented", "killed"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pokerkit
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine.betting import POT_LIMIT
 from engine.hand import Hand
@@ -192,3 +193,45 @@ def test_replay_cli_on_the_real_records():
         "1,773 hands: 1,744 match, 0 differ, 0 illegal, 27 skipped (F2L3D 5, F7S 8, F7S/8 3, FB 1, FR 5, N2L1D 4, NS 1), "
         "2 without a recorded result; 2 of the matches split an odd chip in halves in the record"
     )
+
+
+def _tomllib_records(text: str):
+    """The reading of ``text`` by the standard library alone, the oracle of ``loads``' fast path."""
+    import tomllib
+
+    data = tomllib.loads(text, parse_float=Decimal)
+    if "variant" in data or not data:
+        return [(data, None)]
+    return [(value, int(key)) for key, value in data.items()]
+
+
+@needs_records
+def test_fast_reading_equals_the_standard_library_on_every_real_record():
+    """Every file of ../shared/data/hands reads to the same fields and sections through ``loads``
+    (rtoml, falling back to tomllib) as through tomllib with exact decimals."""
+    files = sorted(p for p in HANDS.rglob("*") if p.suffix in (".phh", ".phhs"))
+    assert len(files) > 1700
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        assert [(r.fields, r.index) for r in loads(text, str(file))] == _tomllib_records(text), file
+
+
+_toml_keys = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
+_toml_scalars = (
+    st.integers(-(2**63), 2**63 - 1) | st.booleans() | st.text(max_size=12)
+    | st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-10**6, max_value=10**6)
+    | st.datetimes(timezones=st.none() | st.just(__import__("datetime").timezone.utc))
+)
+_toml_values = st.recursive(_toml_scalars, lambda inner: st.lists(inner, max_size=4), max_leaves=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_toml_keys, _toml_values, max_size=6), st.booleans())
+def test_fast_reading_equals_the_standard_library_on_any_toml(fields, sectioned):
+    """Any TOML of integers, booleans, strings (escapes and all), exact decimals, dates and nested
+    arrays, as one hand or as numbered sections, reads the same through ``loads`` as through tomllib."""
+    import tomli_w
+
+    document = {"0": {**fields, "variant": "NT"}, "1": fields} if sectioned else {**fields, "variant": "NT"}
+    text = tomli_w.dumps(document)
+    assert [(r.fields, r.index) for r in loads(text)] == _tomllib_records(text)

@@ -27,6 +27,10 @@ How one run goes (`run MODULE`):
    scratch, so no kernel or table can carry the unmutated code. --cache cold seeds nothing.
 5. The summary (mutants, killed, survived, timeouts, kill rate) is printed and the survivors not
    documented in equivalent.txt are written to tests/mutants/<module with / as _>.survivors.txt.
+
+`run MODULE --survivors` tests the last session's undocumented survivors again against the current
+tests (the module source must be the one that session tested): a test written to kill a survivor
+is checked by the tool, not by hand, and the summary counts what it kills.
 """
 
 from __future__ import annotations
@@ -559,6 +563,8 @@ def summarize(db_path: Path, module: str, meta: dict) -> int:
         f"# mutants {tested}, killed {killed} (timeouts {timeouts}), survived {len(survivors) + len(documented)} "
         f"({len(documented)} documented equivalent in tests/mutants/equivalent.txt), errors {errors}"
         + (f", NOT RUN YET {pending}" if pending else ""),
+        *([f"# survivors tested again against the tests of the {meta['rechecked']} (--survivors)"]
+          if meta.get("rechecked") else []),
         f"# kill rate {rate:.1f}% ({rate_eq:.1f}% not counting documented equivalents)",
         "# excluded before testing: " + (", ".join(f"{n} {rule}" for rule, n in sorted(excluded.items())) or "none"),
         "# Each survivor below needs a test that kills it, or this line copied into equivalent.txt",
@@ -655,9 +661,17 @@ def cmd_run(args) -> int:
     try:
         module_hash = hashlib.sha256((src / module).read_bytes()).hexdigest()
         meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
-        resume = args.resume and db_path.is_file() and meta.get("module_sha256") == module_hash
+        resume = (args.resume or args.survivors) and db_path.is_file() and meta.get("module_sha256") == module_hash
+        if not resume:
+            meta = {}
         if args.resume and not resume:
             print("mutants: no session of this exact module source to resume: starting afresh")
+        if args.survivors:
+            if not resume:
+                sys.exit(f"mutants: --survivors needs the last session of {module} to be of this exact source; "
+                         "run the module afresh")
+            print(f"mutants: {reopen_survivors(db_path, module, src / module)} open survivors of the last session "
+                  "to test again against the current tests")
         cr_config = RESULTS / f"{key_of(module)}.toml"
         cr_config.write_text("\n".join([
             "[cosmic-ray]",
@@ -676,8 +690,9 @@ def cmd_run(args) -> int:
             subprocess.run(["cosmic-ray", "init", str(cr_config), str(db_path)], cwd=src, env=env, check=True)
             apply_exclusions(db_path, src, module, config.get("exclude", {}))
         (RESULTS / f"{key_of(module)}.source.py").write_bytes((src / module).read_bytes())
-        meta.update(module_sha256=module_hash, source=f"{source}, {module} sha256 {module_hash[:12]}",
-                    cache=args.cache, source_file=str(RESULTS / f"{key_of(module)}.source.py"))
+        if not args.survivors:
+            meta.update(module_sha256=module_hash, source=f"{source}, {module} sha256 {module_hash[:12]}",
+                        cache=args.cache, source_file=str(RESULTS / f"{key_of(module)}.source.py"))
         meta_path.write_text(json.dumps(meta, indent=1))
         if args.limit:
             limit_pending(db_path, args.limit)
@@ -699,7 +714,10 @@ def cmd_run(args) -> int:
                       flush=True)
         if proc.returncode != 0:
             print(f"mutants: cosmic-ray exec exited {proc.returncode}; see {(RESULTS / f'{key_of(module)}.log').relative_to(ROOT)}")
-        meta.update(finished=time.strftime("%Y-%m-%d %H:%M"), wall=fmt_seconds(time.time() - started))
+        if args.survivors:  # the session's own time and source stay; say when its survivors were tested again
+            meta.update(rechecked=f"{source} on {time.strftime('%Y-%m-%d %H:%M')} in {fmt_seconds(time.time() - started)}")
+        else:
+            meta.update(finished=time.strftime("%Y-%m-%d %H:%M"), wall=fmt_seconds(time.time() - started))
         meta_path.write_text(json.dumps(meta, indent=1))
         return summarize(db_path, module, meta)
     finally:
@@ -714,6 +732,29 @@ def counts(db_path: Path) -> tuple[int, int]:
         total = con.execute("select count(*) from work_items").fetchone()[0]
         done = con.execute("select count(*) from work_results").fetchone()[0]
     return total, done
+
+
+def reopen_survivors(db_path: Path, module: str, source: Path) -> int:
+    """Mark the session's survivors that equivalent.txt does not document as not run yet, so that a
+    resumed run tests them against the current tests (a test written to kill one is then checked)."""
+    import sqlite3
+
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome
+
+    source_lines = source.read_text(encoding="utf-8").splitlines()
+    equivalents = load_equivalents()
+    reopen = []
+    with use_db(str(db_path), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.test_outcome != TestOutcome.SURVIVED:
+                continue
+            m = EQUIVALENT_LINE.match(describe(item.mutations[0], result.diff, source_lines) + " — x")
+            if not (m and equivalence_key(m["module"], m["op"], m["before"], m["after"]) in equivalents):
+                reopen.append(item.job_id)
+    with sqlite3.connect(db_path) as con:
+        con.executemany("delete from work_results where job_id = ?", [(job,) for job in reopen])
+    return len(reopen)
 
 
 def limit_pending(db_path: Path, limit: int) -> None:
@@ -794,6 +835,8 @@ def main(argv=None) -> int:
     common(run)
     run.add_argument("--resume", action="store_true", help="finish an interrupted session (same module source)")
     run.add_argument("--limit", type=int, default=0, help="test only N mutants, spread over the module (a sample)")
+    run.add_argument("--survivors", action="store_true", help="test the last session's undocumented survivors again "
+                     "against the current tests (same module source)")
     run.set_defaults(func=cmd_run)
     report = sub.add_parser("report", help="summarize the last session of MODULE again (after editing equivalent.txt)")
     report.add_argument("module")
