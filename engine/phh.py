@@ -88,6 +88,7 @@ STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerk
 # Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
 AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
 RESULT_FIELDS = ("finishing_stacks", "winnings")
+_RAISE_AMOUNT = re.compile(r"^\s*p\d+ cbr (\S+)")
 _ACTION = re.compile(r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$")
 
 
@@ -238,23 +239,27 @@ def unit_of(fields: dict) -> int:
     >>> unit_of({"blinds_or_straddles": [Decimal("0.5"), 1], "actions": ["p1 cbr 2.25"]})
     2
     """
-    places = 0
+    amounts = []
     for name in AMOUNT_FIELDS:
         value = fields.get(name)
-        for item in value if isinstance(value, list) else [value] if value is not None else []:
-            places = max(places, _decimals(item))
-    for action in fields.get("actions", []):
-        match = re.match(r"^\s*p\d+ cbr (\S+)", str(action))
-        if match:
-            try:
-                places = max(places, _decimals(Decimal(match.group(1))))
-            except ArithmeticError:
-                pass
+        amounts += value if isinstance(value, list) else [value] if value is not None else []
+    raised = [match.group(1) for action in fields.get("actions", []) if "cbr" in str(action)
+              for match in [_RAISE_AMOUNT.match(str(action))] if match]
+    if all(type(amount) is int for amount in amounts) and all(text.isdigit() for text in raised):
+        return 0  # whole amounts, the common case: no Decimal needed
+    places = max((_decimals(amount) for amount in amounts), default=0)
+    for text in raised:
+        try:
+            places = max(places, _decimals(Decimal(text)))
+        except ArithmeticError:
+            pass
     return places
 
 
 def to_chips(value, unit: int) -> int:
     """An amount as whole chips of the unit (``SampyongError`` if it is finer than the unit)."""
+    if type(value) is int and unit == 0:
+        return value
     try:
         scaled = Decimal(str(value)) * (10**unit)
     except ArithmeticError:

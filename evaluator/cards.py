@@ -13,6 +13,7 @@ evaluator.errors.SampyongError: bad card '♥7': write rank then suit, e.g. 'As'
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from functools import lru_cache
@@ -43,6 +44,7 @@ def suit_of(card: int) -> int:
     return card & 3
 
 
+@functools.lru_cache(maxsize=1024)  # records parse the same 52 tokens millions of times
 def parse_card(token: str) -> int:
     """One card from text: rank then suit; ``10`` for ``T``, either case, suit symbols allowed.
 
