@@ -89,7 +89,8 @@ STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerk
 AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
 RESULT_FIELDS = ("finishing_stacks", "winnings")
 _RAISE_AMOUNT = re.compile(r"^\s*p\d+ cbr (\S+)")
-_ACTION = re.compile(r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$")
+ACTION = re.compile(  # a PHH action: groups (d, dh, seat, cards | d, db, cards | seat, verb, argument)
+    r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$")
 
 
 @dataclasses.dataclass
@@ -188,11 +189,15 @@ def _fast_toml(text: str) -> dict | None:
 
 def _plain(value) -> bool:
     """Whether ``value`` holds only strings, integers, booleans, lists and tables."""
-    if isinstance(value, dict):
-        return all(_plain(v) for v in value.values())
-    if isinstance(value, list):
-        return all(_plain(v) for v in value)
-    return isinstance(value, (str, int))  # bool is an int
+    kind = type(value)
+    if kind is dict:
+        return all(map(_plain, value.values()))
+    if kind is list:
+        return all(type(item) in _SCALARS or _plain(item) for item in value)
+    return kind in _SCALARS
+
+
+_SCALARS = {str, int, bool}  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
 
 
 def record_files(paths) -> list[Path]:
@@ -213,7 +218,8 @@ def record_files(paths) -> list[Path]:
 def load_file(file: Path) -> list[Record]:
     """The hands of one PHH file; ``SampyongError`` when it cannot be read or is not PHH."""
     try:
-        text = Path(file).read_text(encoding="utf-8")
+        with open(file, "rb") as handle:  # bytes, then decoded: a third faster than Path.read_text on small files
+            text = handle.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
     return loads(text, str(file))
@@ -243,10 +249,11 @@ def unit_of(fields: dict) -> int:
     for name in AMOUNT_FIELDS:
         value = fields.get(name)
         amounts += value if isinstance(value, list) else [value] if value is not None else []
-    raised = [match.group(1) for action in fields.get("actions", []) if "cbr" in str(action)
-              for match in [_RAISE_AMOUNT.match(str(action))] if match]
-    if all(type(amount) is int for amount in amounts) and all(text.isdigit() for text in raised):
+    actions = [action if isinstance(action, str) else str(action) for action in fields.get("actions", [])]
+    if all(type(amount) is int for amount in amounts) and all(
+            len(words) == 3 and words[2].isdecimal() for words in (a.split() for a in actions if "cbr" in a)):
         return 0  # whole amounts, the common case: no Decimal needed
+    raised = [match.group(1) for match in map(_RAISE_AMOUNT.match, actions) if match]
     places = max((_decimals(amount) for amount in amounts), default=0)
     for text in raised:
         try:
@@ -277,8 +284,21 @@ def from_chips(chips: int, unit: int) -> int | Decimal:
 # --- replay ----------------------------------------------------------------------------------
 
 
-def hand_of(record: Record) -> tuple[Hand, int]:
-    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit.
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """What a record says before its actions: the game, betting, amounts in chips of ``unit``."""
+
+    game: Game
+    betting: Betting
+    stacks: list[int]
+    blinds: list[int]
+    antes: list[int]
+    min_bet: int | None
+    unit: int
+
+
+def setup_of(record: Record) -> Setup:
+    """The record's game, betting structure, stacks, blinds, antes and minimum bet, in chips.
 
     Raises ``SampyongError`` for an unknown variant or malformed fields.
     """
@@ -303,7 +323,17 @@ def hand_of(record: Record) -> tuple[Hand, int]:
     big = to_chips(fields.get("big_bet", 0), unit)
     betting: Betting = {"no-limit": NO_LIMIT, "pot-limit": POT_LIMIT}.get(variant.betting) or fixed_limit(small, big)
     min_bet = to_chips(fields["min_bet"], unit) if "min_bet" in fields else (small or None)
-    return Hand(game, betting, stacks, blinds, antes, min_bet=min_bet, auto_showdown=False), unit
+    return Setup(game, betting, stacks, blinds, antes, min_bet, unit)
+
+
+def hand_of(record: Record) -> tuple[Hand, int]:
+    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit.
+
+    Raises ``SampyongError`` for an unknown variant or malformed fields.
+    """
+    setup = setup_of(record)
+    return Hand(setup.game, setup.betting, setup.stacks, setup.blinds, setup.antes, min_bet=setup.min_bet,
+                auto_showdown=False), setup.unit
 
 
 def game_of(record: Record, variant: Variant) -> Game:
@@ -329,7 +359,7 @@ def game_of(record: Record, variant: Variant) -> Game:
 def apply(hand: Hand, action: str, unit: int) -> str | None:
     """Apply one PHH action to ``hand`` (``IllegalAction`` if the rules forbid it, or it is out of
     turn); the kind of writer's departure it was read by (``engine.departures``), else None."""
-    match = _ACTION.match(action)
+    match = ACTION.match(action)
     if not match:
         raise IllegalAction(f"cannot read the action {action!r}")
     groups = match.groups()

@@ -79,10 +79,26 @@ def split_tokens(text: str) -> list[str]:
 
 def parse_cards(text: str | list[str]) -> list[int]:
     """Cards from text (``"As Kd"``, ``"AsKd"``, ``"As,Kd"``) or a list of tokens; duplicates are an error."""
+    if isinstance(text, str):
+        glued = _glued(text)
+        if glued is not None:
+            return list(glued)
     tokens = split_tokens(text) if isinstance(text, str) else [t for s in text for t in split_tokens(s)]
     cards = [parse_card(token) for token in tokens]
     check_distinct(cards)
     return cards
+
+
+_WRITTEN = {RANKS[rank] + SUITS[suit]: make_card(rank, suit) for rank in range(13) for suit in range(4)}  # "As" -> card
+
+
+@functools.lru_cache(maxsize=1 << 16)  # records write the same hole cards and boards again and again
+def _glued(text: str) -> tuple[int, ...] | None:
+    """Distinct cards glued as records write them (``"AsKd"``), else None (``parse_cards`` reads the rest)."""
+    if len(text) % 2:
+        return None
+    cards = tuple(_WRITTEN.get(text[i: i + 2]) for i in range(0, len(text), 2))
+    return cards if None not in cards and len(set(cards)) == len(cards) else None
 
 
 def check_distinct(cards: list[int]) -> None:

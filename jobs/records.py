@@ -54,11 +54,11 @@ from decimal import Decimal
 from engine.departures import KINDS, RULES
 from engine.policy import load_policy
 from engine.phh import VARIANTS, Status, game_of, load_file, record_files, replay
-from engine.records import SHOWDOWN, STATS, figures, seat_stats
+from engine.fast_replay import Replayed, replay_batch
+from engine.records import SHOWDOWN, STATS
 from evaluator.errors import SampyongError
 from evaluator.games import game as game_preset
-from evaluator.fast import fast_evaluator
-from evaluator.settle import SHOWDOWN_FLAGS, flags_among
+from evaluator.settle import SHOWDOWN_FLAGS
 from jobs.common import Study, section, table
 from jobs.play import CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate, holds_within
 from pipeline.counts import parse_count
@@ -175,23 +175,17 @@ def inputs(config: RunConfig, tables: list) -> list[dict]:
     return [{**t, "tables": played} for t, played in zip(json.loads(config.option("tables") or "[]"), tables)]
 
 
-def _blind(hand) -> int:
-    """The hand's big blind in chips (its largest blind, else its minimum bet)."""
-    return max(max(hand.initial_blinds), hand.min_bet, 1)
-
-
 def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
     first = shard.index * config.shard_deals
     listed = defaultdict(int)  # (path, index, status, message) -> hands
-    streets = defaultdict(lambda: np.zeros((len(STREETS), 4), np.int64))  # hands, players_sum, players_sq, won_here
-    showdown = defaultdict(lambda: np.zeros((1, 2 + len(SHOWDOWN_FLAGS)), np.int64))  # hands, known, flags
-    positions = defaultdict(lambda: np.zeros((0, 6), np.int64))  # hands, played, showdown, won, lost, net_sq
-    pots = defaultdict(lambda: np.zeros((2, len(POT_BUCKETS), 3), np.int64))
-    stats = defaultdict(lambda: np.zeros((0, len(STAT_COUNTS)), np.int64))
     records = [(path, record) for path in json.loads(config.option("files"))[first: first + shard.deals]
                for record in load_file(Path(path))]
-    for path, record in records:
-        result = replay(record)
+    hands = replay_batch([record for _, record in records])  # the kernel's matches, figures and all
+    for i, (path, record) in enumerate(records):
+        if hands.matched[i]:
+            listed[(path, None, Status.MATCH.value, "")] += 1
+            continue
+        result = replay(record)  # the reference words every other status
         if result.status is not Status.MATCH:
             listed[(path, record.index, result.status.value, result.message)] += 1
             continue
@@ -199,63 +193,54 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
             listed[(path, record.index, Status.MATCH.value, ", ".join(result.departures))] += 1
         else:
             listed[(path, None, Status.MATCH.value, "")] += 1
-        hand = result.hand
-        shown = figures(hand)
-        key = (hand.game.name, hand.seats)
-        scale = MILLI * np.int64(1) / _blind(hand)  # chips -> thousandths of a big blind
-        _count_streets(streets[key], shown)
-        _count_showdown(showdown, key, hand, shown)
-        _count_positions(positions, key, shown, scale)
-        bucket = np.searchsorted(POT_BUCKETS, shown.pot / _blind(hand), side="right") - 1
-        pot = round(shown.pot * scale)
-        pots[key][int(shown.reached == SHOWDOWN), bucket] += (1, pot, pot * pot)
-        _count_stats(stats, key, seat_stats(hand))
-    return _tables(listed, streets, showdown, positions, pots, stats)
+        hands.take(i, result.hand)
+    return _tables(listed, *_count(hands))
 
 
 STAT_COUNTS = ("hands", *STATS, "aggressive_sq", "calls_sq", "aggressive_calls")  # squares: the aggression factor's SE
 
 
-def _count_stats(counts: dict, key, per_seat: list[dict]) -> None:
-    if counts[key].shape[0] < len(per_seat):
-        counts[key] = np.zeros((len(per_seat), len(STAT_COUNTS)), np.int64)
-    for seat, stat in enumerate(per_seat):
-        a, c = stat["aggressive"], stat["calls"]
-        counts[key][seat] += (1, *(stat[name] for name in STATS), a * a, c * c, a * c)
-
-
-def _count_streets(counts: np.ndarray, shown) -> None:
-    for street in range(len(STREETS)):
-        if shown.reached >= street:
-            players = shown.players_at[street]
-            counts[street] += (1, players, players * players, int(shown.reached == street and street < SHOWDOWN))
-
-
-def _count_showdown(counts: dict, key, hand, shown) -> None:
-    if shown.reached != SHOWDOWN:
-        return
-    players = shown.players_at[SHOWDOWN]
-    table = counts[key]
-    if table.shape[0] <= players:
-        table = counts[key] = np.vstack([table, np.zeros((players + 1 - table.shape[0], table.shape[1]), np.int64)])
-    table[players, 0] += 1
-    seats = [s for s in range(hand.seats) if shown.live[s]]
-    if any(hand.hole[s] is None for s in seats) or len(hand.board) != hand.game.board_cards:
-        return
-    hole = np.array([[hand.hole[s] for s in seats]], np.uint8)
-    high, low = fast_evaluator(hand.game).high_low(hole, np.array([hand.board], np.uint8))
-    table[players, 1] += 1
-    table[players, 2:] += np.asarray(flags_among(high[0], low[0], np.ones(len(seats), np.bool_)), np.int64)
-
-
-def _count_positions(counts: dict, key, shown, scale) -> None:
-    seats = len(shown.net)
-    if counts[key].shape[0] < seats:
-        counts[key] = np.zeros((seats, 6), np.int64)
-    for seat, net in enumerate(shown.net):
-        amount = round(net * scale)
-        at_showdown = shown.reached == SHOWDOWN and shown.live[seat]
-        counts[key][seat] += (1, shown.voluntary[seat], at_showdown, max(amount, 0), max(-amount, 0), amount * amount)
+def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
+    """The counted hands' sums per group (game, players dealt in): streets, showdown, positions,
+    pots and stats, as ``_tables`` lays them out; amounts in thousandths of each hand's big blind."""
+    streets, showdown, positions, pots, stats = {}, {}, {}, {}, {}
+    rows = np.flatnonzero(hands.matched)
+    groups: dict = {}
+    codes = np.array([groups.setdefault((hands.games[i], int(hands.seats[i])), len(groups)) for i in rows], np.int64)
+    for key, code in groups.items():
+        h = rows[codes == code]
+        n = key[1]
+        reached, players_at, live = hands.reached[h], hands.players_at[h], hands.live[h, :n]
+        scale = MILLI * np.int64(1) / hands.blind[h]  # chips -> thousandths of a big blind, as floats
+        at_showdown = reached == SHOWDOWN
+        table = np.zeros((len(STREETS), 4), np.int64)  # hands, players_sum, players_sq, won_here
+        for street in range(len(STREETS)):
+            here = reached >= street
+            players = players_at[here, street]
+            table[street] = (here.sum(), players.sum(), (players * players).sum(),
+                             (reached == street).sum() if street < SHOWDOWN else 0)
+        streets[key] = table
+        if at_showdown.any():
+            players = players_at[at_showdown, SHOWDOWN]
+            table = np.zeros((players.max() + 1, 2 + len(SHOWDOWN_FLAGS)), np.int64)  # hands, known, flags
+            np.add.at(table[:, 0], players, 1)
+            known = hands.known[h] & at_showdown
+            np.add.at(table[:, 1], players_at[known, SHOWDOWN], 1)
+            np.add.at(table[:, 2:], players_at[known, SHOWDOWN], hands.flags[h][known])
+            showdown[key] = table
+        amount = np.rint(hands.net[h, :n] * scale[:, None]).astype(np.int64)
+        positions[key] = np.stack([np.full(n, len(h)), hands.voluntary[h, :n].sum(0), (live & at_showdown[:, None]).sum(0),
+                                   np.maximum(amount, 0).sum(0), np.maximum(-amount, 0).sum(0), (amount * amount).sum(0)], 1)
+        bucket = np.searchsorted(POT_BUCKETS, hands.pot[h] / hands.blind[h], side="right") - 1
+        pot = np.rint(hands.pot[h] * scale).astype(np.int64)
+        table = np.zeros((2, len(POT_BUCKETS), 3), np.int64)
+        np.add.at(table, (at_showdown.astype(np.int64), bucket), np.stack([np.ones_like(pot), pot, pot * pot], 1))
+        pots[key] = table
+        seat_stats_ = hands.stats[h, :n]  # [hand, seat, STATS]
+        a, c = seat_stats_[:, :, STATS.index("aggressive")], seat_stats_[:, :, STATS.index("calls")]
+        stats[key] = np.concatenate([np.full((n, 1), len(h)), seat_stats_.sum(0),
+                                     np.stack([(a * a).sum(0), (c * c).sum(0), (a * c).sum(0)], 1)], 1)
+    return streets, showdown, positions, pots, stats
 
 
 def _tables(listed, streets, showdown, positions, pots, stats) -> dict[str, pa.Table]:

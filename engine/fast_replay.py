@@ -1,0 +1,564 @@
+"""Records replayed in bulk inside numba: the fast path of ``sampyong run records``.
+
+``engine.phh.replay`` replays one record through the reference engine (``engine.hand.Hand``),
+a few thousand a second. Here a batch of records is replayed at once: each record is encoded in
+Python (its setup by ``engine.phh.setup_of``, then one row per action), the showdown hands are
+evaluated in one call per game, and a numba kernel plays the actions under ``Hand``'s rules (the
+betting arithmetic of ``engine.betting``; the pots of ``Hand._settle``: bets in layers, the antes
+dead money) and compares the record's finishing stacks.
+
+The kernel only ever says *match*: a record it replays action by action to its finishing
+stacks, chip for chip, every action legal as ``Hand`` plays it (no writer's departure,
+``engine.departures``). Anything else (an illegal or unreadable action, a departure, stacks that
+differ, a record without ``finishing_stacks``) is left to ``engine.phh.replay``, which words its
+status; such a record costs the reference's time and nothing more. For a match the kernel writes
+the figures ``engine.records`` reads from a ``Hand`` (``figures``, ``seat_stats``) and the
+showdown's flags (``evaluator.settle.flags_among``) when every card of it is known;
+``tests/test_fast_replay.py`` holds them equal, record by record, on real and generated records.
+
+>>> from engine.phh import loads
+>>> record = loads('''variant = "NT"
+... starting_stacks = [200, 200, 200]
+... blinds_or_straddles = [1, 2, 0]
+... antes = [0, 0, 0]
+... min_bet = 2
+... actions = ["d dh p1 AsAh", "d dh p2 KdKc", "d dh p3 7h2d", "p3 cbr 6", "p1 cc", "p2 f",
+...            "d db Qs7s2h", "p1 cbr 10", "p3 f"]
+... finishing_stacks = [208, 198, 194]''')[0]
+>>> out = replay_batch([record])
+>>> bool(out.matched[0]), int(out.reached[0]), out.players_at[0].tolist(), int(out.pot[0]), out.net[0, :3].tolist()
+(True, 1, [3, 2, 0, 0, 0], 14, [8, -2, -6])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numba import njit
+
+from engine.betting import S_MIN_BET, min_raise_size
+from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled, _split_pot
+from engine.phh import ACTION, Record, Setup, setup_of, to_chips
+from engine.hand import Hand
+from engine.records import SHOWDOWN, STATS, figures, seat_stats
+from evaluator.cards import parse_cards
+from evaluator.errors import SampyongError
+from evaluator.fast import fast_evaluator
+from evaluator.settle import SHOWDOWN_FLAGS, flags_among
+
+# An action row: kind, seat, amount, five cards (-1: none), and how many cards.
+DEALS_HOLE, DEALS_BOARD, FOLDS, CHECKS_OR_CALLS, BETS_OR_RAISES, MUCKS, SHOWS = range(7)
+ROW = 9
+(C_VPIP, C_PFR, C_THREE_BET, C_THREE_BET_CHANCE, C_FLOP, C_SHOWDOWN, C_WON_SHOWDOWN, C_AGGRESSIVE, C_CALLS, C_CBET,
+ C_CBET_CHANCE) = range(len(STATS))  # columns of ``stats``, in ``engine.records.STATS`` order
+
+
+@dataclasses.dataclass
+class Replayed:
+    """A batch of records replayed by the kernel (arrays indexed by record, then seat).
+
+    Parameters:
+        matched: the record replays to its finishing stacks with every action legal; the other
+            arrays hold its figures (``engine.records``). False: ask ``engine.phh.replay``.
+        setups: each record's ``engine.phh.Setup`` (None where it could not be read).
+        seats: players dealt in.
+        reached, players_at, live, voluntary, pot, net: ``engine.records.HandFigures``.
+        won: chips each seat won from the pots.
+        stats: ``engine.records.seat_stats``, ``[record, seat, STATS]``.
+        known: the showdown's cards are all known (every seat still in, the whole board).
+        flags: ``evaluator.settle.SHOWDOWN_FLAGS`` of the showdown, where ``known``.
+        games: each record's game (its name), None where it could not be read.
+        blind: each record's big blind in chips (its largest blind, else its minimum bet).
+    """
+
+    matched: np.ndarray
+    setups: list
+    seats: np.ndarray
+    reached: np.ndarray
+    players_at: np.ndarray
+    live: np.ndarray
+    voluntary: np.ndarray
+    pot: np.ndarray
+    net: np.ndarray
+    won: np.ndarray
+    stats: np.ndarray
+    known: np.ndarray
+    flags: np.ndarray
+    games: list
+    blind: np.ndarray
+
+    def take(self, i: int, hand: Hand) -> None:
+        """Row ``i`` from ``hand``, a match the reference replayed: ``engine.records``' figures of it."""
+        shown, n = figures(hand), hand.seats
+        self.matched[i], self.seats[i], self.games[i] = True, n, hand.game.name
+        self.blind[i] = max(max(hand.initial_blinds), hand.min_bet, 1)
+        self.reached[i], self.players_at[i], self.pot[i] = shown.reached, shown.players_at, shown.pot
+        self.live[i, :n], self.voluntary[i, :n], self.net[i, :n] = shown.live, shown.voluntary, shown.net
+        self.won[i, :n] = hand.winnings
+        self.stats[i, :n] = [[seat[name] for name in STATS] for seat in seat_stats(hand)]
+        seats = [s for s in range(n) if shown.live[s]]
+        self.known[i] = (shown.reached == SHOWDOWN and len(hand.board) == hand.game.board_cards
+                         and all(hand.hole[s] is not None for s in seats))
+        if self.known[i]:
+            high, low = fast_evaluator(hand.game).high_low(
+                np.array([[hand.hole[s] for s in seats]], np.uint8), np.array([hand.board], np.uint8))
+            self.flags[i] = flags_among(high[0], low[0], np.ones(len(seats), np.bool_))
+
+
+def _cards(text: str) -> list[int] | None:
+    """Known cards, or None for unknown ones (``??``), as ``Hand`` reads them."""
+    return None if set(text) <= {"?"} else parse_cards(text)
+
+
+def _row(kind: int, seat: int, amount: int, cards) -> tuple:
+    return (kind, seat, amount, *cards, *_NO_CARDS[len(cards):], len(cards))
+
+
+_NO_CARDS = (-1,) * 5
+
+
+def encode(record: Record) -> tuple[Setup, list[tuple], list[int], list, list[int]] | None:
+    """The record's setup, action rows, expected finishing stacks (chips), each seat's known hole
+    cards at the end (dealt or shown, else None) and the board; None for a record the kernel
+    does not take."""
+    fields = record.fields
+    try:
+        setup = setup_of(record)
+        expected = [to_chips(v, setup.unit) for v in fields["finishing_stacks"]]
+        actions = fields.get("actions", [])
+        if not isinstance(actions, list):
+            return None
+        seats, size = len(setup.stacks), setup.game.hole_cards
+        if seats < 2 or len(expected) != seats or len(setup.blinds) != seats or len(setup.antes) != seats:
+            return None
+        rows, hole, board = [], [None] * seats, []
+        for action in actions:
+            match = ACTION.match(action if type(action) is str else str(action))
+            if not match:
+                return None
+            g = match.groups()
+            if g[1] == "dh":
+                seat, cards = int(g[2]) - 1, _cards(g[3])
+                if not 0 <= seat < seats or (cards is not None and len(cards) != size):
+                    return None
+                rows.append(_row(DEALS_HOLE, seat, 0, cards or ()))
+                hole[seat] = hole[seat] or cards
+            elif g[5] == "db":
+                cards = _cards(g[6])
+                if cards is None or len(cards) > 5:
+                    return None
+                rows.append(_row(DEALS_BOARD, -1, 0, cards))
+                board += cards
+            else:
+                seat, verb, argument = int(g[7]) - 1, g[8], g[9]
+                if not 0 <= seat < seats:
+                    return None
+                if verb == "sm" and (argument is None or "?" in argument):
+                    rows.append(_row(MUCKS, seat, 0, ()))
+                elif verb == "sm":
+                    cards = hole[seat] if argument.strip() == "-" else parse_cards(argument)
+                    if cards is None or len(cards) != size or (hole[seat] and sorted(cards) != sorted(hole[seat])):
+                        return None
+                    rows.append(_row(SHOWS, seat, 0, cards))
+                    hole[seat] = hole[seat] or cards
+                elif verb == "cbr":
+                    if argument is None:
+                        return None
+                    rows.append(_row(BETS_OR_RAISES, seat, to_chips(argument, setup.unit), ()))
+                else:
+                    rows.append(_row(FOLDS if verb == "f" else CHECKS_OR_CALLS, seat, 0, ()))
+    except (SampyongError, KeyError, TypeError, ValueError, ArithmeticError):
+        return None
+    return setup, rows, expected, hole, board
+
+
+def replay_batch(records: list[Record]) -> Replayed:
+    """Replay ``records`` in the kernel; ``matched`` says which it replayed (see the module).
+    Rows are as wide as the largest ``starting_stacks`` of the batch, so ``take`` fits any match."""
+    n = len(records)
+    encoded = [encode(r) for r in records]
+    width = max([len(r.fields["starting_stacks"]) for r in records
+                 if isinstance(r.fields.get("starting_stacks"), list)] + [2])
+    pad = [0] * width
+    seats, hole_cards, first_row = [0] * n, [0] * n, [0] * (n + 1)
+    stacks, blinds, antes, expected, structures = [], [], [], [], []
+    rows_list: list[tuple] = []
+    encodings: dict = {}  # (betting, minimum bet) -> its structure row
+    for i, e in enumerate(encoded):
+        if e is None:
+            first_row[i + 1] = first_row[i]
+            for table in (stacks, blinds, antes, expected):
+                table.append(pad)
+            structures.append((0,) * 5)
+            continue
+        setup, rows, finishing, _, _ = e
+        k = len(setup.stacks)
+        seats[i], hole_cards[i] = k, setup.game.hole_cards
+        b, a = (setup.blinds[::-1], setup.antes[::-1]) if k == 2 else (setup.blinds, setup.antes)  # as Hand posts them
+        for table, values in ((stacks, setup.stacks), (blinds, b), (antes, a), (expected, finishing)):
+            table.append(values + pad[k:])
+        key = (setup.betting, setup.min_bet if setup.min_bet else max(max(b), 1))
+        if key not in encodings:
+            encodings[key] = tuple(key[0].encode(key[1]).tolist())
+        structures.append(encodings[key])
+        rows_list += rows
+        first_row[i + 1] = first_row[i] + len(rows)
+    seats, hole_cards, first_row = (np.array(x, np.int64) for x in (seats, hole_cards, first_row))
+    stacks, blinds, antes, expected, structures = (
+        np.array(x, np.int64).reshape(n, -1) for x in (stacks, blinds, antes, expected, structures))
+    rows = np.array(rows_list, np.int64).reshape(-1, ROW)
+    highs, lows, known_hole = _evaluate(encoded, n, width)
+    out = Replayed(
+        matched=np.zeros(n, np.bool_), setups=[e[0] if e else None for e in encoded], seats=seats,
+        reached=np.zeros(n, np.int64), players_at=np.zeros((n, 5), np.int64), live=np.zeros((n, width), np.bool_),
+        voluntary=np.zeros((n, width), np.bool_), pot=np.zeros(n, np.int64), net=np.zeros((n, width), np.int64),
+        won=np.zeros((n, width), np.int64), stats=np.zeros((n, width, len(STATS)), np.int64),
+        known=np.zeros(n, np.bool_), flags=np.zeros((n, len(SHOWDOWN_FLAGS)), np.int64),
+        games=[e[0].game.name if e else None for e in encoded], blind=np.zeros(n, np.int64),
+    )
+    out.blind[:] = [max(max(e[0].blinds), structures[i, S_MIN_BET], 1) if e else 0 for i, e in enumerate(encoded)]
+    _replay(seats, stacks, blinds, antes, structures, expected, hole_cards, rows, first_row, highs, lows, known_hole,
+            out.matched, out.reached, out.players_at, out.live, out.voluntary, out.pot, out.net, out.won, out.stats,
+            out.known, out.flags)
+    return out
+
+
+def _evaluate(encoded, n: int, width: int):
+    """Each seat's high and low on the whole board where its cards and the board are known (one
+    evaluator call per game and table size), and which seats' cards are known."""
+    highs, lows = np.zeros((n, width), np.int64), np.zeros((n, width), np.int64)
+    known = np.zeros((n, width), np.bool_)
+    groups: dict = {}
+    for i, e in enumerate(encoded):
+        if e is None:
+            continue
+        setup, _, _, hole, board = e
+        for s, cards in enumerate(hole):
+            known[i, s] = cards is not None
+        if len(board) == setup.game.board_cards and known[i].any() and len(set(board)) == len(board):
+            groups.setdefault((setup.game.name, len(hole)), (setup.game, []))[1].append((i, hole, board))
+    for game, members in groups.values():
+        size = game.hole_cards
+        hole_array = np.empty((len(members), len(members[0][1]), size), np.uint8)
+        board_array = np.empty((len(members), game.board_cards), np.uint8)
+        for m, (i, hole, board) in enumerate(members):
+            spare = iter(c for c in range(52) if c not in board)  # stand-ins for unknown cards: never read
+            for s, cards in enumerate(hole):
+                hole_array[m, s] = cards if cards is not None else [next(spare) for _ in range(size)]
+            board_array[m] = board
+        high, low = fast_evaluator(game).high_low(hole_array, board_array)
+        rows = np.array([i for i, _, _ in members])
+        highs[rows, : hole_array.shape[1]] = high
+        lows[rows, : hole_array.shape[1]] = low
+    return highs, lows, known
+
+
+@njit(cache=True)
+def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_cards, rows, first_row, highs, lows,
+            known_hole, matched, reached, players_at, live_end, voluntary, pot_out, net, won_out, stats, known, flags):
+    width = start_stacks.shape[1]
+    stacks_ = np.empty(width, np.int64)
+    contributed_ = np.empty(width, np.int64)
+    antes_paid_ = np.empty(width, np.int64)
+    bets_ = np.empty(width, np.int64)
+    acted_at_ = np.empty(width, np.int64)
+    folded_ = np.empty(width, np.bool_)
+    mucked_ = np.empty(width, np.bool_)
+    showed_ = np.empty(width, np.bool_)
+    has_hole_ = np.empty(width, np.bool_)
+    won_ = np.empty(width, np.int64)
+    out_ = np.empty(width, np.bool_)
+    at = np.zeros(4, np.int64)
+    pot_chips = np.zeros(width + 2, np.int64)
+    pot_eligible = np.zeros((width + 2, width), np.bool_)
+    for h in range(seats_of.shape[0]):
+        n = seats_of[h]
+        if n < 2:
+            continue
+        structure = structures[h]
+        stacks, contributed, antes_paid, bets = stacks_[:n], contributed_[:n], antes_paid_[:n], bets_[:n]
+        acted_at, folded, mucked, showed = acted_at_[:n], folded_[:n], mucked_[:n], showed_[:n]
+        has_hole, won, out = has_hole_[:n], won_[:n], out_[:n]
+        stat = stats[h]
+        stacks[:] = start_stacks[h, :n]
+        contributed[:] = 0
+        bets[:] = 0
+        folded[:] = False
+        mucked[:] = False
+        showed[:] = False
+        has_hole[:] = False
+        seen = np.uint64(0)
+        ok = True
+        for s in range(n):
+            if start_stacks[h, s] < 0 or blinds[h, s] < 0 or antes[h, s] < 0:
+                ok = False
+            amount = min(antes[h, s], stacks[s])
+            stacks[s] -= amount
+            contributed[s] += amount
+            antes_paid[s] = amount
+        for s in range(n):
+            _put(s, blinds[h, s], stacks, contributed, bets)
+        largest = 0
+        for s in range(n):
+            if bets[s] >= bets[largest]:
+                largest = s
+        street = 0
+        done = False
+        # a street begins: Hand._begin_street(opener)
+        acted_at[:] = -1
+        last_raise = np.int64(0)
+        raises = 0
+        actor = _next_actor((largest + 1) % n, folded, stacks, bets, acted_at)
+        settle_now = actor < 0
+        at[0] = n
+        at_count = 1
+        in_hand = n
+        # seat_stats' own reading of the actions
+        stat[:n, :] = 0
+        stats_street = 0
+        preflop_raises = 0
+        raised_here = False
+        aggressor = -1
+        flop_bet = False
+        for r in range(first_row[h], first_row[h + 1] + 1):
+            if settle_now:  # Hand._close_if_over: the round is over
+                settle_now = False
+                _return_uncalled(stacks, contributed, bets)
+                # Hand._maybe_settle
+                live = 0
+                last_live = -1
+                for s in range(n):
+                    if not folded[s] and not mucked[s]:
+                        live += 1
+                        last_live = s
+                if live == 1:
+                    won[:] = 0
+                    won[last_live] = contributed.sum()
+                    done = True
+                elif street >= 3 and actor < 0:
+                    all_shown = True
+                    for s in range(n):
+                        if not folded[s] and not mucked[s] and not (has_hole[s] and showed[s]):
+                            all_shown = False
+                    if all_shown:
+                        ok &= _settle(n, contributed, antes_paid, folded, mucked, highs[h], lows[h], won, out,
+                                      pot_chips, pot_eligible)
+                        done = True
+            if r == first_row[h + 1] or not ok:
+                break
+            kind, seat, amount = rows[r, 0], rows[r, 1], rows[r, 2]
+            count = rows[r, 8]
+            if kind == DEALS_HOLE:
+                if has_hole[seat]:
+                    ok = False
+                elif count > 0:
+                    for c in range(count):
+                        bit = np.uint64(1) << np.uint64(rows[r, 3 + c])
+                        if seen & bit:
+                            ok = False
+                        seen |= bit
+                    has_hole[seat] = True
+            elif kind == DEALS_BOARD:
+                live = 0
+                for s in range(n):
+                    live += not folded[s] and not mucked[s]
+                due = 3 if street == 0 else 1
+                if done or actor >= 0 or live < 2 or street >= 3 or count != due:
+                    ok = False
+                    continue
+                for c in range(count):
+                    bit = np.uint64(1) << np.uint64(rows[r, 3 + c])
+                    if seen & bit:
+                        ok = False
+                    seen |= bit
+                street += 1
+                bets[:] = 0
+                acted_at[:] = -1
+                last_raise = 0
+                raises = 0
+                actor = _next_actor(0, folded, stacks, bets, acted_at)
+                settle_now = actor < 0
+                at[at_count] = in_hand
+                at_count += 1
+                stats_street += 1
+                raised_here = False
+                if stats_street == 1:
+                    for s in range(n):
+                        stat[s, C_FLOP] = not folded[s]  # still in when the flop came
+            elif kind == MUCKS or kind == SHOWS:
+                if actor >= 0 or folded[seat] or mucked[seat] or showed[seat] or (kind == MUCKS and done):
+                    ok = False
+                    continue
+                if kind == MUCKS:
+                    mucked[seat] = True
+                else:
+                    if not has_hole[seat]:
+                        for c in range(count):
+                            bit = np.uint64(1) << np.uint64(rows[r, 3 + c])
+                            if seen & bit:
+                                ok = False
+                            seen |= bit
+                        has_hole[seat] = True
+                    showed[seat] = True
+                settle_now = not done
+            else:  # the player to act: a fold, check or call, bet or raise
+                if actor < 0 or seat != actor:
+                    ok = False  # out of turn, or pokerkit's no-choice check: the reference decides
+                    continue
+                max_bet = _max(bets)
+                if kind == FOLDS:
+                    if max_bet <= bets[seat]:
+                        ok = False
+                        continue
+                    folded[seat] = True
+                    in_hand -= 1
+                elif kind == CHECKS_OR_CALLS:
+                    call = min(max_bet - bets[seat], stacks[seat])
+                    _put(seat, call, stacks, contributed, bets)
+                    if street == 0 and call > 0:
+                        voluntary[h, seat] = True
+                    acted_at[seat] = _max(bets)
+                else:
+                    low, high = _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, bets,
+                                              acted_at, contributed)
+                    if low < 0 or amount < low or amount > high:
+                        ok = False  # illegal, or a short wager's reopening: the reference decides
+                        continue
+                    if amount - max_bet >= min_raise_size(structure, street, last_raise):
+                        last_raise = amount - max_bet
+                    raises += 1
+                    _put(seat, amount - bets[seat], stacks, contributed, bets)
+                    if street == 0:
+                        voluntary[h, seat] = True
+                    acted_at[seat] = amount
+                # engine.records.seat_stats
+                if stats_street == 0:
+                    if preflop_raises == 1:
+                        stat[seat, C_THREE_BET_CHANCE] = 1
+                    if kind == BETS_OR_RAISES:
+                        stat[seat, C_PFR] = 1
+                        if preflop_raises == 1:
+                            stat[seat, C_THREE_BET] = 1
+                        preflop_raises += 1
+                        aggressor = seat
+                else:
+                    if stats_street == 1 and seat == aggressor and not flop_bet:
+                        stat[seat, C_CBET_CHANCE] = 1
+                        stat[seat, C_CBET] = kind == BETS_OR_RAISES
+                    if kind == BETS_OR_RAISES:
+                        stat[seat, C_AGGRESSIVE] += 1
+                        raised_here = True
+                        flop_bet |= stats_street == 1
+                    elif kind == CHECKS_OR_CALLS and raised_here:
+                        stat[seat, C_CALLS] += 1
+                actor = _next_actor(seat + 1, folded, stacks, bets, acted_at)
+                settle_now = actor < 0
+        if ok and not done:  # Hand.finish_showdown: the betting over, every live hand known
+            live = 0
+            for s in range(n):
+                if not folded[s] and not mucked[s]:
+                    live += 1
+                    ok &= has_hole[s]
+            if ok and actor < 0 and live >= 2 and street == 3:
+                ok &= _settle(n, contributed, antes_paid, folded, mucked, highs[h], lows[h], won, out, pot_chips,
+                              pot_eligible)
+                done = True
+        if not ok or not done:
+            continue
+        for s in range(n):
+            if stacks[s] + won[s] != expected[h, s]:
+                ok = False
+        if not ok:
+            continue
+        matched[h] = True
+        showdown = in_hand > 1
+        for s in range(n):
+            live_end[h, s] = not folded[s]
+            net[h, s] = stacks[s] + won[s] - start_stacks[h, s]
+            won_out[h, s] = won[s]
+            stat[s, C_VPIP] = voluntary[h, s]
+            stat[s, C_SHOWDOWN] = showdown and not folded[s]
+            stat[s, C_WON_SHOWDOWN] = stat[s, C_SHOWDOWN] and won[s] > 0
+        pot_out[h] = contributed.sum()
+        reached[h] = 4 if showdown else at_count - 1
+        for i in range(at_count):
+            players_at[h, i] = at[i]
+        if showdown:
+            players_at[h, at_count] = in_hand
+            board_known = True
+            for s in range(n):
+                if not folded[s] and not known_hole[h, s]:
+                    board_known = False
+            known[h] = board_known and street == 3 and highs[h, :n].max() > 0
+            if known[h]:
+                fl = flags_among(highs[h, :n], lows[h, :n], live_end[h, :n])
+                for f in range(len(SHOWDOWN_FLAGS)):
+                    flags[h, f] = fl[f]
+
+
+@njit(inline="always")
+def _settle(n, contributed, antes_paid, folded, mucked, highs, lows, won, out, pot_chips, pot_eligible):
+    """``Hand._settle``: the bets in layers (``evaluator.settle.side_pots``), the antes dead money
+    in the main pot when every live seat contests it, else a pot of their own first; each pot split
+    hi-lo from the button (the last seat). False where the reference would refuse."""
+    for s in range(n):
+        out[s] = folded[s] or mucked[s]
+    pots = 0
+    previous = np.int64(0)
+    while True:
+        level = np.int64(-1)  # the next bet level above ``previous``
+        for s in range(n):
+            bet = contributed[s] - antes_paid[s]
+            if bet > previous and (level < 0 or bet < level):
+                level = bet
+        if level < 0:
+            break
+        chips = np.int64(0)
+        anyone = False
+        same = pots > 0
+        for s in range(n):
+            bet = contributed[s] - antes_paid[s]
+            chips += min(bet, level) - min(bet, previous)
+            eligible = bet >= level and not out[s]
+            anyone |= eligible
+            if pots > 0:
+                same &= eligible == pot_eligible[pots - 1, s]
+        if pots > 0 and (not anyone or same):
+            pot_chips[pots - 1] += chips
+        else:
+            pot_chips[pots] = chips
+            for s in range(n):
+                pot_eligible[pots, s] = (contributed[s] - antes_paid[s]) >= level and not out[s]
+            pots += 1
+        previous = level
+    if pots > 0:
+        anyone = False
+        for s in range(n):
+            anyone |= pot_eligible[0, s]
+        if not anyone:
+            return False  # every player folded: side_pots refuses
+    dead = antes_paid.sum()
+    main_is_live = pots > 0
+    for s in range(n):
+        if pots > 0 and pot_eligible[0, s] != (not out[s]):
+            main_is_live = False
+    first = 0
+    if main_is_live:
+        pot_chips[0] += dead
+    elif dead > 0:
+        first = -1  # the dead money is a pot of its own, contested by every live seat, split first
+    won[:] = 0
+    live_highs = np.zeros(n, np.int64)
+    live_lows = np.zeros(n, np.int64)
+    for s in range(n):
+        if not out[s]:
+            live_highs[s] = highs[s]
+            live_lows[s] = lows[s]
+    button = n - 1
+    for p in range(first, pots):
+        if p < 0:
+            _split_pot(dead, ~out, live_highs, live_lows, button, won)
+        else:
+            _split_pot(pot_chips[p], pot_eligible[p, :n], live_highs, live_lows, button, won)
+    return True
