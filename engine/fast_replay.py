@@ -33,13 +33,14 @@ showdown's flags (``evaluator.settle.flags_among``) when every card of it is kno
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 from numba import njit
 
 from engine.betting import S_MIN_BET, min_raise_size
 from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled, _split_pot
-from engine.phh import ACTION, Record, Setup, setup_of, to_chips
+from engine.phh import Record, Setup, setup_of, to_chips
 from engine.hand import Hand
 from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.cards import parse_cards
@@ -111,11 +112,10 @@ def _cards(text: str) -> list[int] | None:
     return None if set(text) <= {"?"} else parse_cards(text)
 
 
-def _row(kind: int, seat: int, amount: int, cards) -> tuple:
-    return (kind, seat, amount, *cards, *_NO_CARDS[len(cards):], len(cards))
-
-
-_NO_CARDS = (-1,) * 5
+_NO_CARDS = (-1,) * 5  # an action row's card slots left empty
+# The actions as records usually write them, one per line of the joined list: a strict part of
+# engine.phh.ACTION (no spaces around, no comment), read with the same groups.
+_ACTIONS = re.compile(r"^(?:d dh p(\d+) (\S+)|d db (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)$", re.MULTILINE)
 
 
 def encode(record: Record) -> tuple[Setup, list[tuple], list[int], list, list[int]] | None:
@@ -125,49 +125,55 @@ def encode(record: Record) -> tuple[Setup, list[tuple], list[int], list, list[in
     fields = record.fields
     try:
         setup = setup_of(record)
-        expected = [to_chips(v, setup.unit) for v in fields["finishing_stacks"]]
+        expected = fields["finishing_stacks"]
+        if setup.unit or not all(type(v) is int for v in expected):
+            expected = [to_chips(v, setup.unit) for v in expected]
         actions = fields.get("actions", [])
-        if not isinstance(actions, list):
+        if type(actions) is not list or not all(type(action) is str for action in actions):
             return None
         seats, size = len(setup.stacks), setup.game.hole_cards
         if seats < 2 or len(expected) != seats or len(setup.blinds) != seats or len(setup.antes) != seats:
             return None
-        rows, hole, board = [], [None] * seats, []
-        for action in actions:
-            match = ACTION.match(action if type(action) is str else str(action))
-            if not match:
-                return None
-            g = match.groups()
-            if g[1] == "dh":
-                seat, cards = int(g[2]) - 1, _cards(g[3])
+        text = "\n".join(actions)  # one regex pass over the record, every action a whole line of it
+        found = _ACTIONS.findall(text)
+        if len(found) != len(actions) or text.count("\n") != len(actions) - 1:
+            return None  # an action written otherwise (spaces, a comment, not a string): the reference reads it
+        rows, hole, board, unit = [], [None] * seats, [], setup.unit
+        for dealt_to, dealt, board_cards, actor, verb, argument in found:
+            if dealt_to:
+                seat, cards = int(dealt_to) - 1, _cards(dealt)
                 if not 0 <= seat < seats or (cards is not None and len(cards) != size):
                     return None
-                rows.append(_row(DEALS_HOLE, seat, 0, cards or ()))
-                hole[seat] = hole[seat] or cards
-            elif g[5] == "db":
-                cards = _cards(g[6])
+                cards = cards or ()
+                rows.append((DEALS_HOLE, seat, 0, *cards, *_NO_CARDS[len(cards):], len(cards)))
+                hole[seat] = hole[seat] or cards or None
+            elif board_cards:
+                cards = _cards(board_cards)
                 if cards is None or len(cards) > 5:
                     return None
-                rows.append(_row(DEALS_BOARD, -1, 0, cards))
+                rows.append((DEALS_BOARD, -1, 0, *cards, *_NO_CARDS[len(cards):], len(cards)))
                 board += cards
             else:
-                seat, verb, argument = int(g[7]) - 1, g[8], g[9]
+                seat = int(actor) - 1
                 if not 0 <= seat < seats:
                     return None
-                if verb == "sm" and (argument is None or "?" in argument):
-                    rows.append(_row(MUCKS, seat, 0, ()))
-                elif verb == "sm":
-                    cards = hole[seat] if argument.strip() == "-" else parse_cards(argument)
+                if verb == "cc":
+                    rows.append((CHECKS_OR_CALLS, seat, 0, -1, -1, -1, -1, -1, 0))
+                elif verb == "f":
+                    rows.append((FOLDS, seat, 0, -1, -1, -1, -1, -1, 0))
+                elif verb == "cbr":
+                    if not argument:
+                        return None
+                    amount = int(argument) if unit == 0 and argument.isdecimal() else to_chips(argument, unit)
+                    rows.append((BETS_OR_RAISES, seat, amount, -1, -1, -1, -1, -1, 0))
+                elif not argument or "?" in argument:  # PHH: a bare ``sm`` mucks; unknown cards shown, too
+                    rows.append((MUCKS, seat, 0, -1, -1, -1, -1, -1, 0))
+                else:
+                    cards = hole[seat] if argument == "-" else parse_cards(argument)
                     if cards is None or len(cards) != size or (hole[seat] and sorted(cards) != sorted(hole[seat])):
                         return None
-                    rows.append(_row(SHOWS, seat, 0, cards))
+                    rows.append((SHOWS, seat, 0, *cards, *_NO_CARDS[len(cards):], len(cards)))
                     hole[seat] = hole[seat] or cards
-                elif verb == "cbr":
-                    if argument is None:
-                        return None
-                    rows.append(_row(BETS_OR_RAISES, seat, to_chips(argument, setup.unit), ()))
-                else:
-                    rows.append(_row(FOLDS if verb == "f" else CHECKS_OR_CALLS, seat, 0, ()))
     except (SampyongError, KeyError, TypeError, ValueError, ArithmeticError):
         return None
     return setup, rows, expected, hole, board

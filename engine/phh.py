@@ -313,6 +313,8 @@ def setup_of(record: Record) -> Setup:
         values = fields.get(name, default)
         if not isinstance(values, list):
             raise SampyongError(f"{name} must be a list of amounts")
+        if unit == 0 and all(type(v) is int for v in values):
+            return list(values)  # whole chips as written: the common case
         return [to_chips(v, unit) for v in values]
 
     stacks = amounts("starting_stacks")
