@@ -215,11 +215,14 @@ def record_files(paths) -> list[Path]:
     return files
 
 
-def load_file(file: Path) -> list[Record]:
-    """The hands of one PHH file; ``SampyongError`` when it cannot be read or is not PHH."""
+def load_file(file: Path, data: bytes | None = None) -> list[Record]:
+    """The hands of one PHH file (``data``: its bytes, when the caller has read them);
+    ``SampyongError`` when it cannot be read or is not PHH."""
     try:
-        with open(file, "rb") as handle:  # bytes, then decoded: a third faster than Path.read_text on small files
-            text = handle.read().decode("utf-8")
+        if data is None:
+            with open(file, "rb") as handle:  # bytes, then decoded: a third faster than Path.read_text on small files
+                data = handle.read()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
     return loads(text, str(file))

@@ -100,13 +100,17 @@ def configure(config: RunConfig) -> RunConfig:
     digest = hashlib.sha256()
     tables: dict = {}
     for file in files:
-        for record in load_file(file):  # SampyongError for a file that cannot be read or is not PHH
+        try:
+            data = file.read_bytes()
+        except OSError as error:
+            raise SampyongError(f"cannot read {file}: {error.strerror or error}") from None
+        for record in load_file(file, data):  # SampyongError for a file that cannot be read or is not PHH
             variant = VARIANTS.get(record.fields.get("variant"))
             if wanted and variant is not None and variant.game != wanted:
                 raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
             if against and variant is not None:
                 _count_table(tables, record, variant)
-        digest.update(str(file.resolve()).encode() + b"\0" + file.read_bytes())
+        digest.update(str(file.resolve()).encode() + b"\0" + data)
     options = [("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files]))]
     if against:
         per_table = parse_count(hands, "--hands", at_most=MAX_DEALS) if hands else None
