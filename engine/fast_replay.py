@@ -1,11 +1,12 @@
 """Records replayed in bulk inside numba: the fast path of ``sampyong run records``.
 
 ``engine.phh.replay`` replays one record through the reference engine (``engine.hand.Hand``),
-a few thousand a second. Here a batch of records is replayed at once: each record is encoded in
-Python (its setup by ``engine.phh.setup_of``, then one row per action), the showdown hands are
-evaluated in one call per game, and a numba kernel plays the actions under ``Hand``'s rules (the
-betting arithmetic of ``engine.betting``; the pots of ``Hand._settle``: bets in layers, the antes
-dead money) and compares the record's finishing stacks.
+a few thousand a second. Here a batch of records is replayed at once, with Python touching each
+record once (its setup, by ``engine.phh.setup_of``): a numba parser reads every record's actions
+(the strict forms records are written in; any other spelling is the reference's to read) into
+rows, the showdown hands are evaluated in one call per game, and a numba kernel plays the rows
+under ``Hand``'s rules (the betting arithmetic of ``engine.betting``; the pots of
+``Hand._settle``: bets in layers, the antes dead money) and compares the finishing stacks.
 
 The kernel only ever says *match*: a record it replays action by action to its finishing
 stacks, chip for chip, every action legal as ``Hand`` plays it (no writer's departure,
@@ -33,7 +34,6 @@ showdown's flags (``evaluator.settle.flags_among``) when every card of it is kno
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import numpy as np
 from numba import njit
@@ -43,7 +43,7 @@ from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _re
 from engine.phh import Record, Setup, setup_of, to_chips
 from engine.hand import Hand
 from engine.records import SHOWDOWN, STATS, figures, seat_stats
-from evaluator.cards import parse_cards
+from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.settle import SHOWDOWN_FLAGS, flags_among
@@ -107,21 +107,9 @@ class Replayed:
             self.flags[i] = flags_among(high[0], low[0], np.ones(len(seats), np.bool_))
 
 
-def _cards(text: str) -> list[int] | None:
-    """Known cards, or None for unknown ones (``??``), as ``Hand`` reads them."""
-    return None if set(text) <= {"?"} else parse_cards(text)
-
-
-_NO_CARDS = (-1,) * 5  # an action row's card slots left empty
-# The actions as records usually write them, one per line of the joined list: a strict part of
-# engine.phh.ACTION (no spaces around, no comment), read with the same groups.
-_ACTIONS = re.compile(r"^(?:d dh p(\d+) (\S+)|d db (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)$", re.MULTILINE)
-
-
-def encode(record: Record) -> tuple[Setup, list[tuple], list[int], list, list[int]] | None:
-    """The record's setup, action rows, expected finishing stacks (chips), each seat's known hole
-    cards at the end (dealt or shown, else None) and the board; None for a record the kernel
-    does not take."""
+def _prepare(record: Record) -> tuple[Setup, list[int], bytes] | None:
+    """The record's setup, expected finishing stacks (chips) and its actions as UTF-8 text, one
+    per line (``_parse`` reads them); None for a record the kernel does not take."""
     fields = record.fields
     try:
         setup = setup_of(record)
@@ -129,78 +117,41 @@ def encode(record: Record) -> tuple[Setup, list[tuple], list[int], list, list[in
         if setup.unit or not all(type(v) is int for v in expected):
             expected = [to_chips(v, setup.unit) for v in expected]
         actions = fields.get("actions", [])
-        if type(actions) is not list or not all(type(action) is str for action in actions):
-            return None
-        seats, size = len(setup.stacks), setup.game.hole_cards
+        seats = len(setup.stacks)
         if seats < 2 or len(expected) != seats or len(setup.blinds) != seats or len(setup.antes) != seats:
             return None
-        text = "\n".join(actions)  # one regex pass over the record, every action a whole line of it
-        found = _ACTIONS.findall(text)
-        if len(found) != len(actions) or text.count("\n") != len(actions) - 1:
-            return None  # an action written otherwise (spaces, a comment, not a string): the reference reads it
-        rows, hole, board, unit = [], [None] * seats, [], setup.unit
-        for dealt_to, dealt, board_cards, actor, verb, argument in found:
-            if dealt_to:
-                seat, cards = int(dealt_to) - 1, _cards(dealt)
-                if not 0 <= seat < seats or (cards is not None and len(cards) != size):
-                    return None
-                cards = cards or ()
-                rows.append((DEALS_HOLE, seat, 0, *cards, *_NO_CARDS[len(cards):], len(cards)))
-                hole[seat] = hole[seat] or cards or None
-            elif board_cards:
-                cards = _cards(board_cards)
-                if cards is None or len(cards) > 5:
-                    return None
-                rows.append((DEALS_BOARD, -1, 0, *cards, *_NO_CARDS[len(cards):], len(cards)))
-                board += cards
-            else:
-                seat = int(actor) - 1
-                if not 0 <= seat < seats:
-                    return None
-                if verb == "cc":
-                    rows.append((CHECKS_OR_CALLS, seat, 0, -1, -1, -1, -1, -1, 0))
-                elif verb == "f":
-                    rows.append((FOLDS, seat, 0, -1, -1, -1, -1, -1, 0))
-                elif verb == "cbr":
-                    if not argument:
-                        return None
-                    amount = int(argument) if unit == 0 and argument.isdecimal() else to_chips(argument, unit)
-                    rows.append((BETS_OR_RAISES, seat, amount, -1, -1, -1, -1, -1, 0))
-                elif not argument or "?" in argument:  # PHH: a bare ``sm`` mucks; unknown cards shown, too
-                    rows.append((MUCKS, seat, 0, -1, -1, -1, -1, -1, 0))
-                else:
-                    cards = hole[seat] if argument == "-" else parse_cards(argument)
-                    if cards is None or len(cards) != size or (hole[seat] and sorted(cards) != sorted(hole[seat])):
-                        return None
-                    rows.append((SHOWS, seat, 0, *cards, *_NO_CARDS[len(cards):], len(cards)))
-                    hole[seat] = hole[seat] or cards
+        if type(actions) is not list or not all(type(action) is str for action in actions):
+            return None
+        text = "\n".join(actions)
+        if text.count("\n") != max(len(actions) - 1, 0):
+            return None  # an action of several lines: the reference reads it
+        return setup, expected, text.encode("utf-8")
     except (SampyongError, KeyError, TypeError, ValueError, ArithmeticError):
         return None
-    return setup, rows, expected, hole, board
 
 
 def replay_batch(records: list[Record]) -> Replayed:
     """Replay ``records`` in the kernel; ``matched`` says which it replayed (see the module).
     Rows are as wide as the largest ``starting_stacks`` of the batch, so ``take`` fits any match."""
     n = len(records)
-    encoded = [encode(r) for r in records]
+    prepared = [_prepare(r) for r in records]
     width = max([len(r.fields["starting_stacks"]) for r in records
                  if isinstance(r.fields.get("starting_stacks"), list)] + [2])
     pad = [0] * width
-    seats, hole_cards, first_row = [0] * n, [0] * n, [0] * (n + 1)
-    stacks, blinds, antes, expected, structures = [], [], [], [], []
-    rows_list: list[tuple] = []
+    seats, hole_size, units, actions = [0] * n, [0] * n, [0] * n, [0] * n
+    stacks, blinds, antes, expected, structures, texts = [], [], [], [], [], []
     encodings: dict = {}  # (betting, minimum bet) -> its structure row
-    for i, e in enumerate(encoded):
+    for i, e in enumerate(prepared):
         if e is None:
-            first_row[i + 1] = first_row[i]
             for table in (stacks, blinds, antes, expected):
                 table.append(pad)
             structures.append((0,) * 5)
+            texts.append(b"")
             continue
-        setup, rows, finishing, _, _ = e
+        setup, finishing, text = e
         k = len(setup.stacks)
-        seats[i], hole_cards[i] = k, setup.game.hole_cards
+        seats[i], hole_size[i], units[i] = k, setup.game.hole_cards, setup.unit
+        actions[i] = len(records[i].fields.get("actions", []))
         b, a = (setup.blinds[::-1], setup.antes[::-1]) if k == 2 else (setup.blinds, setup.antes)  # as Hand posts them
         for table, values in ((stacks, setup.stacks), (blinds, b), (antes, a), (expected, finishing)):
             table.append(values + pad[k:])
@@ -208,56 +159,234 @@ def replay_batch(records: list[Record]) -> Replayed:
         if key not in encodings:
             encodings[key] = tuple(key[0].encode(key[1]).tolist())
         structures.append(encodings[key])
-        rows_list += rows
-        first_row[i + 1] = first_row[i] + len(rows)
-    seats, hole_cards, first_row = (np.array(x, np.int64) for x in (seats, hole_cards, first_row))
+        texts.append(text)
+    seats, hole_size, units = (np.array(x, np.int64) for x in (seats, hole_size, units))
     stacks, blinds, antes, expected, structures = (
         np.array(x, np.int64).reshape(n, -1) for x in (stacks, blinds, antes, expected, structures))
-    rows = np.array(rows_list, np.int64).reshape(-1, ROW)
-    highs, lows, known_hole = _evaluate(encoded, n, width)
+    text_start = np.zeros(n + 1, np.int64)
+    text_start[1:] = np.cumsum([len(t) for t in texts])
+    first_row = np.zeros(n + 1, np.int64)
+    first_row[1:] = np.cumsum(actions)
+    rows = np.full((first_row[-1], ROW), -1, np.int64)
+    hole = np.full((n, width, 5), -1, np.int64)
+    board = np.full((n, 5), -1, np.int64)
+    taken = np.array([e is not None for e in prepared], np.bool_)
+    _parse(np.frombuffer(b"".join(texts), np.uint8), text_start, seats, hole_size, units, rows, first_row, taken,
+           hole, board)
+    games = [e[0].game if e else None for e in prepared]
+    highs, lows = _evaluate(games, seats, taken, hole, board)
     out = Replayed(
-        matched=np.zeros(n, np.bool_), setups=[e[0] if e else None for e in encoded], seats=seats,
+        matched=np.zeros(n, np.bool_), setups=[e[0] if e else None for e in prepared], seats=seats,
         reached=np.zeros(n, np.int64), players_at=np.zeros((n, 5), np.int64), live=np.zeros((n, width), np.bool_),
         voluntary=np.zeros((n, width), np.bool_), pot=np.zeros(n, np.int64), net=np.zeros((n, width), np.int64),
         won=np.zeros((n, width), np.int64), stats=np.zeros((n, width, len(STATS)), np.int64),
         known=np.zeros(n, np.bool_), flags=np.zeros((n, len(SHOWDOWN_FLAGS)), np.int64),
-        games=[e[0].game.name if e else None for e in encoded], blind=np.zeros(n, np.int64),
+        games=[g.name if g else None for g in games], blind=np.zeros(n, np.int64),
     )
-    out.blind[:] = [max(max(e[0].blinds), structures[i, S_MIN_BET], 1) if e else 0 for i, e in enumerate(encoded)]
-    _replay(seats, stacks, blinds, antes, structures, expected, hole_cards, rows, first_row, highs, lows, known_hole,
-            out.matched, out.reached, out.players_at, out.live, out.voluntary, out.pot, out.net, out.won, out.stats,
-            out.known, out.flags)
+    out.blind[:] = [max(max(e[0].blinds), structures[i, S_MIN_BET], 1) if e else 0 for i, e in enumerate(prepared)]
+    _replay(np.where(taken, seats, 0), stacks, blinds, antes, structures, expected, hole_size, rows, first_row,
+            highs, lows, hole[:, :, 0] >= 0, out.matched, out.reached, out.players_at, out.live, out.voluntary,
+            out.pot, out.net, out.won, out.stats, out.known, out.flags)  # seats 0: not taken, skipped
     return out
 
 
-def _evaluate(encoded, n: int, width: int):
-    """Each seat's high and low on the whole board where its cards and the board are known (one
-    evaluator call per game and table size), and which seats' cards are known."""
+def _evaluate(games: list, seats: np.ndarray, taken: np.ndarray, hole: np.ndarray, board: np.ndarray):
+    """Each seat's high and low on the whole board where the board and some hole cards are known
+    (one evaluator call per game and table size; seats with unknown cards get stand-ins, never read)."""
+    n, width = hole.shape[:2]
     highs, lows = np.zeros((n, width), np.int64), np.zeros((n, width), np.int64)
-    known = np.zeros((n, width), np.bool_)
+    ready = taken & (board >= 0).all(1) & (hole[:, :, 0] >= 0).any(1)
     groups: dict = {}
-    for i, e in enumerate(encoded):
-        if e is None:
+    for i in np.flatnonzero(ready):
+        groups.setdefault((games[i].name, int(seats[i])), []).append(i)
+    for (_, k), members in groups.items():
+        rules = games[members[0]]
+        rows = np.array(members)
+        cards = hole[rows, :k, : rules.hole_cards]
+        stand_ins = np.arange(rules.hole_cards)[None, None, :]
+        cards = np.where(cards[:, :, :1] >= 0, cards, stand_ins)
+        high, low = fast_evaluator(rules).high_low(cards.astype(np.uint8), board[rows, : rules.board_cards].astype(np.uint8))
+        highs[rows, :k], lows[rows, :k] = high, low
+    return highs, lows
+
+
+_NEWLINE, _SPACE, _QUESTION, _DASH, _DOT, _ZERO = (ord(c) for c in "\n ?-.0")
+_RANK_OF = np.full(256, -1, np.int64)  # an ASCII byte -> its rank, as records write cards ("As", "Td")
+_SUIT_OF = np.full(256, -1, np.int64)
+for _rank, _letter in enumerate(RANKS):
+    _RANK_OF[ord(_letter)] = _rank
+for _suit, _letter in enumerate(SUITS):
+    _SUIT_OF[ord(_letter)] = _suit
+
+
+@njit(inline="always")
+def _cards_at(blob, start, stop, out):
+    """Cards glued as records write them ("AsKd") in ``blob[start:stop]`` into ``out``: how many,
+    or -1 for anything else (another spelling, a repeated card, more than five)."""
+    count = (stop - start) // 2
+    if (stop - start) % 2 or count == 0 or count > 5:
+        return -1
+    for c in range(count):
+        rank, suit = _RANK_OF[blob[start + 2 * c]], _SUIT_OF[blob[start + 2 * c + 1]]
+        if rank < 0 or suit < 0:
+            return -1
+        out[c] = rank * 4 + suit
+        for d in range(c):
+            if out[d] == out[c]:
+                return -1
+    return count
+
+
+@njit(inline="always")
+def _number_at(blob, start, stop, unit):
+    """A whole number of ``unit`` decimals (``225``, ``2.25``) in ``blob[start:stop]``, or -1."""
+    value, decimals, dot, digits = np.int64(0), 0, False, 0
+    for p in range(start, stop):
+        byte = blob[p]
+        if byte == _DOT and not dot and digits > 0:
+            dot = True
+        elif _ZERO <= byte <= _ZERO + 9 and digits < 17:
+            value = value * 10 + (byte - _ZERO)
+            digits += 1
+            decimals += dot
+        else:
+            return -1
+    if digits == 0 or decimals > unit or (dot and decimals == 0):
+        return -1
+    for _ in range(unit - decimals):
+        value *= 10
+    return value
+
+
+@njit(cache=True)
+def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken, hole, board):
+    """Each taken record's actions (one per line of its text) as action rows, its seats' hole cards
+    known at the end (dealt, else shown) and its board; a record written otherwise than the strict
+    forms ``d dh pN CARDS|????``, ``d db CARDS``, ``pN f|cc|cbr AMOUNT|sm [CARDS|-|??..]`` is not
+    taken (the reference reads it)."""
+    cards = np.empty(5, np.int64)
+    for h in range(seats_of.shape[0]):
+        if not taken[h]:
             continue
-        setup, _, _, hole, board = e
-        for s, cards in enumerate(hole):
-            known[i, s] = cards is not None
-        if len(board) == setup.game.board_cards and known[i].any() and len(set(board)) == len(board):
-            groups.setdefault((setup.game.name, len(hole)), (setup.game, []))[1].append((i, hole, board))
-    for game, members in groups.values():
-        size = game.hole_cards
-        hole_array = np.empty((len(members), len(members[0][1]), size), np.uint8)
-        board_array = np.empty((len(members), game.board_cards), np.uint8)
-        for m, (i, hole, board) in enumerate(members):
-            spare = iter(c for c in range(52) if c not in board)  # stand-ins for unknown cards: never read
-            for s, cards in enumerate(hole):
-                hole_array[m, s] = cards if cards is not None else [next(spare) for _ in range(size)]
-            board_array[m] = board
-        high, low = fast_evaluator(game).high_low(hole_array, board_array)
-        rows = np.array([i for i, _, _ in members])
-        highs[rows, : hole_array.shape[1]] = high
-        lows[rows, : hole_array.shape[1]] = low
-    return highs, lows, known
+        seats, size, unit = seats_of[h], hole_size[h], units[h]
+        pos, end = text_start[h], text_start[h + 1]
+        dealt_board = 0
+        ok = True
+        for r in range(first_row[h], first_row[h + 1]):
+            stop = pos
+            while stop < end and blob[stop] != _NEWLINE:
+                stop += 1
+            row = rows[r]
+            row[8] = 0
+            if stop - pos >= 5 and blob[pos] == ord("d") and blob[pos + 1] == _SPACE and blob[pos + 4] == _SPACE \
+                    and blob[pos + 2] == ord("d") and blob[pos + 3] in (ord("h"), ord("b")):
+                if blob[pos + 3] == ord("b"):  # d db CARDS
+                    count = _cards_at(blob, pos + 5, stop, cards)
+                    if count < 0 or dealt_board + count > 5:
+                        ok = False
+                        break
+                    row[0], row[1], row[2], row[8] = DEALS_BOARD, -1, 0, count
+                    for c in range(count):
+                        row[3 + c] = cards[c]
+                        board[h, dealt_board + c] = cards[c]
+                    dealt_board += count
+                else:  # d dh pN CARDS or ????
+                    p = pos + 5
+                    if p >= stop or blob[p] != ord("p"):
+                        ok = False
+                        break
+                    p += 1
+                    seat, digits = 0, 0
+                    while p < stop and _ZERO <= blob[p] <= _ZERO + 9 and digits < 9:
+                        seat = seat * 10 + (blob[p] - _ZERO)
+                        digits += 1
+                        p += 1
+                    seat -= 1
+                    if digits == 0 or p >= stop or blob[p] != _SPACE or not 0 <= seat < seats or p + 1 >= stop:
+                        ok = False
+                        break
+                    unknown = True
+                    for q in range(p + 1, stop):
+                        unknown &= blob[q] == _QUESTION
+                    count = 0 if unknown else _cards_at(blob, p + 1, stop, cards)
+                    if count < 0 or (count > 0 and count != size):
+                        ok = False
+                        break
+                    row[0], row[1], row[2], row[8] = DEALS_HOLE, seat, 0, count
+                    for c in range(count):
+                        row[3 + c] = cards[c]
+                    if count > 0 and hole[h, seat, 0] < 0:
+                        hole[h, seat, :count] = cards[:count]
+            elif stop - pos >= 3 and blob[pos] == ord("p"):  # pN VERB [ARGUMENT]
+                p = pos + 1
+                seat, digits = 0, 0
+                while p < stop and _ZERO <= blob[p] <= _ZERO + 9 and digits < 9:
+                    seat = seat * 10 + (blob[p] - _ZERO)
+                    digits += 1
+                    p += 1
+                seat -= 1
+                if digits == 0 or p >= stop or blob[p] != _SPACE or not 0 <= seat < seats:
+                    ok = False
+                    break
+                verb = p + 1
+                space = verb
+                while space < stop and blob[space] != _SPACE:
+                    space += 1
+                argument = space + 1
+                length = space - verb
+                row[1], row[2] = seat, 0
+                if length == 1 and blob[verb] == ord("f") and space == stop:
+                    row[0] = FOLDS
+                elif length == 2 and blob[verb] == ord("c") and blob[verb + 1] == ord("c") and space == stop:
+                    row[0] = CHECKS_OR_CALLS
+                elif length == 3 and blob[verb] == ord("c") and blob[verb + 1] == ord("b") and blob[verb + 2] == ord("r") \
+                        and argument < stop:
+                    amount = _number_at(blob, argument, stop, unit)
+                    if amount < 0:
+                        ok = False
+                        break
+                    row[0], row[2] = BETS_OR_RAISES, amount
+                elif length == 2 and blob[verb] == ord("s") and blob[verb + 1] == ord("m"):
+                    questioned = False
+                    for q in range(argument, stop):
+                        questioned |= blob[q] == _QUESTION
+                        ok &= blob[q] != _SPACE
+                    if space < stop and argument == stop:
+                        ok = False  # "sm " with nothing after the space
+                    if not ok:
+                        break
+                    if space == stop or questioned:  # PHH: a bare sm mucks; unknown cards shown, too
+                        row[0] = MUCKS
+                    else:
+                        if stop - argument == 1 and blob[argument] == _DASH:  # the cards dealt
+                            count = size if hole[h, seat, 0] >= 0 else -1
+                            cards[:size] = hole[h, seat, :size]
+                        else:
+                            count = _cards_at(blob, argument, stop, cards)
+                        if count != size:
+                            ok = False
+                            break
+                        if hole[h, seat, 0] >= 0:  # shown as dealt, in any order
+                            for c in range(count):
+                                found = False
+                                for d in range(size):
+                                    found |= hole[h, seat, d] == cards[c]
+                                ok &= found
+                            if not ok:
+                                break
+                        else:
+                            hole[h, seat, :count] = cards[:count]
+                        row[0], row[8] = SHOWS, count
+                        for c in range(count):
+                            row[3 + c] = cards[c]
+                else:
+                    ok = False
+                    break
+            else:
+                ok = False
+                break
+            pos = stop + 1
+        taken[h] = ok and pos >= end
 
 
 @njit(cache=True)
