@@ -10,7 +10,8 @@ files, one process, one core:
 * ``replay``: read, then ``engine.phh.replay`` of every record (every action checked by the
   engine, the pot settled, the finishing stacks compared).
 * ``records study``: read, replay and count, as a shard of ``sampyong run records`` does
-  (``jobs.records.run_shard`` over every shard, in this process: no pipeline, no Ray).
+  (``jobs.records.run_shard`` over every shard, in this process: no pipeline, no Ray): the
+  records replayed in bulk by ``engine.fast_replay``, the others by the reference.
 * ``pokerkit read``: pokerkit's loader (``HandHistory.load``) on the same files.
 * ``pokerkit replay``: pokerkit's loader, then every state of the hand (``iter(history)``),
   pokerkit's own replay of the actions.
