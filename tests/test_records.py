@@ -52,11 +52,26 @@ def same(a: pl.DataFrame, b: pl.DataFrame) -> None:
 def test_records_of_a_play_run_give_its_tables(tmp_path, game, options):
     """A play run's hands, recorded and read back by the records study, give the play run's
     streets, showdown, positions and pots tables."""
+    play_run_read_back(tmp_path, game, options, hands=1500)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, options", [
+    ("holdem", {"policy": "regular,loose,tight,station,pro-like,regular", "players": 6}),
+    ("pls7", {"policy": "random-legal", "players": 4, "stacks": "25bb"}),
+])
+def test_twenty_thousand_recorded_hands_give_the_play_runs_tables(tmp_path, game, options):
+    """The same at the issue's size: 20,000 hands played, recorded and read back (the records
+    replayed in bulk by the kernel), every shared table count for count."""
+    play_run_read_back(tmp_path, game, options, hands=20_000)
+
+
+def play_run_read_back(tmp_path, game: str, options: dict, hands: int) -> None:
     if options["policy"] == "random-legal":
         (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
         options = {**options, "policy": str(tmp_path / "random-legal.toml")}
-    hands = 1500
-    played = sy.run("play", game=game, deals=hands, shard_deals=500, record=hands, backend="serial", out=tmp_path, **options)
+    played = sy.run("play", game=game, deals=hands, shard_deals=max(500, hands // 4), record=hands, backend="serial",
+                    out=tmp_path, **options)
     read = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path)
     records = read.tables
     assert records["records"].rows() == [(str((played.dir / "hands.phhs").resolve()), None, "match", "", hands)]
