@@ -422,3 +422,53 @@ def test_auto_showdown_writes_nothing_when_all_fold_to_one():
     play(hand, 6, "f")
     assert hand.actions == ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]
     assert hand.done and hand.finishing_stacks == [98, 102]
+
+
+def test_one_seat_extra_antes_and_negative_amounts_are_refused():
+    """A table of one, more antes than seats, and a stack, blind or ante of -1 are each refused by name."""
+    with pytest.raises(SampyongError, match="^a hand needs two or more seats"):
+        Hand(HOLDEM, NO_LIMIT, stacks=[100], blinds=[1])
+    with pytest.raises(SampyongError, match="^a hand needs two or more seats"):
+        Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], antes=[0, 0, 0, 0])
+    for stacks, blinds, antes in (([-1, 100, 100], [1, 2, 0], None), ([100] * 3, [-1, 2, 0], None),
+                                  ([100] * 3, [1, 2, 0], [0, -1, 0])):
+        with pytest.raises(SampyongError, match="^stacks, blinds and antes cannot be negative$"):
+            Hand(HOLDEM, NO_LIMIT, stacks=stacks, blinds=blinds, antes=antes)
+
+
+def test_hole_cards_are_exactly_the_games_count_blank_is_unknown():
+    """Hold'em hole cards: one card or three are refused, a blank text deals them unknown (``????``)."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0])
+    with pytest.raises(IllegalAction, match="^p1 needs 2 hole cards, got 1$"):
+        hand.deal_hole(0, "As")
+    with pytest.raises(IllegalAction, match="^p1 needs 2 hole cards, got 3$"):
+        hand.deal_hole(0, "As Ah Kd")
+    hand.deal_hole(0, "")
+    assert hand.hole[0] is None and hand.actions == ["d dh p1 ????"]
+
+
+def test_show_of_other_cards_than_dealt_is_refused_either_way():
+    """At a records showdown, showing cards other than those dealt is refused, lower or higher ones."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 2, blinds=[1, 2], auto_showdown=False)
+    hand.deal_hole(0, "Kd Kc")
+    hand.deal_hole(1, "7h 7c")
+    play(hand, "c", "c")
+    for cards in ("Qd 8s 4h", "3c", "9d"):
+        hand.deal_board(cards)
+        play(hand, "c", "c")
+    for other in ("2c 2d", "As Ah"):
+        with pytest.raises(IllegalAction, match="^p1 shows .* but was dealt Kd Kc$"):
+            hand.show(0, other)
+    hand.show(0, "Kc Kd")
+    assert hand.actions[-1] == "p1 sm KcKd"
+
+
+def test_auto_showdown_with_one_player_covering_shows_before_the_board():
+    """Heads-up, the short stack all-in preflop and called by the cover: both show at once, before
+    the board, though the covering player keeps chips behind."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 50], blinds=[1, 2])
+    hand.deal_hole(0, "As Ah")
+    hand.deal_hole(1, "Kd Kc")
+    play(hand, 50, "c")
+    assert hand.actions[2:] == ["p2 cbr 50", "p1 cc", "p2 sm KdKc", "p1 sm AsAh"]
+    assert hand.stacks == [50, 0] and hand.board_due == 3
