@@ -424,7 +424,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
         showed[:] = False
         has_hole[:] = False
         seen = np.uint64(0)
-        ok = True
+        ok = structure[S_MIN_BET] >= 0  # Hand refuses a negative minimum bet, stack, blind or ante
         for s in range(n):
             if start_stacks[h, s] < 0 or blinds[h, s] < 0 or antes[h, s] < 0:
                 ok = False
@@ -526,6 +526,12 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                     ok = False
                     continue
                 if kind == MUCKS:
+                    with_chips = 0
+                    for s in range(n):
+                        with_chips += not folded[s] and stacks[s] > 0
+                    if street < 3 and with_chips > 1:
+                        ok = False  # a muck while betting may go on: Hand no longer counts the seat as an opponent
+                        continue
                     mucked[seat] = True
                 else:
                     if not has_hole[seat]:

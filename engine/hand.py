@@ -76,7 +76,7 @@ class Hand:
             settled as soon as the betting is over and every hole card is known (simulations);
             False waits for every live player to show or muck (records).
 
-    Raises ``SampyongError`` for fewer than two seats or a negative amount.
+    Raises ``SampyongError`` for fewer than two seats or a negative amount or minimum bet.
     """
 
     def __init__(
@@ -90,6 +90,8 @@ class Hand:
             raise SampyongError("a hand needs two or more seats, with a blind and an ante per seat")
         if any(x < 0 for x in [*stacks, *blinds, *antes]):
             raise SampyongError("stacks, blinds and antes cannot be negative")
+        if min_bet is not None and min_bet < 0:
+            raise SampyongError("the minimum bet cannot be negative")
         self.initial_blinds, self.initial_antes = list(blinds), list(antes)  # as the record writes them
         if n == 2:  # heads-up: the button (seat 1) posts the small blind
             blinds, antes = blinds[::-1], antes[::-1]

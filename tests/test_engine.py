@@ -425,7 +425,7 @@ def test_auto_showdown_writes_nothing_when_all_fold_to_one():
 
 
 def test_one_seat_extra_antes_and_negative_amounts_are_refused():
-    """A table of one, more antes than seats, and a stack, blind or ante of -1 are each refused by name."""
+    """A table of one, more antes than seats, a stack, blind or ante of -1 and a minimum bet of -1 are each refused by name."""
     with pytest.raises(SampyongError, match="^a hand needs two or more seats"):
         Hand(HOLDEM, NO_LIMIT, stacks=[100], blinds=[1])
     with pytest.raises(SampyongError, match="^a hand needs two or more seats"):
@@ -434,6 +434,8 @@ def test_one_seat_extra_antes_and_negative_amounts_are_refused():
                                   ([100] * 3, [1, 2, 0], [0, -1, 0])):
         with pytest.raises(SampyongError, match="^stacks, blinds and antes cannot be negative$"):
             Hand(HOLDEM, NO_LIMIT, stacks=stacks, blinds=blinds, antes=antes)
+    with pytest.raises(SampyongError, match="^the minimum bet cannot be negative$"):
+        Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], min_bet=-1)
 
 
 def test_hole_cards_are_exactly_the_games_count_blank_is_unknown():

@@ -138,7 +138,7 @@ def test_random_legal_records_replay_alike(ours):
     assert counts["match"] == len(ours) and counts["showdown"] > 400, counts
 
 
-BREAKS = ("amount", "seat", "card", "drop", "swap", "repeat", "muck", "stack")
+BREAKS = ("amount", "seat", "card", "drop", "swap", "repeat", "muck", "stack", "setup")
 
 
 def broken(record: phh.Record, rng: random.Random) -> phh.Record:
@@ -159,6 +159,12 @@ def broken(record: phh.Record, rng: random.Random) -> phh.Record:
         actions[at], actions[at + 1] = actions[at + 1], actions[at]
     elif how == "repeat":  # a card dealt twice, a player acting or showing twice
         actions.insert(at, actions[at])
+    elif how == "setup":  # a negative minimum bet, stack, blind or ante
+        name = rng.choice(["min_bet", "starting_stacks", "blinds_or_straddles", "antes"])
+        if name == "min_bet":
+            fields["min_bet"] = -rng.randint(1, 2)
+        elif isinstance(fields.get(name), list):
+            fields[name][at % len(fields[name])] = -1
     elif how == "muck":  # a player mucks or shows where the rules allow it, or not
         seat = rng.randint(1, len(fields["starting_stacks"]))
         actions.insert(at + rng.randint(0, 1), rng.choice([f"p{seat} sm", f"p{seat} sm -"]))
@@ -169,11 +175,12 @@ def broken(record: phh.Record, rng: random.Random) -> phh.Record:
 
 def test_broken_records_are_the_references_to_judge(ours):
     """Each of those records broken one change at a time (an amount, a seat, a card, an action
-    dropped, swapped or repeated, a muck or show slipped in, a finishing stack): the kernel calls a
-    match only what the reference does."""
+    dropped, swapped or repeated, a muck or show slipped in, a finishing stack, a negative minimum
+    bet, stack, blind or ante): the kernel calls a match only what the reference does, and takes all
+    but a few of the reference's plain matches (a muck while betting may go on is the reference's)."""
     rng = random.Random(11)
-    counts = agree([broken(record, rng) for record in ours for _ in range(4)])
-    assert counts["illegal"] > 500 and counts["differ"] > 200 and counts["match"] > 100, counts
+    counts = agree([broken(record, rng) for record in ours for _ in range(4)], every=False)
+    assert counts["illegal"] > 500 and counts["differ"] > 200 and counts["match"] - 20 < counts["taken"], counts
 
 
 def in_hundredths(record: phh.Record) -> phh.Record:
