@@ -59,12 +59,12 @@
 # 88 survivors in 36 s). Others (mutant counts at HEAD 9fae75f x per-mutant time: measured on a
 # --limit sample where noted, else modelled from the stages' test times: rough):
 #   module               mutants  per mutant         whole module
-#   evaluator/settle.py      631  10 s (measured)    ~1.5 h (fewer minutes as tests kill survivors early)
-#   evaluator/ranges.py      640  4.6 s (sample 60)  ~50 min
-#   engine/hand.py           896  ~7 s (model)       ~1.7 h
-#   engine/strength.py       750  ~10 s (model)      ~2 h
+#   evaluator/settle.py      631  11 s (measured)    2.1 h (measured, HEAD e36ba39, selection on)
+#   evaluator/ranges.py      640  2.3 s (measured)   75 min (measured before selection; ~30 min with it)
+#   engine/hand.py          1036  4.5 s (measured)   43 min (measured, HEAD af4cde6, selection on, load 3)
+#   engine/strength.py       750  13 s (sample 120)  ~2.7 h
 #   engine/fast.py          1415  10 s (sample 8)    ~4 h (each mutant recompiles _play_hands: ~7 s)
-#   evaluator/equity.py     1318  ~18 s (model)      ~6.5 h
+#   evaluator/equity.py     1318  19 s (sample 60)   ~7 h
 #   jobs/play.py            1506  ~22 s (model)      ~9 h (test_play starts Ray)
 # --cache cold roughly doubles the time of every mutant that reaches a numba kernel (settle: a
 # stage-2 kill 33.6 s instead of 9.5 s). `--limit 40` measures a module's rate in minutes.
