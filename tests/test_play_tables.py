@@ -23,7 +23,8 @@ population spread over sqrt(n) for a mean). Which way each table is checked:
   rule book's claims (PLS7), n/a for another game.
 
 Policies mix the built-ins with ``random-legal`` seats (every legal action, raises of every
-size), short stacks make all-ins and side pots; hold'em no-limit and PLS7 pot-limit hi-lo.
+size), or are all random-legal (no seat reads the starting-hand ranking); short stacks make
+all-ins and side pots; hold'em no-limit and PLS7 pot-limit hi-lo.
 """
 
 from __future__ import annotations
@@ -244,6 +245,7 @@ def policy_file(tmp_path_factory):
 CASES = {
     "holdem NL, built-ins and random-legal, 30bb": ("holdem", "30bb", "{r},regular,loose,{r},pro-like,tight", 400),
     "pls7 PL hi-lo, built-ins and random-legal, 25bb": ("pls7", "25bb", "{r},regular,loose,{r},tight,station", 500),
+    "pls7 PL hi-lo, random-legal only (no ranking read), 20bb": ("pls7", "20bb", "{r},{r},{r},{r},{r},{r}", 300),
 }
 
 
@@ -267,3 +269,46 @@ def test_every_play_table_equals_a_recount_of_the_reference_engine(case, policy_
     assert {h["reached"] for h in hands} == {0, 1, 2, 3, 4} and len(by_k) >= 3
     if name == "pls7":
         assert all(any(f[flag] for shown in by_k.values() for f in shown) for flag in FLAGS)
+
+
+def test_every_claims_range_holds_the_rule_books_figure():
+    """Each rule-book claim's allowed range is a range of rates (0 < low < high < 1) that holds the
+    book's own figure: "about 7.05 %" allows 6.05 % to 8.05 %."""
+    for c in CLAIMS:
+        low, high = c["allowed"]
+        assert 0 < low < c["rulebook"] < high < 1, c
+
+
+def test_verdicts_read_each_outcome_in_words():
+    """The rule-book table read as sentences: a claim that holds, one that does not, one with too
+    few hands and one with none, each with its rates in percent."""
+    from jobs.play import verdicts
+
+    rows = [("Heads-up only about one hand in seven splits (section 7)", "heads-up showdowns", 0.14, 1234, "yes", 0.15),
+            ("High chop about 7.05 % with all 6 players (section 9)", "showdowns of 6", 0.031, 800, "no", 0.0705),
+            ("From four players about three hands in ten split (section 7)", "all hands", 0.3, 40, "too few to tell", 0.3),
+            ("From four players about three hands in ten split (section 7)", "showdowns of 4 or more", 0.0, 0, "n/a", 0.3)]
+    frame = pl.DataFrame([dict(zip(("claim", "among", "play", "play_hands", "holds", "everyone"), r)) for r in rows])
+    said = verdicts(frame, RunConfig(job="play", game="pls7", deals=1, shard_deals=1, players=6, seed=0))
+    assert said == [
+        "- Heads-up only about one hand in seven splits (section 7): **holds** under play: 14.0 % of heads-up "
+        "showdowns (1,234); everyone showing down gives 15.0 %.",
+        "- High chop about 7.05 % with all 6 players (section 9): **does not hold** under play: 3.1 % of showdowns "
+        "of 6 (800), against 7.0 % when everyone shows down.",
+        "- From four players about three hands in ten split (section 7): too few all hands to tell (30.0 % of all "
+        "hands (40)).",
+        "- From four players about three hands in ten split (section 7): no showdowns of 4 or more in this run, so "
+        "play cannot tell.",
+    ]
+
+
+def test_recorded_hands_are_exactly_the_count_asked_across_shards(tmp_path):
+    """``--record 250`` with shards of 100 hands writes the run's first 250 hands: two whole shards
+    and half of the third, numbered 1 to 250."""
+    from engine.phh import loads
+    from jobs.play import record_hands
+
+    config = RunConfig(job="play", game="holdem", deals=400, shard_deals=100, players=3, seed=9,
+                       options=(("policy", "regular"), ("stacks", "50bb")))
+    records = loads(record_hands(config, 250, ranking(table_of(config).game)))
+    assert len(records) == 250 and [r.index for r in records[:2]] == [1, 2] and records[-1].index == 250
