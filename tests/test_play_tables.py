@@ -207,6 +207,18 @@ def check_positions_classes_pots(tables, hands, seats):
     assert_rows(tables["pots"], "ending", pots)
 
 
+def check_pot_buckets(run, hands):
+    """The shards' pot counts by size in big blinds (``from_bb``, the lower edge of its bucket)."""
+    counts = pl.concat([pl.read_parquet(p) for p in sorted((run / "shards" / "pots").glob("*.parquet"))])
+    got = {(r["ending"], r["from_bb"]): r["hands"] for r in counts.group_by("ending", "from_bb").agg(pl.col("hands").sum())
+           .iter_rows(named=True) if r["hands"]}
+    expected = defaultdict(int)
+    for h in hands:
+        edge = max(edge for edge in POT_BUCKETS if edge <= h["pot"] / 2)
+        expected[("showdown" if h["reached"] == 4 else "folded", edge)] += 1
+    assert got == dict(expected)
+
+
 def check_rulebook(tables, hands, by_k, config, pls7: bool):
     n = len(hands)
     expected = {}
@@ -264,6 +276,7 @@ def test_every_play_table_equals_a_recount_of_the_reference_engine(case, policy_
     check_streets(tables, hands)
     by_k = check_showdown_and_compare(tables, hands, seats)
     check_positions_classes_pots(tables, hands, seats)
+    check_pot_buckets(run, hands)
     check_rulebook(tables, hands, by_k, config, pls7=name == "pls7")
     # The mix reaches what the tables are about: folds on every street, showdowns of several sizes.
     assert {h["reached"] for h in hands} == {0, 1, 2, 3, 4} and len(by_k) >= 3
@@ -312,3 +325,13 @@ def test_recorded_hands_are_exactly_the_count_asked_across_shards(tmp_path):
                        options=(("policy", "regular"), ("stacks", "50bb")))
     records = loads(record_hands(config, 250, ranking(table_of(config).game)))
     assert len(records) == 250 and [r.index for r in records[:2]] == [1, 2] and records[-1].index == 250
+
+
+def test_a_claim_holds_or_not_once_the_sample_tells_the_range_apart():
+    """``holds_within`` on a range wider than twice its low end (10 % to 35 %): a rate of 20 % ± 2 %
+    tells the ends apart (a quarter of the range is 6.25 points) and holds; ± 7 % does not tell."""
+    from jobs.play import holds_within
+
+    assert holds_within(0.20, 0.02, 2500, (0.10, 0.35)) == "yes"
+    assert holds_within(0.40, 0.02, 2500, (0.10, 0.35)) == "no"
+    assert holds_within(0.20, 0.07, 2500, (0.10, 0.35)) == "too few to tell"
