@@ -258,6 +258,20 @@ def _number_at(blob, start, stop, unit):
     return value
 
 
+@njit(inline="always")
+def _seat_at(blob, start, stop, seats):
+    """The seat of ``pN `` whose digits begin at ``start`` (0-based, -1 unless 1 <= N <= seats and a
+    space follows), and the position of that space."""
+    seat, digits, p = 0, 0, start
+    while p < stop and _ZERO <= blob[p] <= _ZERO + 9 and digits < 9:
+        seat = seat * 10 + (blob[p] - _ZERO)
+        digits += 1
+        p += 1
+    if digits == 0 or p >= stop or blob[p] != _SPACE or not 1 <= seat <= seats:
+        return -1, p
+    return seat - 1, p
+
+
 @njit(cache=True)
 def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken, hole, board):
     """Each taken record's actions (one per line of its text) as action rows, its seats' hole cards
@@ -295,14 +309,8 @@ def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken,
                     if p >= stop or blob[p] != ord("p"):
                         ok = False
                         break
-                    p += 1
-                    seat, digits = 0, 0
-                    while p < stop and _ZERO <= blob[p] <= _ZERO + 9 and digits < 9:
-                        seat = seat * 10 + (blob[p] - _ZERO)
-                        digits += 1
-                        p += 1
-                    seat -= 1
-                    if digits == 0 or p >= stop or blob[p] != _SPACE or not 0 <= seat < seats or p + 1 >= stop:
+                    seat, p = _seat_at(blob, p + 1, stop, seats)
+                    if seat < 0 or p + 1 >= stop:
                         ok = False
                         break
                     unknown = True
@@ -318,14 +326,8 @@ def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken,
                     if count > 0 and hole[h, seat, 0] < 0:
                         hole[h, seat, :count] = cards[:count]
             elif stop - pos >= 3 and blob[pos] == ord("p"):  # pN VERB [ARGUMENT]
-                p = pos + 1
-                seat, digits = 0, 0
-                while p < stop and _ZERO <= blob[p] <= _ZERO + 9 and digits < 9:
-                    seat = seat * 10 + (blob[p] - _ZERO)
-                    digits += 1
-                    p += 1
-                seat -= 1
-                if digits == 0 or p >= stop or blob[p] != _SPACE or not 0 <= seat < seats:
+                seat, p = _seat_at(blob, pos + 1, stop, seats)
+                if seat < 0:
                     ok = False
                     break
                 verb = p + 1
