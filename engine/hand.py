@@ -163,6 +163,26 @@ class Hand:
         """Whether the betting is over and the hand waits for the players to show."""
         return not self.done and self.actor is None and len(self.live) >= 2 and self.street == 3
 
+    def pots(self, collected: bool = False) -> list[tuple[int, tuple[int, ...]]]:
+        """The pots as they stand, ``(chips, seats that contest it)``, the main pot first; with
+        ``collected``, only the chips of the streets before this one (this street's bets are still
+        in front of the players, and a bet not yet called is no side pot).
+
+        The antes are dead money in the main pot, which every live seat contests; the bets
+        form the side pots by contribution layers, smallest first.
+        """
+        live = self.live
+        out = [self.folded[s] or self.mucked[s] for s in range(self.seats)]
+        street = self.bets if collected else [0] * self.seats
+        bets = [c - a - b for c, a, b in zip(self.contributed, self.antes_paid, street)]
+        pots = side_pots(bets, out) if any(bets) else []
+        dead = sum(self.antes_paid)
+        if pots and set(pots[0][1]) == set(live):
+            pots[0] = (pots[0][0] + dead, pots[0][1])
+        elif dead:
+            pots.insert(0, (dead, tuple(live)))
+        return pots
+
     def __repr__(self) -> str:
         state = "finished" if self.done else f"street {self.street}"
         return f"<Hand {self.game.name}, {self.seats} seats, pot {self.pot}, {len(self.actions)} actions, {state}>"
@@ -398,27 +418,14 @@ class Hand:
             self._settle()
 
     def _settle(self) -> None:
-        """Split every pot among the live seats by the game's high and low (RULES section 6).
-
-        The antes are dead money in the main pot, which every live seat contests; the bets
-        form the side pots by contribution layers, smallest first.
-        """
-        live = self.live
+        """Split every pot (``pots``) among its seats by the game's high and low (RULES section 6)."""
         highs, lows = [0] * self.seats, [0] * self.seats
-        for seat in live:
+        for seat in self.live:
             shown = reference.showdown(self.game, self.hole[seat], self.board)
             highs[seat] = shown.high.strength
             lows[seat] = shown.low.strength if shown.low is not None else 0
-        out = [self.folded[s] or self.mucked[s] for s in range(self.seats)]
-        bets = [c - a for c, a in zip(self.contributed, self.antes_paid)]
-        pots = side_pots(bets, out) if any(bets) else []
-        dead = sum(self.antes_paid)
-        if pots and set(pots[0][1]) == set(live):
-            pots[0] = (pots[0][0] + dead, pots[0][1])
-        elif dead:
-            pots.insert(0, (dead, tuple(live)))
         self.winnings = [0] * self.seats
-        for chips, eligible in pots:
+        for chips, eligible in self.pots():
             for seat, amount in enumerate(split_pot(chips, highs, lows, eligible, self.button)):
                 self.winnings[seat] += amount
 

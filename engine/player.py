@@ -75,11 +75,10 @@ def play_hand(
     runout = cards[seats * game.hole_cards :]
     hand.runout = runout
     hand.key = int(key)
-    order = _preflop_order(hand)
+    order = positions(hand)
     while not hand.done:
         if hand.actor is not None:
-            seat = hand.actor
-            _act(hand, seat, policies[seat], order, percentile)
+            act(hand, policies[hand.actor], order, percentile)
         elif hand.board_due:
             hand.deal_board(runout[len(hand.board) : len(hand.board) + hand.board_due])
         else:
@@ -87,7 +86,7 @@ def play_hand(
     return hand
 
 
-def _preflop_order(hand: Hand) -> dict[int, float]:
+def positions(hand: Hand) -> dict[int, float]:
     """Each seat's position from 0 (first to act preflop) to 1 (the button)."""
     first = hand.actor if hand.actor is not None else 0
     n = hand.seats
@@ -98,8 +97,10 @@ def _preflop_order(hand: Hand) -> dict[int, float]:
     return {seat: (i / (n - 1) if n > 1 else 1.0) for i, seat in enumerate(order)}
 
 
-def _act(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile) -> None:
-    _decide(hand, seat, policy, order, percentile, hand.legal())
+def act(hand: Hand, policy: Policy, order: dict[int, float], percentile: Percentile) -> None:
+    """The player to act acts by ``policy`` (``order``: the seats' ``positions``, taken when the
+    hand began; the hand's strength samples come from ``hand.key``)."""
+    _decide(hand, hand.actor, policy, order, percentile, hand.legal())
 
 
 def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile, legal) -> None:

@@ -322,6 +322,23 @@ def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory 
 
 @app.command()
 @user_errors
+def table(
+    folder: Annotated[Path, typer.Option("--dir", help="Where the tables live: each table's hands in DIR/<id>.phhs, its state and journal in DIR/.tables/.")] = Path("tables"),
+    host: Annotated[str, typer.Option(help="The address to listen on: 127.0.0.1 keeps it on this machine; 0.0.0.0 lets phones on the home network in (their seat links are printed).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+) -> None:
+    """Run a home game in the browser: open the printed URL, create a table (any game, seats, stacks,
+    blinds, app-dealt or physical cards, bots), and play. The server referees every action, shows each
+    seat only its own cards, and writes every finished hand as PHH to DIR/<id>.phhs (`sampyong replay`
+    reads it). Killed and started again, it picks every hand up where it was. The API is documented at
+    /docs."""
+    from sampyong import api
+
+    api.serve_table(folder, host=host, port=port, echo=typer.echo)
+
+
+@app.command()
+@user_errors
 def policies(
     name: Annotated[Optional[str], typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")] = None,
 ) -> None:

@@ -1,0 +1,5 @@
+"""The home-game server (``sampyong table``): a second face over the engine and the rules.
+
+``table.session`` referees one table, ``table.store`` keeps what survives a kill, and
+``table.app`` serves the API and the page (``table/static``).
+"""
