@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
-    "play", "policies", "range", "ranking", "replay", "report", "run", "serve_table", "table_app", "view",
+    "play", "policies", "range", "ranking", "replay", "report", "run", "table", "table_app", "view",
 ]
 
 

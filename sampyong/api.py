@@ -627,10 +627,11 @@ def replay(paths: str | Path | list) -> Replays:
     return Replays(tuple(replay_one(record) for record in load_paths([Path(p) for p in paths])))
 
 
-def table_app(folder: str | Path = "tables", announce=None):
+def table_app(folder: str | Path = "tables", policies: str | Path | None = None, announce=None):
     """The home-game server's ASGI app (``sampyong table``): the tables saved in ``folder`` are
     restored, hands in progress included, and each finished hand is appended to
-    ``folder/<id>.phhs``; bots that read preflop percentiles get the game's ``ranking``.
+    ``folder/<id>.phhs``. Bots play the built-in policies and the ``.toml`` files of
+    ``policies`` (by name); those that read preflop percentiles get the game's ``ranking``.
     ``announce(session)`` is called for every table created. See ``table.app`` for the API.
 
     >>> import tempfile
@@ -640,6 +641,7 @@ def table_app(folder: str | Path = "tables", announce=None):
     "unknown game 'pls9'; choose one of pls7, pls, pls7-2, holdem, plo, plo8, plo5-8"
     """
     from table.app import create_app
+    from table.bots import Bots
 
     rankings = {}
 
@@ -648,13 +650,26 @@ def table_app(folder: str | Path = "tables", announce=None):
             rankings[rules] = ranking(rules)
         return rankings[rules]
 
-    return create_app(Path(folder), ranking_of=ranking_of, announce=announce)
+    if policies is not None and not Path(policies).is_dir():
+        raise SampyongError(f"{policies} is not a folder of policy files")
+    return create_app(Path(folder), Bots(ranking_of, Path(policies) if policies else None), announce)
 
 
-def serve_table(folder: str | Path = "tables", *, host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
-    """Serve ``table_app(folder)`` on ``host:port`` until interrupted (``sampyong table``): ``echo``
-    gets the URL and, when the server listens beyond this machine, every table's links.
-    ``SampyongError`` when the port is taken or the host cannot be bound."""
+def table(folder: str | Path = "tables", *, policies: str | Path | None = None, host: str = "127.0.0.1",
+          port: int = 8000, echo=print) -> None:
+    """Serve ``table_app(folder, policies)`` on ``host:port`` until interrupted (``sampyong table``):
+    ``echo`` gets the URL, any table that could not be restored and, when the server listens
+    beyond this machine, every table's links. ``SampyongError`` when the port is taken or the host
+    cannot be bound.
+
+    >>> import socket
+    >>> with socket.socket() as taken:
+    ...     taken.bind(("127.0.0.1", 0)); taken.listen()
+    ...     table("tables", port=taken.getsockname()[1])
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: cannot listen on 127.0.0.1:... (Address already in use); choose another --host or --port
+    """
     import socket
 
     import uvicorn
@@ -676,7 +691,9 @@ def serve_table(folder: str | Path = "tables", *, host: str = "127.0.0.1", port:
         for seat, key in zip(session.seats, session.seat_keys):
             echo(f"  {seat.name}: {base}/?table={session.id}&key={key}")
 
-    app = table_app(folder, announce)
+    app = table_app(folder, policies, announce)
+    for table_id, reason in app.state.tables.broken.items():
+        echo(f"table {table_id} is not served: {reason}")
     for session in app.state.tables.tables.values():
         announce(session)
     echo(f"Sampyong table on {base}/  (records in {Path(folder)}/; Ctrl-C stops)")

@@ -324,6 +324,7 @@ def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory 
 @user_errors
 def table(
     folder: Annotated[Path, typer.Option("--dir", help="Where the tables live: each table's hands in DIR/<id>.phhs, its state and journal in DIR/.tables/.")] = Path("tables"),
+    policies: Annotated[Optional[Path], typer.Option(help="A folder of policy files (.toml) bots may play besides the built-in ones, each by its file name.")] = None,
     host: Annotated[str, typer.Option(help="The address to listen on: 127.0.0.1 keeps it on this machine; 0.0.0.0 lets phones on the home network in (their seat links are printed).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
 ) -> None:
@@ -334,7 +335,7 @@ def table(
     /docs."""
     from sampyong import api
 
-    api.serve_table(folder, host=host, port=port, echo=typer.echo)
+    api.table(folder, policies=policies, host=host, port=port, echo=typer.echo)
 
 
 @app.command()

@@ -45,28 +45,35 @@ from starlette.exceptions import HTTPException
 from evaluator.errors import SampyongError
 from engine.hand import IllegalAction
 
+from table.bots import Bots
 from table.session import Conflict, Forbidden, NotFound, Session
 from table.store import Store
 
 STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024  # bytes: a table or an action is far smaller
 
 
 class Tables:
-    """The tables served from ``folder``: those saved there are restored, hands in progress included."""
+    """The tables served from ``folder``: those saved there are restored, hands in progress
+    included; one that cannot be is left out, its reason in ``broken``, and the others served."""
 
-    def __init__(self, folder: Path, ranking_of=None, announce=None):
+    def __init__(self, folder: Path, bots: Bots = Bots(), announce=None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.ranking_of = ranking_of
+        self.bots = bots
         self.announce = announce or (lambda session: None)
         self.lock = threading.Lock()
         self.tables: dict[str, Session] = {}
+        self.broken: dict[str, str] = {}
         for table_id in Store.table_ids(self.folder):
-            self.tables[table_id] = Session.restore(self.folder, table_id, ranking_of)
+            try:
+                self.tables[table_id] = Session.restore(self.folder, table_id, bots)
+            except SampyongError as error:
+                self.broken[table_id] = str(error)
 
     def create(self, config) -> Session:
         with self.lock:
-            session = Session.create(self.folder, config, self.ranking_of)
+            session = Session.create(self.folder, config, self.bots)
             self.tables[session.id] = session
         self.announce(session)
         return session
@@ -89,10 +96,10 @@ def status_of(error: SampyongError) -> int:
     return 400
 
 
-def create_app(folder: Path, ranking_of=None, announce=None):
-    """The ASGI app serving the tables of ``folder`` (``ranking_of``: ``game -> percentile`` for
-    bots that read preflop percentiles; ``announce(session)``: called for each new table)."""
-    tables = Tables(folder, ranking_of, announce)
+def create_app(folder: Path, bots: Bots = Bots(), announce=None):
+    """The ASGI app serving the tables of ``folder`` (``bots``: the policies its bots may play,
+    ``table.bots.Bots``; ``announce(session)``: called for each new table)."""
+    tables = Tables(folder, bots, announce)
     app = FastAPI(title="Sampyong table", description=__doc__.split(">>>")[0], version="1")
     app.state.tables = tables
 
@@ -111,9 +118,12 @@ def create_app(folder: Path, ranking_of=None, announce=None):
 
     async def json_body(request: Request) -> dict:
         """The request's body as a JSON object, whatever its content type says."""
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise SampyongError(f"the body is over {MAX_BODY // 1024} KB")
         try:
-            body = json.loads(await request.body())
-        except ValueError:
+            body = json.loads(raw)
+        except (ValueError, RecursionError):
             body = None
         if not isinstance(body, dict):
             raise SampyongError("the body must be a JSON object")
@@ -130,14 +140,12 @@ def create_app(folder: Path, ranking_of=None, announce=None):
 
     @app.get("/api/games")
     def games():
-        """The presets, betting structures and built-in bot policies the page offers."""
-        from engine.policy import builtin, builtin_names
+        """The presets, betting structures and bot policies the page offers."""
         from evaluator.games import PRESETS
 
-        usable = [n for n in builtin_names() if ranking_of is not None or builtin(n).style != "thresholds"]
         return {"games": [{"name": name, "hole_cards": g.hole_cards, "max_players": g.max_players}
                           for name, g in PRESETS.items()],
-                "betting": ["no-limit", "pot-limit", "fixed-limit"], "policies": usable}
+                "betting": ["no-limit", "pot-limit", "fixed-limit"], "policies": tables.bots.names()}
 
     @app.post("/api/tables")
     def create(config: dict = Depends(json_body)):

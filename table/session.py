@@ -37,19 +37,19 @@ import secrets
 import threading
 from pathlib import Path
 
-from evaluator import reference
 from evaluator.cards import format_cards
 from evaluator.errors import SampyongError
 from evaluator.games import resolve_game
-from evaluator.settle import clockwise_from_button, split_pot
+from evaluator.settle import clockwise_from_button
 
 from engine.betting import default_betting, parse_betting
 from engine.hand import Hand, IllegalAction
 from engine.phh import ACTION, hand_fields, write_fields
 from engine.player import act as bot_act, positions
-from engine.policy import load_policy
 
+from table.bots import Bots
 from table.store import Store
+from table.views import hidden, summary
 
 MAX_NAME = 40
 MAX_CHIPS = 10**12
@@ -145,11 +145,11 @@ class Session:
     Parameters:
         store: the table's files.
         state: its saved state (``create`` makes the first).
-        ranking_of: ``game -> percentile(hole)`` for bots that read preflop percentiles (the
-            server is handed it: the starting-hand ranking is data), or None.
+        bots: the policies its bots may play (``Bots``; the server is handed the starting-hand
+            ranking they read, as data).
     """
 
-    def __init__(self, store: Store, state: dict, ranking_of=None):
+    def __init__(self, store: Store, state: dict, bots: Bots = Bots()):
         self.store = store
         self.id = store.id
         self.config = state["config"]
@@ -163,7 +163,7 @@ class Session:
         self.records_size = state["records_size"]
         self.pending = state["pending"]
         self.last = state["last"]
-        self.ranking_of = ranking_of
+        self.bots = bots
         self.lock = threading.Lock()
         self.hand: Hand | None = None
         self.entries: list[dict] = []
@@ -173,7 +173,7 @@ class Session:
 
     # --- creating and restoring ------------------------------------------------------------------
     @classmethod
-    def create(cls, folder: Path, config: dict, ranking_of=None) -> Session:
+    def create(cls, folder: Path, config: dict, bots: Bots = Bots()) -> Session:
         """A new table from a creation request (``SampyongError`` for anything wrong in it,
         nothing written then); its first hand is dealt unless it waits for the dealer."""
         if not isinstance(config, dict):
@@ -195,14 +195,14 @@ class Session:
         stacks = [stacks] * len(names) if not isinstance(stacks, list) else stacks
         if len(stacks) != len(names) or not all(_is_int(s) and 0 < s <= MAX_CHIPS for s in stacks):
             raise SampyongError("stacks must be whole chips above 0: one number, or one per seat")
-        bots = config.get("bots", {})
-        if not isinstance(bots, dict):
+        wanted = config.get("bots", {})
+        if not isinstance(wanted, dict):
             raise SampyongError('bots must map seats to policies, e.g. {"3": "pro-like"}')
         seat_bots = {}
-        for where, policy in bots.items():
+        for where, policy in wanted.items():
             if not str(where).isdigit() or not 0 <= int(where) < len(names):
                 raise SampyongError(f"bots: no seat {where!r}; seats are 0 to {len(names) - 1}")
-            seat_bots[int(where)] = _text(policy, "a bot's policy")
+            seat_bots[int(where)] = policy
         if seat_bots and rules.deal == "physical":
             raise SampyongError("bots play only when the app deals: a bot cannot see physical cards")
         seats = [Seat(name, stack, secrets.token_urlsafe(16), seat_bots.get(i)) for i, (name, stack) in
@@ -212,26 +212,23 @@ class Session:
                  "last": None}
         table_id = secrets.token_hex(6)
         store = Store(folder, table_id)
-        session = cls(store, state, ranking_of)  # loads the bots' policies: a bad one is refused here
+        session = cls(store, state, bots)  # loads the bots' policies: a bad one is refused here
         for seat in session.seats:
-            if seat.bot:
-                session._percentile(seat)  # a ranking is needed now, not at the bot's first turn
+            if seat.bot is not None:
+                session._percentile(seat)  # the ranking is made now, not at the bot's first turn
         session._save()
         if not rules.wait:
             session._start_hand()
         return session
 
     @classmethod
-    def restore(cls, folder: Path, table_id: str, ranking_of=None) -> Session:
+    def restore(cls, folder: Path, table_id: str, bots: Bots = Bots()) -> Session:
         """The table as it was saved, its hand in progress replayed from the journal."""
         store = Store(folder, table_id)
-        session = cls(store, store.load_state(), ranking_of)
+        session = cls(store, store.load_state(), bots)
         store.trim_records(session.records_size)
         if session.current is not None:
-            session.hand = session._fresh_hand()
-            for entry in store.journal(session.number):
-                session._apply(entry["action"])
-                session.entries.append(entry)
+            session._replay(store.journal(session.number))
             store.rewrite_journal(session.number, session.entries)  # without a line the kill tore
             session._advance()
         return session
@@ -244,10 +241,11 @@ class Session:
     def who(self, key) -> str | int:
         """``"dealer"`` or the seat index of ``key`` (``Forbidden`` for any other key)."""
         if isinstance(key, str) and key:
-            if secrets.compare_digest(key, self.dealer_key):
+            given = key.encode()
+            if secrets.compare_digest(given, self.dealer_key.encode()):
                 return "dealer"
             for index, seat in enumerate(self.seats):
-                if secrets.compare_digest(key, seat.key):
+                if secrets.compare_digest(given, seat.key.encode()):
                     return index
         raise Forbidden("wrong key for this table")
 
@@ -293,9 +291,9 @@ class Session:
             "pots": [{"amount": chips, "seats": [order[p] for p in eligible]}
                      for chips, eligible in hand.pots(collected=hand.actor is not None)] if hand else [],
             "stacks": stacks, "holes": holes, "seats": seats,
-            "actions": [_hidden(a, None if who == "dealer" or who not in player else player[who])
+            "actions": [hidden(a, None if who == "dealer" or who not in player else player[who])
                         for a in hand.actions] if hand else [],
-            "pending": self.pending, "last": self.last,
+            "pending": [_public(entry) for entry in self.pending], "last": self.last,
         }
 
     # --- acting ----------------------------------------------------------------------------------------
@@ -350,11 +348,8 @@ class Session:
         if not kept:
             raise Conflict("nothing to undo in this hand")
         kept.pop()
-        self.hand = self._fresh_hand()
-        for entry in kept:
-            self._apply(entry["action"])
-        self.entries = kept
-        self.store.rewrite_journal(self.number, kept)
+        self.store.rewrite_journal(self.number, kept)  # on disk first: a failed write changes nothing
+        self._replay(kept)
 
     def change(self, key, change: dict) -> dict:
         """A dealer's change to the table, made between hands (at once when no hand is in
@@ -382,8 +377,8 @@ class Session:
             entry = {"op": op, "seat": seat, **({"amount": change["amount"]} if op == "chips" else {})}
         elif op == "seat":
             name, stack = change.get("name"), change.get("stack")
-            if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME \
-                    or name.strip() in [s.name for s in self.seats if not s.out]:
+            taken = [s.name for s in self.seats if not s.out] + [e["new"]["name"] for e in self.pending if e["op"] == "seat"]
+            if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or name.strip() in taken:
                 raise SampyongError(f"the new seat needs a name of its own, at most {MAX_NAME} characters")
             if not (_is_int(stack) and 0 < stack <= MAX_CHIPS):
                 raise SampyongError("stack must be whole chips above 0")
@@ -393,9 +388,9 @@ class Session:
             seated = sum(not s.out for s in self.seats) + sum(e["op"] == "seat" for e in self.pending)
             if seated >= self.rules.game.max_players:
                 raise SampyongError(f"{self.rules.game.name} seats at most {self.rules.game.max_players} players")
-            new = Seat(name.strip(), stack, secrets.token_urlsafe(16), _text(bot, "bot") if bot else None)
+            new = Seat(name.strip(), stack, secrets.token_urlsafe(16), _text(bot, "bot") if bot is not None else None)
             self._load_bot(new)
-            if new.bot:
+            if new.bot is not None:
                 self._percentile(new)
             entry = {"op": "seat", "new": dataclasses.asdict(new)}
             answer = {"seat": len(self.seats) + sum(e["op"] == "seat" for e in self.pending), "key": new.key}
@@ -493,7 +488,7 @@ class Session:
         for p, seat in enumerate(order):
             self.seats[seat].stack = hand.finishing_stacks[p]
         self.button = self.current["button"]
-        self.last = _summary(self.number, hand, order, [s.name for s in self.seats])
+        self.last = summary(self.number, hand, order, [s.name for s in self.seats])
         self.hand, self.current, self.entries = None, None, []
         if self.rules.wait:
             self._apply_pending()
@@ -533,30 +528,38 @@ class Session:
         elif verb == "cc":
             hand.check_call()
         else:
-            if argument is None or not argument.isdigit():
+            if argument is None or not re.fullmatch(r"[0-9]+", argument):
                 raise SampyongError(f"{action!r}: cbr needs an amount in whole chips")
             hand.raise_to(int(argument))
 
     def _log(self, action: str, by: str) -> None:
+        """Journal an action just applied; if it cannot be written, the hand goes back to the
+        journal's state (nothing is applied that is not on disk) and the error goes on."""
         entry = {"action": action, "by": by}
-        self.store.log(entry)
+        try:
+            self.store.log(entry)
+        except BaseException:
+            self._replay(self.entries)
+            raise
         self.entries.append(entry)
+
+    def _replay(self, entries: list[dict]) -> None:
+        """The current hand as dealt, then ``entries`` applied."""
+        self.hand = self._fresh_hand()
+        for entry in entries:
+            self._apply(entry["action"])
+        self.entries = list(entries)
 
     def _need_dealer(self, key) -> None:
         if self.who(key) != "dealer":
             raise Forbidden("only the dealer may do this")
 
     def _load_bot(self, seat: Seat) -> None:
-        if seat.bot:
-            self.policies[seat.key] = load_policy(seat.bot)
+        if seat.bot is not None:
+            self.policies[seat.key] = self.bots.policy(seat.bot)
 
     def _percentile(self, seat: Seat):
-        policy = self.policies[seat.key]
-        if policy.style != "thresholds":
-            return lambda hole: 0.5
-        if self.ranking_of is None:
-            raise SampyongError(f"policy {seat.bot!r} reads preflop percentiles, and this server has no ranking")
-        return self.ranking_of(self.rules.game)
+        return self.bots.percentile(self.policies[seat.key], self.rules.game)
 
     def _apply_pending(self) -> None:
         for entry in self.pending:
@@ -568,6 +571,7 @@ class Session:
                 self.seats[entry["seat"]].out = True
             elif entry["op"] == "seat":
                 self.seats.append(Seat(**entry["new"]))
+                self._load_bot(self.seats[-1])
         self.pending = []
 
     def _state(self) -> dict:
@@ -581,6 +585,14 @@ class Session:
 
 
 
+def _public(change: dict) -> dict:
+    """A waiting change as every key may see it: a new seat without its key."""
+    if change["op"] != "seat":
+        return change
+    new = change["new"]
+    return {"op": "seat", "name": new["name"], "stack": new["stack"], "bot": new["bot"]}
+
+
 def _glue_cards(action: str) -> str:
     """Cards written with spaces or commas glued as PHH writes them (``d db Ad 7s 4h`` -> ``d db Ad7s4h``).
 
@@ -589,62 +601,3 @@ def _glue_cards(action: str) -> str:
     """
     match = re.match(r"^(d db|p\d+ sm) (.+)$", action)
     return f"{match.group(1)} {re.sub(r'[ ,]+', '', match.group(2))}" if match else action
-
-
-def _hidden(action: str, own: int | None) -> str:
-    """A ``d dh`` action as a viewer may see it: its cards hidden unless they are ``own``'s."""
-    if not action.startswith("d dh p"):
-        return action
-    _, _, player, cards = action.split(" ")
-    return action if own is not None and player == f"p{own + 1}" else f"d dh {player} {'?' * len(cards)}"
-
-
-def category_name(category) -> str:
-    """The rule book's name of a high-hand category (``skip_straight`` -> ``skip straight``)."""
-    return category.name.replace("_", " ")
-
-
-def _summary(number: int, hand: Hand, order: list[int], names: list[str]) -> dict:
-    """A finished hand as everyone may see it: the board, the cards shown, each seat's chips won
-    and net, and for each pot who won which half with what hand, and who got the odd chip."""
-    seats = len(names)
-    won, net, holes = [0] * seats, [0] * seats, [None] * seats
-    for p, seat in enumerate(order):
-        won[seat] = hand.winnings[p]
-        net[seat] = hand.finishing_stacks[p] - hand.starting_stacks[p]
-        if hand.showed[p]:
-            holes[seat] = format_cards(hand.hole[p]).split()
-    pots = []
-    live = hand.live
-    if len(live) == 1:
-        pots.append({"amount": hand.pot, "seats": [order[live[0]]], "won": {str(order[live[0]]): hand.pot},
-                     "reason": f"{names[order[live[0]]]} wins uncontested: every other player folded or mucked"})
-    else:
-        shown = {p: reference.showdown(hand.game, hand.hole[p], hand.board) for p in live}
-        highs = [shown[p].high.strength if p in shown else 0 for p in range(hand.seats)]
-        lows = [shown[p].low.strength if p in shown and shown[p].low else 0 for p in range(hand.seats)]
-        for chips, eligible in hand.pots():
-            split = split_pot(chips, highs, lows, eligible, hand.button)
-            best = max(highs[p] for p in eligible)
-            high_winners = [p for p in eligible if highs[p] == best]
-            best_low = max(lows[p] for p in eligible)
-            low_winners = [p for p in eligible if best_low and lows[p] == best_low]
-            # Odd chips (RULES 6.3): an odd pot's halving chip goes to the high half; what a half does not
-            # divide among its tied winners too; all of them to the first high winner clockwise.
-            high_half = chips - chips // 2 if low_winners else chips
-            odd = high_half % len(high_winners) + (chips // 2 % len(low_winners) if low_winners else 0)
-            if low_winners and chips % 2 and len(high_winners) == 1:
-                odd += 1
-            first = clockwise_from_button(high_winners, hand.button, hand.seats)[0]
-            high = shown[high_winners[0]].high
-            pots.append({
-                "amount": chips, "seats": [order[p] for p in eligible],
-                "won": {str(order[p]): split[p] for p in eligible if split[p]},
-                "high": {"seats": [order[p] for p in high_winners], "hand": category_name(high.category),
-                         "cards": high.text.split()},
-                "low": {"seats": [order[p] for p in low_winners], "cards": shown[low_winners[0]].low.text.split()}
-                if low_winners else None,
-                "odd_chips": odd, "odd_chip_seat": order[first] if odd else None,
-            })
-    return {"hand": number, "board": format_cards(hand.board).split(), "holes": holes, "won": won, "net": net,
-            "pots": pots, "actions": [_hidden(a, None) for a in hand.actions]}

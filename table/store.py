@@ -103,11 +103,14 @@ class Store:
 
     def append_record(self, text: str) -> int:
         """Append one hand's section; it is on disk when this returns. The file's new size."""
+        new = not self.records.exists()
         with open(self.records, "ab") as file:
             file.write(text.encode())
             file.flush()
             os.fsync(file.fileno())
             size = file.tell()
+        if new:  # the file's name is on disk too
+            _fsync_folder(self.folder)
         return size
 
     def trim_records(self, size: int) -> None:
@@ -130,7 +133,11 @@ def _write_atomically(path: Path, data: bytes) -> None:
         file.flush()
         os.fsync(file.fileno())
     os.replace(aside, path)
-    directory = os.open(path.parent, os.O_RDONLY)
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    directory = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(directory)
     finally:

@@ -27,6 +27,7 @@ CALLS = {
     "policies": ("policies", []),
     "fit": ("fit", ["hands.phh"]),
     "replay": ("replay", ["hands.phh"]),
+    "table": ("table", []),
     **{f"run {name}": ("run", []) for name in [*STUDIES, rulebook.NAME]},
 }
 # What every `sampyong run STUDY` has besides the study's own options: where the work runs.

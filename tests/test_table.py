@@ -21,11 +21,13 @@ from fastapi.testclient import TestClient
 from engine.phh import load_file, replay
 from evaluator.cards import format_card
 from table.app import create_app
+from evaluator.errors import SampyongError
+from table.bots import Bots
 from table.session import Conflict, Forbidden, Session
 from table.store import Store
 
 CARD = re.compile(r"[2-9TJQKA][shdc]")
-RANDOM = Path(__file__).parent / "data" / "random-legal.toml"  # a bot that takes every legal action at random
+POLICIES = Bots(folder=Path(__file__).parent / "data")  # random-legal.toml: every legal action at random
 ALL_CARDS = {format_card(c) for c in range(52)}
 
 
@@ -110,9 +112,11 @@ def play_through_api(client: TestClient, made: dict, hands: int, rng: random.Ran
 
 TABLES = {
     "pls7": {"game": "pls7", "seats": ["S1", "S2", "S3", "S4", "S5", "S6"], "stacks": 60, "blinds": [1, 2],
-             "bots": {"4": str(RANDOM), "5": "showdown"}},
+             "bots": {"4": "random-legal", "5": "showdown"}},
     "holdem": {"game": "holdem", "betting": "no-limit", "seats": ["Ann", "Bo", "Cy"], "stacks": [50, 80, 120],
-               "blinds": [1, 2], "straddle": 4, "ante": 1, "bots": {"2": str(RANDOM)}},
+               "blinds": [1, 2], "straddle": 4, "ante": 1, "bots": {"2": "random-legal"}},
+    "pls7-knobs": {"game": "pls7", "hole_use": "2", "ranking": "both", "low": 8, "seats": ["Ann", "Bo", "Cy", "Di"],
+                   "stacks": 60, "bots": {"3": "random-legal"}},
     "plo8-limit": {"game": "plo8", "betting": "fixed-limit", "seats": ["Ann", "Bo", "Cy", "Di"], "stacks": 40,
                    "blinds": [1, 2]},
 }
@@ -122,13 +126,24 @@ TABLES = {
 def test_random_hands_replay(tmp_path, name):
     """Hands played by seat keys and bots with random legal actions are written once each, in order,
     and every record replays to its finishing stacks; no response shows a seat a card it may not see."""
-    client = TestClient(create_app(tmp_path))
+    client = TestClient(create_app(tmp_path, POLICIES))
     made = client.post("/api/tables", json=TABLES[name]).json()
     play_through_api(client, made, 40, random.Random(name))
     session = client.app.state.tables.get(made["id"])
     records = assert_records_replay(tmp_path, made["id"], session.number - 1)
-    names = TABLES[name]["seats"]
-    assert all(sorted(r.fields["players"]) == sorted(names[s - 1] for s in r.fields["seats"]) for r in records)
+    if "ranking" in TABLES[name]:  # the record carries the variant's rules
+        assert records[0].fields["_sampyong"] == {"game": "pls7", "hole_use": "2-2", "ranking": "both", "low": 8,
+                                                  "betting": "pot-limit"}
+    config, names = TABLES[name], TABLES[name]["seats"]
+    for record, following in zip(records, records[1:]):
+        seats = record.fields["seats"]
+        assert record.fields["players"] == [names[s - 1] for s in seats]
+        given = config.get("blinds", [1, 2])
+        blinds = [*given, config.get("straddle", 0)][:len(seats)] if len(seats) > 2 else given
+        assert record.fields["blinds_or_straddles"] == blinds + [0] * (len(seats) - len(blinds))
+        assert record.fields["antes"] == [config.get("ante", 0)] * len(seats)
+        if sorted(following.fields["seats"]) == sorted(seats):  # the button moves one seat on
+            assert following.fields["seats"] == seats[1:] + seats[:1]
     # the stacks carry from hand to hand; the dealer tops up only empty stacks, by 40
     carried = {}
     for record in records:
@@ -143,7 +158,7 @@ def test_random_hands_replay(tmp_path, name):
 def test_thousand_hands_replay(tmp_path):
     """A thousand six-handed PLS7 hands by seat keys and bots all replay, and no seat ever sees
     another's unshown cards."""
-    client = TestClient(create_app(tmp_path))
+    client = TestClient(create_app(tmp_path, POLICIES))
     made = client.post("/api/tables", json=TABLES["pls7"]).json()
     play_through_api(client, made, 1000, random.Random(1000))
     assert_records_replay(tmp_path, made["id"], 1000)
@@ -159,7 +174,7 @@ def test_thresholds_bots_use_the_ranking(tmp_path):
         asked.append(game.name)
         return HandRanking.from_strengths(2, [k / 169 for k in range(169)])
 
-    client = TestClient(create_app(tmp_path, ranking_of=ranking_of))
+    client = TestClient(create_app(tmp_path, Bots(ranking_of)))
     made = client.post("/api/tables", json={"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
                                             "bots": {"1": "pro-like", "2": "regular"}}).json()
     play_through_api(client, made, 10, random.Random(3), check_views=False)
@@ -178,13 +193,16 @@ def test_physical_cards(tmp_path):
     dealer = table.dealer_key
     view = table.view(dealer)
     assert view["holes"] == [None] * 3 and view["due"] is None
+    assert view["pot"] == 3 and view["pots"] == []  # the blinds are bets in front of the players, no pot yet
     for action in ("p3 cc", "p1 cc", "p2 cc"):  # Cy (the button) opens; hand 1's p-numbers are the seats
         table.act(dealer, action)
     assert table.view(dealer)["due"] == {"board": 3}
     with pytest.raises(Forbidden):
         table.act(table.seat_keys[0], "d db Ad7s4h")
     table.act(dealer, "d db Ad7s4h")
+    assert table.view(dealer)["pots"] == [{"amount": 6, "seats": [0, 1, 2]}]
     table.act(table.seat_keys[0], "p1 cbr 6")
+    assert table.view(dealer)["pot"] == 12 and table.view(dealer)["pots"] == [{"amount": 6, "seats": [0, 1, 2]}]
     table.act(table.seat_keys[1], "p2 f")
     table.act(dealer, "p3 cc")
     table.act(dealer, "d db 2c")
@@ -227,17 +245,20 @@ def test_showdown_summary_names_halves_and_the_odd_chip(tmp_path):
 
 def test_bad_input_is_one_line_and_changes_nothing(tmp_path):
     """Bad requests get a 4xx and one line, and leave the table and its files as they were."""
-    client = TestClient(create_app(tmp_path))
+    client = TestClient(create_app(tmp_path, POLICIES))
     bad_tables = [{"game": "pls9", "seats": ["a", "b"]}, {"seats": ["a"]}, {"seats": ["a", "b"], "stacks": -5},
                   {"seats": ["a", "a"]}, {"seats": ["a", "b"], "blinds": [2, 1]}, {"seats": ["a", "b"], "deal": "x"},
                   {"seats": ["a", "b"], "bots": {"7": "regular"}}, {"seats": ["a", "b"], "bots": {"1": "nobody"}},
-                  {"seats": ["a", "b"], "deal": "physical", "bots": {"1": "station"}}, {"seats": ["a", "b"], "x": 1},
-                  [1, 2], {"seats": "ab"}]
+                  {"seats": ["a", "b"], "deal": "physical", "bots": {"1": "showdown"}}, {"seats": ["a", "b"], "x": 1},
+                  [1, 2], {"seats": "ab"}, {"seats": ["a", "b"], "bots": {"1": "/etc/passwd"}},
+                  {"seats": ["a", "b"], "bots": {"1": "../data/random-legal"}}, {"seats": ["a", "b"], "bots": {"1": 5}}]
     for body in bad_tables:
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 400, body
         assert list(answer.json()) == ["error"] and "\n" not in answer.json()["error"]
-    assert client.post("/api/tables", content=b'{"seats": ').status_code == 400
+    assert "passwd" not in client.post("/api/tables", json=bad_tables[-3]).json()["error"].split(";")[1]
+    for body in (b'{"seats": ', b'{"seats": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", b" " * 70_000 + b"{}"):
+        assert client.post("/api/tables", content=body).status_code == 400
     assert not list(tmp_path.rglob("*.*")), "a refused table wrote files"
 
     made = client.post("/api/tables", json={"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100}).json()
@@ -248,11 +269,13 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path):
         (400, {"key": keys[2], "action": "p3 raise 12"}),
         (400, {"key": keys[2], "action": "p3 cbr"}),
         (400, {"key": keys[2], "action": "p3 cbr 1.5"}),
+        (400, {"key": keys[2], "action": "p3 cbr \u00b2"}),  # a superscript two is no amount
         (400, {"key": keys[2], "action": "p9 cc"}),
         (400, {"key": keys[2], "action": ["p3 cc"]}),
         (400, {"key": keys[2], "action": "p3 cc", "step": "x"}),
         (400, {"action": "p3 cc"}),
         (403, {"key": "wrong", "action": "p3 cc"}),
+        (403, {"key": "\u00e9", "action": "p3 cc"}),
         (403, {"key": keys[0], "action": "p3 cc"}),  # a seat key acting for another seat
         (403, {"key": keys[2], "action": "d dh p1 AsKsQs"}),
         (403, {"key": made["dealer_key"], "action": "d db AsKsQs"}),  # the app deals the board
@@ -273,6 +296,7 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path):
     assert client.post(f"{url}/change", json={"key": made["dealer_key"], "op": "chips", "seat": 1, "amount": -5}).status_code == 400
     assert client.post(f"{url}/change", json={"key": made["dealer_key"], "op": "deal"}).status_code == 409
     assert client.get(url, params={"key": "wrong"}).status_code == 403
+    assert client.get(url, params={"key": "\u00e9t\u00e9"}).status_code == 403
     assert client.get("/api/tables/nothing", params={"key": keys[0]}).status_code == 404
     after = ([p.read_bytes() for p in files], client.get(url, params={"key": made["dealer_key"]}).json())
     assert after == before and sorted(p for p in tmp_path.rglob("*") if p.is_file()) == files
@@ -290,7 +314,7 @@ def test_undo_takes_back_the_last_person_and_the_bots_after(tmp_path):
     """Undo removes the last action of a person with the bots' and the app's actions after it, and
     the same action then replays the same hand."""
     table = Session.create(tmp_path, {"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
-                                      "bots": {"0": str(RANDOM), "1": str(RANDOM)}})
+                                      "bots": {"0": "random-legal", "1": "random-legal"}}, POLICIES)
     before = table.view(table.dealer_key)
     assert before["actor"] == 2
     table.act(table.seat_keys[2], "p3 cc")
@@ -319,6 +343,7 @@ def test_changes_between_hands(tmp_path):
     new = table.change(d, {"op": "seat", "name": "Di", "stack": 30})
     table.change(d, {"op": "remove", "seat": 1})
     assert len(table.view(d)["pending"]) == 4 and table.view(d)["stacks"][0] < 150
+    assert new["key"] not in json.dumps(table.view(table.seat_keys[1])) + json.dumps(table.view(d))
     table.act(d, "p3 f")
     table.act(d, "p1 f")  # Bo wins the blinds; the hand is over and the table waits
     assert table.hand is None and table.view(d)["pending"] == []
@@ -335,7 +360,7 @@ def test_restore_after_a_kill_at_every_window(tmp_path):
     """A table restored from disk is where it was: mid-hand, after a torn journal line, and after a
     hand was written but before the next was saved (written once, not twice)."""
     config = {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 10_000, "bots": {"1": "showdown"}}  # nobody busts
-    table = Session.create(tmp_path, config)
+    table = Session.create(tmp_path, config, POLICIES)
     rng = random.Random(5)
     while table.number < 4:
         view = table.view(table.dealer_key)
@@ -391,7 +416,8 @@ class Server:
         import httpx
 
         self.process = subprocess.Popen([sys.executable, "-m", "sampyong", "table", "--dir", str(self.folder),
-                                         "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                         "--port", str(self.port), "--policies", str(POLICIES.folder)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
@@ -518,3 +544,86 @@ def test_fifty_clients_lose_no_action(tmp_path):
     finally:
         if server.process.poll() is None:
             server.kill()
+
+
+def test_cli_refuses_a_port_in_use(tmp_path):
+    """`sampyong table` on a port already taken says so in one line and exits 2."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "sampyong", "table", "--dir", str(tmp_path), "--port", str(port)],
+                                capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and f":{port}" in result.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_seat_links_are_printed_beyond_this_machine(tmp_path, monkeypatch):
+    """Listening beyond loopback, the server prints every table's dealer and seat links (restored
+    tables at start, new ones as they are made); on loopback it prints only its URL."""
+    import uvicorn
+
+    from sampyong import api
+
+    Session.create(tmp_path, {"game": "holdem", "seats": ["Ann", "Bo"]})
+    for host in ("127.0.0.1", "0.0.0.0"):
+        lines = []
+
+        def run(app, **options):
+            app.state.tables.create({"game": "pls7", "seats": ["Cy", "Di", "Ed"]})
+
+        monkeypatch.setattr(uvicorn, "run", run)
+        api.table(tmp_path, host=host, port=free_port(), echo=lines.append)
+        states = [Store(tmp_path, t).load_state() for t in Store.table_ids(tmp_path)]
+        keys = [k for state in states for k in [state["dealer_key"], *(s["key"] for s in state["seats"])]]
+        shown = "\n".join(lines)
+        assert "http://" in shown
+        if host == "127.0.0.1":
+            assert not any(key in shown for key in keys)
+        else:
+            assert len(states) == 3 and all(key in shown for key in keys)
+
+
+def test_a_failed_write_changes_nothing(tmp_path):
+    """When an action cannot be journaled (a full disk), the hand is as it was before it, and the
+    table restores and plays on once the disk works again."""
+    table = Session.create(tmp_path, {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
+                                      "bots": {"0": "random-legal"}}, POLICIES)
+    before = table.view(table.dealer_key)
+    log = table.store.log
+
+    def full(entry):
+        raise OSError(28, "No space left on device")
+
+    table.store.log = full
+    with pytest.raises(OSError):
+        table.act(table.seat_keys[2], "p3 cc")
+    assert table.view(table.dealer_key) == before
+    table.store.log = log
+    table.act(table.seat_keys[2], "p3 cc")
+    assert Session.restore(tmp_path, table.id, POLICIES).view(table.dealer_key) == table.view(table.dealer_key)
+
+    rewrite = table.store.rewrite_journal
+    table.store.rewrite_journal = lambda hand, entries: full(None)
+    now = table.view(table.dealer_key)
+    with pytest.raises(OSError):
+        table.undo(table.dealer_key)
+    assert table.view(table.dealer_key) == now
+    table.store.rewrite_journal = rewrite
+
+
+def test_seats_added_mid_hand(tmp_path):
+    """A seat added during a hand joins at the next, a bot acting there even after a restart; a
+    name already taken, or waiting to be, is refused."""
+    table = Session.create(tmp_path, {"game": "holdem", "seats": ["Ann", "Bo"], "stacks": 100}, POLICIES)
+    d = table.dealer_key
+    table.change(d, {"op": "seat", "name": "Cy", "stack": 50, "bot": "showdown"})
+    with pytest.raises(SampyongError, match="name of its own"):
+        table.change(d, {"op": "seat", "name": "Cy", "stack": 50})
+    with pytest.raises(SampyongError, match="unknown bot policy"):
+        table.change(d, {"op": "seat", "name": "Di", "stack": 50, "bot": "/etc/passwd"})
+    table = Session.restore(tmp_path, table.id, POLICIES)
+    table.act(d, f"{table.view(d)['legal']['player']} f")  # heads-up, the button folds: hand 2 seats Cy
+    view = table.view(d)
+    assert view["hand"] == 2 and [s["name"] for s in view["seats"]] == ["Ann", "Bo", "Cy"]
+    assert view["seats"][2]["player"] is not None and view["actor"] != 2  # the bot has acted, if it was first
