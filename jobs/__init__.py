@@ -8,11 +8,11 @@ campaign: a list of studies run as one job graph, then one report.
 
 from __future__ import annotations
 
-from jobs import distribution, draws, grid, hand_ranking, play, records, showdown, textures, variants
+from jobs import distribution, draws, grid, hand_ranking, match, play, records, showdown, textures, variants
 from pipeline.study import Study
 
 from jobs.hand_ranking import ranking  # noqa: E402  a game's starting-hand ranking in the driver (fit, N% ranges)
 
 STUDIES: dict[str, Study] = {
-    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws, play, records, hand_ranking)
+    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking)
 }

@@ -39,7 +39,8 @@ class Option:
     Parameters:
         name: the keyword (``shard_deals``); the CLI writes it ``--shard-deals``.
         help: one or two sentences of plain text for ``--help``.
-        kind: ``str``, ``int``, ``bool`` (a flag, off unless given) or ``list`` (of paths).
+        kind: ``str``, ``int``, ``bool`` (a flag: off unless given, or with ``default=True`` on
+            unless ``--no-NAME``) or ``list`` (of paths).
         default: the value when the option is not given (None: the study decides).
         aliases: further CLI spellings (``--hands``).
         argument: the CLI takes it as its arguments (``sampyong run records PATH...``), not as
@@ -58,8 +59,13 @@ class Option:
 
     @property
     def flags(self) -> tuple[str, ...]:
-        """The CLI's spellings, ``--name`` first."""
-        return ("--" + self.name.replace("_", "-"), *self.aliases)
+        """The CLI's spellings, ``--name`` first; a flag on by default also has ``--no-name``.
+
+        >>> Option("duplicate", "Duplicate form.", bool, default=True).flags
+        ('--duplicate', '--no-duplicate')
+        """
+        name = self.name.replace("_", "-")
+        return (f"--{name}", *([f"--no-{name}"] if self.kind is bool and self.default is True else []), *self.aliases)
 
     def but(self, **changes) -> Option:
         """This option with other fields (a study's own help or default)."""

@@ -219,7 +219,7 @@ def run(
     """
     from pipeline.backends import make_backend
 
-    given = {name: value for name, value in options.items() if value is not None and value is not False}
+    given = {name: value for name, value in options.items() if value is not None}
     study, config = run_config(job, given)
     output_options = {}
     if record is not None:
@@ -257,7 +257,10 @@ def run_config(job: str, given: dict):
         raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
     aliases = {alias.lstrip("-").replace("-", "_"): o.name for o in declared for alias in o.aliases}
     given = {aliases.get(name, name): value for name, value in given.items()}  # play's hands= is deals=
-    unused = [name for name in given if name not in {o.name for o in declared}]
+    defaults = {o.name: o.default for o in declared}
+    # A flag at its default says nothing (``exact=False``, ``duplicate=True``): same config, same run.
+    given = {name: value for name, value in given.items() if not (isinstance(value, bool) and value == bool(defaults.get(name)))}
+    unused = [name for name in given if name not in defaults]
     if unused:
         raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
     # The declared defaults; a field no option sets is one the study's ``configure`` fixes.

@@ -128,7 +128,10 @@ def _study_command(job: str, options) -> typer.models.CommandFunctionType:
         text = option.help
         if option.default is not None and option.kind is not bool:
             text = f"{text.removesuffix('.')} (default: {option.default})."
-        declared = typer.Option(False if option.kind is bool else None, *option.flags, help=text, show_default=False)
+        if option.kind is bool and option.default is True:  # on unless --no-NAME
+            declared = typer.Option(True, "/".join(option.flags[:2]), *option.flags[2:], help=text, show_default=False)
+        else:
+            declared = typer.Option(False if option.kind is bool else None, *option.flags, help=text, show_default=False)
         kind = bool if option.kind is bool else Optional[option.kind]
         return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=declared, annotation=kind)
 
