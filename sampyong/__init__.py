@@ -6,8 +6,8 @@ the studies (``jobs``) and the pipeline together."""
 from __future__ import annotations
 
 __all__ = [
-    "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
-    "play", "policies", "range", "ranking", "replay", "report", "run", "table", "table_app", "view",
+    "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
+    "play", "policies", "range", "ranking", "replay", "report", "run", "table", "table_app", "tune", "view",
 ]
 
 

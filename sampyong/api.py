@@ -853,6 +853,75 @@ def fit(records: str | Path | list, *, game: str | None = None, players: int | N
     return Fit(best, target, reached, wanted, seats_fitted, seats_reached)
 
 
+@dataclasses.dataclass(frozen=True)
+class Tuned:
+    """A policy tuned by self-play (``sy.tune``).
+
+    Parameters:
+        policy: the tuned ``engine.policy.Policy``.
+        rounds: each round (``engine.tune.Round``): the best response's gain against the field in
+            big blinds per 100 hands, ± its standard error, on fresh deals.
+        toml: the policy as a TOML file, the rounds in comments.
+        converged: whether the last best response gained less than the margin + 2 SE.
+
+    >>> tuned = tune("holdem", players=2, start="regular", rounds=1, trials=4, hands=200)
+    >>> tuned.policy.name, tuned.frame.columns
+    ('tuned-holdem', ['round', 'gain', 'gain_se', 'search_gain', 'trials'])
+    """
+
+    policy: Any
+    rounds: tuple
+    toml: str
+    converged: bool
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        """A row per round: ``round, gain, gain_se, search_gain, trials``."""
+        import polars as pl
+
+        return pl.DataFrame([dataclasses.asdict(r) for r in self.rounds],
+                            schema={"round": pl.Int64, "gain": pl.Float64, "gain_se": pl.Float64,
+                                    "search_gain": pl.Float64, "trials": pl.Int64})
+
+
+def tune(game: str = "pls7", *, players: int = 6, start: str = "pro-like", field: str | None = None, rounds: int = 3,
+         trials: int = 60, hands: str | int = "4k", seed: int = 0, margin: float = 1.0, name: str | None = None,
+         log=None) -> Tuned:
+    """Tune a policy by self-play (``sampyong tune``): from ``start``, each round searches every knob
+    for the best response to the field (``field``, default ``start``; then the last best
+    response) by CMA-ES, each of ``trials`` candidates scored by a duplicate match on ``hands``
+    common deals, until the best response gains less than ``margin`` bb/100 + 2 SE on fresh
+    deals or ``rounds`` run out (``engine.tune``). The same arguments give the same policy.
+    ``log(line)`` hears each round."""
+    from engine.betting import default_betting
+    from engine.policy import load_policy
+    from engine.tune import tune as tune_policy, tuned_toml
+    from evaluator.games import game as preset
+    from pipeline.counts import parse_count
+
+    rules = preset(game)
+    rules.check_players(players)
+    if not 2 <= rules.hole_cards <= 4:
+        raise SampyongError(f"tune ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; "
+                            f"{rules.name} has {rules.hole_cards}")
+    if rounds < 1:
+        raise SampyongError(f"rounds must be at least 1, not {rounds}")
+    if margin < 0:
+        raise SampyongError(f"the margin cannot be negative, not {margin}")
+    if trials < 4:
+        raise SampyongError(f"tuning needs at least 4 trials a round, not {trials}")
+    deals = parse_count(str(hands), "hand count", at_most=10**7)
+    label = name or f"tuned-{rules.name}"
+    begin = dataclasses.replace(load_policy(start), name=label, description=f"tuned by self-play at {rules.name}, {players} players")
+    opponents = load_policy(field) if field else begin
+    policy, history = tune_policy(rules, default_betting(rules), begin, opponents, players, ranking(rules), hands=deals,
+                                  trials=trials, rounds=rounds, margin=margin, seed=seed, log=log or (lambda line: None))
+    policy = dataclasses.replace(policy, name=label, description=begin.description)
+    last = history[-1]
+    return Tuned(policy, tuple(history), tuned_toml(policy, history, rules, players, margin),
+                 last.gain < margin + 2 * last.gain_se)
+
+
 def _scratch() -> Path:
     """A temporary folder for the doctests."""
     import tempfile

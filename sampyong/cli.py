@@ -343,6 +343,36 @@ def table(
 
 @app.command()
 @user_errors
+def tune(
+    game: Annotated[str, typer.Option(help="The game to tune for (a preset).")] = "pls7",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 6,
+    start: Annotated[str, typer.Option(help="The policy to start from (a built-in name or a .toml file).")] = "pro-like",
+    field: Annotated[Optional[str], typer.Option(help="The first round's opponents (default: the start policy).")] = None,
+    rounds: Annotated[int, typer.Option(help="At most this many rounds of best response.")] = 3,
+    trials: Annotated[int, typer.Option(help="Candidates scored in each round's search.")] = 60,
+    hands: Annotated[str, typer.Option(help="Common deals each candidate is scored on (each played once per seat).")] = "4k",
+    margin: Annotated[float, typer.Option(help="Stop when the best response gains less than this many bb/100 plus two standard errors.")] = 1.0,
+    seed: Annotated[int, typer.Option(help="The seed of the deals and of the search: the same seed gives the same policy.")] = 0,
+    name: Annotated[Optional[str], typer.Option(help="The tuned policy's name (default: tuned-GAME).")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Write the policy to this .toml file instead of printing it.")] = None,
+) -> None:
+    """Tune a policy by self-play: each round, search every knob of the policy (CMA-ES) for the best
+    response to the field, scored by duplicate matches on common deals, then make it the field; stop
+    when the best response gains less than the margin. Prints the tuned policy as TOML, each round's
+    gain with its standard error in its comments."""
+    from sampyong import api
+
+    result = api.tune(game, players=players, start=start, field=field, rounds=rounds, trials=trials, hands=hands,
+                      seed=seed, margin=margin, name=name, log=lambda line: typer.echo(line, err=True))
+    if out is None:
+        typer.echo(result.toml, nl=False)
+    else:
+        out.write_text(result.toml, encoding="utf-8")
+        typer.echo(str(out))
+
+
+@app.command()
+@user_errors
 def policies(
     name: Annotated[Optional[str], typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")] = None,
 ) -> None:

@@ -28,6 +28,7 @@ CALLS = {
     "fit": ("fit", ["hands.phh"]),
     "replay": ("replay", ["hands.phh"]),
     "table": ("table", []),
+    "tune": ("tune", []),
     **{f"run {name}": ("run", []) for name in [*STUDIES, rulebook.NAME]},
 }
 # What every `sampyong run STUDY` has besides the study's own options: where the work runs.
