@@ -93,6 +93,11 @@ def run_rulebook(deals: int, seed: int, backend, out: Path, *, resume: bool, qui
     return report_dir
 
 
+def run_campaign(config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
+    """``run_rulebook`` of the campaign's config (``sampyong run rulebook``)."""
+    return run_rulebook(config.deals, config.seed, backend, out, resume=resume, quiet=quiet)
+
+
 def _read(run_dir: Path, table: str) -> pl.DataFrame:
     return pl.read_parquet(run_dir / "tables" / f"{table}.parquet")
 

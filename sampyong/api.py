@@ -193,7 +193,7 @@ def run(
     record: int | None = None,
     **options: Any,
 ) -> Run:
-    """Run a study (or the ``rulebook`` campaign) to completion and return its ``Run``.
+    """Run a study (or a campaign: ``rulebook``, ``panel``) to completion and return its ``Run``.
 
     Parameters:
         job: the study's name (``sampyong jobs``).
@@ -229,10 +229,10 @@ def run(
             raise SampyongError(f"--record takes 1 to 1,000,000 hands, not {record}")
         output_options["record"] = record
     runner = make_backend(backend, "local" if address is None else address, workers)
-    if study is None:  # the rule book campaign
-        from jobs.rulebook import run_rulebook
+    if study is None:  # a campaign: the rule book or the panel
+        from jobs import campaigns
 
-        run_dir = run_rulebook(config.deals, config.seed, runner, Path(out), resume=resume, quiet=quiet)
+        run_dir = campaigns()[job].run_campaign(config, runner, Path(out), resume=resume, quiet=quiet)
     else:
         run_dir = execute(study, config, runner, Path(out), resume=resume, quiet=quiet, output_options=output_options)
     return Run(Path(run_dir), config)
@@ -243,18 +243,18 @@ def run_config(job: str, given: dict):
     ``sampyong run JOB`` with the options ``given`` (only those the user wrote), validated and
     configured once. An unknown name, an option the study has no use for, a value out of range
     or a config the study cannot run is a ``SampyongError``."""
-    from jobs import STUDIES, rulebook
+    from jobs import STUDIES, campaigns
     from pipeline.counts import parse_count
     from pipeline.plan import MAX_DEALS, RunConfig, check_limits
     from pipeline.study import SAMPLING_OPTIONS
 
-    if job == rulebook.NAME:
-        study, declared = None, rulebook.OPTIONS
+    if job in campaigns():
+        study, declared = None, campaigns()[job].OPTIONS
     elif job in STUDIES:
         study = STUDIES[job]
         declared = study.options
     else:
-        raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, rulebook.NAME])}")
+        raise SampyongError(f"unknown job {job!r}; choose one of {', '.join([*STUDIES, *campaigns()])}")
     aliases = {alias.lstrip("-").replace("-", "_"): o.name for o in declared for alias in o.aliases}
     given = {aliases.get(name, name): value for name, value in given.items()}  # play's hands= is deals=
     defaults = {o.name: o.default for o in declared}
@@ -442,17 +442,17 @@ class IncompleteRun(SampyongError):
 
 
 def jobs() -> pl.DataFrame:
-    """The studies ``run`` knows, and the rule book campaign: ``name, description``.
+    """The studies ``run`` knows, and the campaigns (the rule book, the panel): ``name, description``.
 
     >>> "play" in jobs()["name"].to_list() and "rulebook" in jobs()["name"].to_list()
     True
     """
     import polars as pl
 
-    from jobs import STUDIES, rulebook
+    from jobs import STUDIES, campaigns
 
     rows = [{"name": s.name, "description": s.description} for s in STUDIES.values()]
-    rows.append({"name": rulebook.NAME, "description": rulebook.DESCRIPTION})
+    rows += [{"name": c.NAME, "description": c.DESCRIPTION} for c in campaigns().values()]
     return pl.DataFrame(rows, schema={"name": pl.String, "description": pl.String})
 
 
@@ -892,7 +892,13 @@ def tune(game: str = "pls7", *, players: int = 6, start: str = "pro-like", field
     response) by CMA-ES, each of ``trials`` candidates scored by a duplicate match on ``hands``
     common deals, until the best response gains less than ``margin`` bb/100 + 2 SE on fresh
     deals or ``rounds`` run out (``engine.tune``). The same arguments give the same policy.
-    ``log(line)`` hears each round."""
+    ``log(line)`` hears each round.
+
+    >>> tune("holdem", players=2, rounds=0)
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: rounds must be at least 1, not 0
+    """
     from engine.betting import default_betting
     from engine.policy import load_policy
     from engine.tune import tune as tune_policy, tuned_toml

@@ -148,14 +148,15 @@ class StudyCommands(typer.core.TyperGroup):
 
     @functools.cached_property
     def studies(self) -> dict:
-        from jobs import STUDIES, rulebook
+        from jobs import STUDIES, campaigns
 
         commands = typer.Typer()
         for study in STUDIES.values():
             commands.command(study.name, help=f"{study.description[:1].upper()}{study.description[1:]}. The last line "
                              "printed is the run directory.")(_study_command(study.name, (*study.options, *study.output_options)))
-        commands.command(rulebook.NAME, help=f"The rule book's campaign: {rulebook.DESCRIPTION}. The last line printed "
-                         "is the report's directory.")(_study_command(rulebook.NAME, rulebook.OPTIONS))
+        for campaign in campaigns().values():
+            commands.command(campaign.NAME, help=f"A campaign: {campaign.DESCRIPTION}. The last line printed is the "
+                             "report's directory.")(_study_command(campaign.NAME, campaign.OPTIONS))
         return typer.main.get_command(commands).commands
 
     def list_commands(self, ctx) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from jobs import STUDIES, rulebook
+from jobs import STUDIES, campaigns
 import sampyong
 from sampyong import api, cli
 
@@ -29,7 +29,7 @@ CALLS = {
     "replay": ("replay", ["hands.phh"]),
     "table": ("table", []),
     "tune": ("tune", []),
-    **{f"run {name}": ("run", []) for name in [*STUDIES, rulebook.NAME]},
+    **{f"run {name}": ("run", []) for name in [*STUDIES, *campaigns()]},
 }
 # What every `sampyong run STUDY` has besides the study's own options: where the work runs.
 WHERE = {"--backend", "--address", "--workers", "--out", "--resume", "--no-resume", "--quiet", "-q", "--help", "-h"}
@@ -83,10 +83,10 @@ def test_each_command_calls_the_api_function_of_its_name(command, monkeypatch):
         assert args == (command.split()[1],)
 
 
-@pytest.mark.parametrize("job", [*STUDIES, rulebook.NAME])
+@pytest.mark.parametrize("job", [*STUDIES, *campaigns()])
 def test_run_study_help_lists_the_study_options_only(job):
     """`sampyong run JOB --help` names the options the job declares, and where work runs: no other."""
-    declared = STUDIES[job].options + STUDIES[job].output_options if job in STUDIES else rulebook.OPTIONS
+    declared = STUDIES[job].options + STUDIES[job].output_options if job in STUDIES else campaigns()[job].OPTIONS
     result = runner.invoke(cli.app, ["run", job, "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output
     shown = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", result.stdout)) - {"-"}
@@ -104,7 +104,7 @@ def test_play_help_names_no_option_of_another_study():
 def test_option_help_reads_as_plain_text():
     """Every declared option's help is plain sentences: no RST backquotes, no line breaks, no space
     before a stop or comma, no square brackets (rich would read them as markup and drop them)."""
-    options = {o for study in STUDIES.values() for o in (*study.options, *study.output_options)} | set(rulebook.OPTIONS)
+    options = {o for study in STUDIES.values() for o in (*study.options, *study.output_options)} | {o for c in campaigns().values() for o in c.OPTIONS}
     for option in options:
         assert "`" not in option.help and "\n" not in option.help, option
         assert not re.search(r"\s[.,;]|\s{2}|[\[\]]", option.help), option
@@ -115,7 +115,7 @@ def test_option_help_reads_as_plain_text():
 def test_run_alone_lists_the_studies():
     """`sampyong run` with no study prints the studies it knows."""
     result = runner.invoke(cli.app, ["run"], terminal_width=200)
-    assert all(name in result.stdout for name in [*STUDIES, rulebook.NAME])
+    assert all(name in result.stdout for name in [*STUDIES, *campaigns()])
 
 
 def test_api_keywords_are_the_declared_options(tmp_path):

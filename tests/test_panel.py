@@ -1,0 +1,29 @@
+"""``run panel``: the rule book's claims under a panel of policies."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from jobs.play import CLAIMS, holds_within
+from sampyong import api
+
+
+def test_the_showdown_member_agrees_with_the_showdown_study(tmp_path):
+    """Under the showdown policy (everyone checks and calls to the river) the panel's verdicts are
+    those of the showdown study's figures at six players, and the report says which claims survive."""
+    panel = api.run("panel", members="showdown", hands="20k", skill=False, backend="serial", out=tmp_path)
+    claims = pl.read_parquet(panel.dir / "tables" / "claims.parquet")
+    study = api.run("showdown", players=6, deals="20k", shard_deals="10k", backend="serial", out=tmp_path)
+    shown = study.tables["summary"].filter(pl.col("players") == 6).row(0, named=True)
+    for row in claims.iter_rows(named=True):
+        claim = next(c for c in CLAIMS if c["claim"] == row["claim"] and c["among"] == row["among"])
+        if claim["among"] == "heads-up showdowns":
+            assert row["holds"] == "n/a"  # six players always show down together
+            continue
+        figure, se = shown[claim["flag"]], shown[f"{claim['flag']}_se"]
+        assert row["holds"] == holds_within(figure, se, 20_000, claim["allowed"])
+        assert abs(row["play"] - figure) < 5 * (se**2 + row["play_se"] ** 2) ** 0.5
+        if claim["everyone_at"] == 6:
+            assert row["play"] == row["everyone"]  # the same deals, everyone showing down
+    report = (panel.dir / "report.md").read_text()
+    assert "| claim | showdown | survives |" in report and "holds under every policy" in report
