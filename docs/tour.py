@@ -26,6 +26,8 @@ between the markers; the prose around them is left alone. The regions:
 * ``ranges``: a range-against-range ``sampyong equity`` and a ``sampyong range``, in full.
 * ``play``: the run directory of ``sampyong run play --game pls7 --policy pro-like --hands 1M``
   and the sentences of its report's "The rule book under play".
+* ``panel``: the report directory of ``sampyong run panel --game pls7 --hands 20k --no-skill`` and
+  its report's table of the claims, one column per member of the panel.
 
 Runs use ``--quiet`` and land in a temporary folder (the working directory of every command,
 with ``--out outputs``, so a run directory prints as ``outputs/JOB/RUN_ID``, the run id being
@@ -60,7 +62,7 @@ from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
-REGIONS = ("games", "eval", "run", "showdown-report", "distribution", "grid", "equity", "ranges", "play")
+REGIONS = ("games", "eval", "run", "showdown-report", "distribution", "grid", "equity", "ranges", "play", "panel")
 MARKER = re.compile(r"<!-- (/?)tour:([A-Za-z0-9_-]+) -->")
 
 
@@ -159,6 +161,7 @@ RUN_DEFAULT = Command(
 DISTRIBUTION = Command("sampyong run distribution --game pls7", extra=RUN)
 GRID = Command("sampyong run grid --game holdem --exact", extra=RUN)
 PLAY = Command("sampyong run play --game pls7 --policy pro-like --hands 1M", extra=RUN)
+PANEL = Command("sampyong run panel --game pls7 --hands 20k --no-skill", extra=RUN)
 EQUITY = (
     Command('sampyong equity "As Ah" "Kd Kc" --game holdem'),
     Command('sampyong equity "As 2h 3d" "Kd Kc Qs" random --samples 200k'),
@@ -311,6 +314,8 @@ def bodies(runner: Runner) -> dict[str, str]:
         "equity": block(transcript(runner, *EQUITY)),
         "ranges": block(transcript(runner, *RANGES)),
         "play": block(transcript(runner, PLAY) + [""] + verdicts((runner.run_dir(PLAY) / "report.md").read_text())),
+        "panel": block(transcript(runner, PANEL)) + "\n"
+        + "\n".join(report_table((runner.run_dir(PANEL) / "report.md").read_text(), "## The claims", drop=())) + "\n",
     }
 
 
