@@ -79,11 +79,12 @@ def test_games_without_a_ranking_are_refused():
         api.tune("plo5-8", players=2, hands=100)
 
 
-@pytest.mark.parametrize("game_name", ["pls7", "holdem"])
-def test_the_built_in_tuned_policy_beats_pro_like_on_fresh_deals(game_name):
+@pytest.mark.parametrize("game_name, hands", [("pls7", 5000), ("holdem", 5000), pytest.param("plo8", 5000, marks=pytest.mark.slow),
+                                              pytest.param("plo", 12000, marks=pytest.mark.slow)])
+def test_the_built_in_tuned_policy_beats_pro_like_on_fresh_deals(game_name, hands):
     """Each shipped tuned policy, scored on deals its tuning never saw, beats pro-like at six seats
     by more than 3 standard errors."""
     rules = game(game_name)
-    deals = Deals.dealt(rules, 6, 5000, (2026, 12, 2), api.ranking(game_name))  # the tuning used seeds (0, round, k)
+    deals = Deals.dealt(rules, 6, hands, (2026, 12, 2), api.ranking(game_name))  # the tuning used seeds (0, round, k)
     gain, se = score(rules, default_betting(rules), builtin(f"tuned-{game_name}"), builtin("pro-like"), 6, deals)
     assert gain > 3 * se > 0
