@@ -1,8 +1,6 @@
 """grid.html in a real browser (headless Chromium, driven by Playwright): the cells, the search,
 the slider, a hover, a typed range, and a screenshot whose colours match grid.csv."""
 
-import os
-import shutil
 from pathlib import Path
 
 import polars as pl
@@ -16,18 +14,9 @@ from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
 from tests.helpers import execute
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.browser import ARGS, CHROMIUM, needs_browser, sync_playwright
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the test set-up installs it
-    sync_playwright = None
-
-if os.environ.get("CI"):
-    assert CHROMIUM and sync_playwright, ".ci/run installs Debian's chromium and the test extras (playwright)"
-pytestmark = pytest.mark.skipif(not (CHROMIUM and sync_playwright), reason="needs Debian's chromium and playwright")
+pytestmark = needs_browser
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ real table server (uvicorn on a free loopback port): a six-handed PLS7 hand crea
 entirely through the page in physical-deal mode, and a seat link in app-deal mode."""
 
 import json
-import os
 import re
 import shutil
 import socket
@@ -18,18 +17,9 @@ import pytest
 
 from evaluator.cards import format_cards
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.browser import ARGS, CHROMIUM, expect, needs_browser, sync_playwright
 
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - the test set-up installs it
-    sync_playwright = None
-
-if os.environ.get("CI"):
-    assert CHROMIUM and sync_playwright, ".ci/run installs Debian's chromium and the test extras (playwright)"
-pytestmark = pytest.mark.skipif(not (CHROMIUM and sync_playwright), reason="needs Debian's chromium and playwright")
+pytestmark = needs_browser
 
 SUIT = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
