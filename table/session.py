@@ -244,8 +244,9 @@ class Session:
             given = key.encode()
             if secrets.compare_digest(given, self.dealer_key.encode()):
                 return "dealer"
-            for index, seat in enumerate(self.seats):
-                if secrets.compare_digest(given, seat.key.encode()):
+            waiting = [e["new"]["key"] for e in self.pending if e["op"] == "seat"]  # seated when this hand ends
+            for index, seat_key in enumerate([seat.key for seat in self.seats] + waiting):
+                if secrets.compare_digest(given, seat_key.encode()):
                     return index
         raise Forbidden("wrong key for this table")
 

@@ -344,6 +344,7 @@ def test_changes_between_hands(tmp_path):
     table.change(d, {"op": "remove", "seat": 1})
     assert len(table.view(d)["pending"]) == 4 and table.view(d)["stacks"][0] < 150
     assert new["key"] not in json.dumps(table.view(table.seat_keys[1])) + json.dumps(table.view(d))
+    assert table.view(new["key"])["you"] == 3 and table.view(new["key"])["holes"] == [None] * 3  # its link works at once
     table.act(d, "p3 f")
     table.act(d, "p1 f")  # Bo wins the blinds; the hand is over and the table waits
     assert table.hand is None and table.view(d)["pending"] == []
