@@ -80,7 +80,7 @@ def runs(config: RunConfig) -> list[RunConfig]:
         if tuned in builtin_names():
             made += [make("match", game, policies=f"{tuned},station"), make("match", game, policies=f"{tuned},loose"),
                      make("play", game, policy=tuned)]
-    return made
+    return list({c.run_id: c for c in made}.values())  # the game's tuned member is also its position run
 
 
 def run_campaign(config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool) -> Path:

@@ -27,3 +27,17 @@ def test_the_showdown_member_agrees_with_the_showdown_study(tmp_path):
             assert row["play"] == row["everyone"]  # the same deals, everyone showing down
     report = (panel.dir / "report.md").read_text()
     assert "| claim | showdown | survives |" in report and "holds under every policy" in report
+
+
+def test_the_default_panel_runs_each_run_once():
+    """The default PLS7 panel: six members' play runs, then per game with a tuned built-in two
+    matches and the tuned policy's play run (PLS7's is its tuned member's), each run once."""
+    from engine.policy import builtin_names
+    from jobs import panel
+    from pipeline.plan import RunConfig
+
+    runs = panel.runs(RunConfig("panel", "pls7", 10_000, 1, 6, 0))
+    tuned = [g for g in panel.SKILL_GAMES if f"tuned-{g}" in builtin_names()]
+    assert len({c.run_id for c in runs}) == len(runs) == 6 + 3 * len(tuned) - ("pls7" in tuned)
+    assert [c.option("policy") for c in runs[:6]] == ["tight", "regular", "loose", "pro-like", "tuned-pls7", panel.MIXED]
+    assert {c.option("policies") for c in runs if c.job == "match"} == {f"tuned-{g},{o}" for g in tuned for o in ("station", "loose")}
