@@ -74,6 +74,16 @@ def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
     assert regular["bb_per_100"] > 5 * regular["bb_per_100_se"]
     assert regular["bb_per_100"] == pytest.approx(-station["bb_per_100"]) and regular["hands"] == 20_000 * 2 * 3
     assert regular["bb_per_100_se"] < regular["plain_se"] and regular["se_shrink"] > 1
+    # the errors, recomputed from every hand of the run: one sample per deal (rotations summed), and
+    # for plain play one sample per hand dealt (a seating of a deal)
+    per_hand = np.concatenate([match.match_shard(run.config, shard, api.ranking("holdem"))[1]
+                               for shard in match.STUDY.plan(run.config)], axis=1)
+    label = match.labels(run.config).index("regular")
+    scale = 100 / 2 / 3  # big blinds per 100 hands, of the 3 seats regular holds
+    per_deal = per_hand[:, :, label].sum(axis=0)
+    assert regular["bb_per_100_se"] == pytest.approx(per_deal.std() / np.sqrt(per_deal.size) * scale / 2)
+    plain = per_hand[:, :, label].ravel()
+    assert regular["plain_se"] == pytest.approx(plain.std() / np.sqrt(plain.size) * scale)
     positions = run.tables["positions"]
     assert positions.height == 12 and positions["hands"].sum() == 20_000 * 2 * 6
     text = (run.dir / "report.md").read_text()

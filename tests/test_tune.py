@@ -44,6 +44,7 @@ def test_the_best_response_to_a_station_wins_and_reruns_agree():
     (round_,) = first.rounds
     assert round_.gain > 3 * round_.gain_se and round_.trials >= 12
     assert first.policy.name == "tuned-holdem" and not first.converged  # it gained: the station was no equilibrium
+    assert (vector_of(first.policy) != vector_of(builtin("station"))).any()  # the gaining response is the new field
     assert parse_policy(first.toml, "tuned.toml") == first.policy
 
 
