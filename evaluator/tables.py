@@ -79,26 +79,37 @@ def _digits(code: int, base_count: int) -> list[int]:
     return [(code // 5**i) % 5 for i in range(base_count)]
 
 
+def _code_sizes(digits: int) -> np.ndarray:
+    """int64 per base-5 code of ``digits`` digits (``0 .. 5**digits - 1``): its digit sum, the
+    number of cards of the rank multiset it codes."""
+    sizes = np.zeros(1, dtype=np.int64)
+    for _ in range(digits):  # a new top digit: 5 blocks, each the codes so far plus that digit
+        sizes = (np.arange(5)[:, None] + sizes[None, :]).ravel()
+    return sizes
+
+
 @lru_cache(maxsize=None)
 def multiset_index() -> tuple[np.ndarray, np.ndarray]:
     """``(LO_INDEX, START)``: the perfect hash of rank multisets described in the module doc.
 
-    ``START`` has one row per pool size 0..9; unused entries hold ``NO_ENTRY``.
+    ``LO_INDEX[lo]`` counts the low codes of ``lo``'s size below ``lo``; ``START[n][hi]`` adds
+    up, over the high codes below ``hi`` that fit in ``n`` cards, how many low codes complete
+    each to ``n`` cards. ``START`` has one row per pool size 0..9; unused entries hold
+    ``NO_ENTRY``. Array arithmetic (a few ms; the per-code loop it replaced took 0.1 s
+    of every process that evaluates).
     """
-    lo_sizes = np.array([sum(_digits(c, LO_RANKS)) for c in range(5**LO_RANKS)])
-    hi_sizes = np.array([sum(_digits(c, 13 - LO_RANKS)) for c in range(5 ** (13 - LO_RANKS))])
-    lo_index = np.zeros(len(lo_sizes), dtype=np.uint16)  # at most 8,134 per size: small stays in cache
-    lo_count = np.zeros(lo_sizes.max() + 1, dtype=np.int64)
-    for code, size in enumerate(lo_sizes):
-        lo_index[code] = lo_count[size]
-        lo_count[size] += 1
+    lo_sizes, hi_sizes = _code_sizes(LO_RANKS), _code_sizes(13 - LO_RANKS)
+    lo_count = np.bincount(lo_sizes)
+    # Codes in order within each size: a code's rank among its size's codes.
+    by_size = np.argsort(lo_sizes, kind="stable")
+    first_of_size = np.cumsum(lo_count) - lo_count
+    lo_index = np.empty(len(lo_sizes), dtype=np.uint16)  # at most 8,134 per size: small stays in cache
+    lo_index[by_size] = np.arange(len(lo_sizes)) - first_of_size[lo_sizes[by_size]]
     start = np.full((max(POOL_SIZES) + 1, len(hi_sizes)), NO_ENTRY, dtype=np.int32)
     for n in range(max(POOL_SIZES) + 1):
-        offset = 0
-        for code, size in enumerate(hi_sizes):
-            if size <= n and n - size < len(lo_count):
-                start[n, code] = offset
-                offset += lo_count[n - size]
+        fits = (hi_sizes <= n) & (n - hi_sizes < len(lo_count))
+        block = np.where(fits, lo_count[np.clip(n - hi_sizes, 0, len(lo_count) - 1)], 0)
+        start[n, fits] = (np.cumsum(block) - block)[fits]
     return lo_index, start
 
 

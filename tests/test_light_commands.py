@@ -51,3 +51,72 @@ def test_equity_imports_no_heavy_package(tmp_path):
     assert "exact over 1,712,304 boards" in out, out
     equities = dict(re.findall(r"^\s+(\S+ \S+)\s+equity\s+([\d.]+)%", out, re.MULTILINE))
     assert equities == {"As Ah": "81.255", "Kd Kc": "18.745"}, out
+
+
+def test_multiset_index_matches_its_definition():
+    """The array-built perfect hash (once 0.1 s of pure Python in every evaluating process) is
+    the one its definition gives, code by code: ``LO_INDEX`` numbers each size's low codes in
+    code order, ``START[n]`` lays the high codes' blocks end to end."""
+    import numpy as np
+
+    from evaluator.tables import LO_RANKS, NO_ENTRY, POOL_SIZES, multiset_index
+
+    def size(code: int, digits: int) -> int:
+        return sum((code // 5**i) % 5 for i in range(digits))
+
+    lo_sizes = [size(c, LO_RANKS) for c in range(5**LO_RANKS)]
+    hi_sizes = [size(c, 13 - LO_RANKS) for c in range(5 ** (13 - LO_RANKS))]
+    lo_count = [0] * (max(lo_sizes) + 1)
+    expected_lo = []
+    for s in lo_sizes:
+        expected_lo.append(lo_count[s])
+        lo_count[s] += 1
+    expected_start = np.full((max(POOL_SIZES) + 1, len(hi_sizes)), NO_ENTRY, dtype=np.int64)
+    for n in range(max(POOL_SIZES) + 1):
+        offset = 0
+        for code, s in enumerate(hi_sizes):
+            if s <= n and n - s < len(lo_count):
+                expected_start[n, code] = offset
+                offset += lo_count[n - s]
+    lo_index, start = multiset_index()
+    # dtypes and layout matter too: the free-use kernels freeze these arrays into their code,
+    # and numba's disk cache is keyed by the frozen bytes.
+    assert (lo_index.dtype, lo_index.shape, lo_index.flags.c_contiguous) == (np.uint16, (5**LO_RANKS,), True)
+    assert (start.dtype, start.shape, start.flags.c_contiguous) == (np.int32, expected_start.shape, True)
+    assert lo_index.tolist() == expected_lo
+    assert np.array_equal(start, expected_start)
+
+
+def test_kernel_stamps_resolve_each_path_once_with_the_same_answer(tmp_path):
+    """``kernel_cache._in_project`` remembers each path's resolution (a kernel's stamp walks
+    hundreds of modules) and answers as resolving afresh would: inside a folder at any depth,
+    through a symlink, but not the folder itself, a sibling sharing its name as a prefix, or
+    numpy."""
+    from pathlib import Path
+
+    import numpy
+
+    from evaluator import kernel_cache
+
+    root = kernel_cache.ROOT
+    link = tmp_path / "linked.py"
+    link.symlink_to(root / "evaluator" / "tables.py")
+    cases = {
+        str(root / "evaluator" / "tables.py"): True,
+        root / "engine" / "fast.py": True,
+        str(root / "evaluator" / "sub" / "deeper.py"): True,
+        str(link): True,
+        str(root / "evaluator"): False,
+        str(root / "evaluator_old" / "tables.py"): False,
+        str(root / "sampyong" / "cli.py"): False,
+        numpy.__file__: False,
+    }
+
+    def afresh(path) -> bool:
+        path = Path(path).resolve()
+        return any(folder in path.parents for folder in kernel_cache.FOLDERS)
+
+    for _ in range(2):  # the second round answers from the remembered resolutions
+        assert {str(p): kernel_cache._in_project(p) for p in cases} == {str(p): v for p, v in cases.items()}
+        assert all(afresh(p) == v for p, v in cases.items())
+    assert kernel_cache._resolved.cache_info().hits >= len(cases)
