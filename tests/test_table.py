@@ -477,9 +477,15 @@ def test_kill_9_mid_hand_and_restart(tmp_path):
             elif state["current"] is not None:  # restored, it was finished by the bots and the app
                 record = records_of(tmp_path, made["id"])[state["number"] - 1]
                 assert is_subsequence(logged, record.fields["actions"])
-        server.kill()  # the last kill came mid-request too: restart to restore, then stop while idle
+        server.kill()  # the last kill came mid-request too: restart to restore, play on, then stop while idle
         server.start()
-        httpx.get(url, params={"key": dealer})
+        with httpx.Client(timeout=30) as client:
+            while (view := client.get(url, params={"key": dealer}).json())["hand"] is None or view["hand"] <= 3:
+                if view["hand"] is None:  # stalled: top the empty stacks up
+                    for seat in (s for s, stack in enumerate(view["stacks"]) if stack == 0):
+                        client.post(f"{url}/change", json={"key": dealer, "op": "chips", "seat": seat, "amount": 60})
+                else:
+                    client.post(f"{url}/act", json={"key": dealer, "action": choose(view, rng)})
         server.kill()
         state = Store(tmp_path, made["id"]).load_state()
         hands = state["number"] - (state["current"] is not None)
@@ -497,11 +503,11 @@ def test_fifty_clients_lose_no_action(tmp_path):
 
     server = Server(tmp_path)
     try:
-        config = {"game": "pls7", "seats": [f"S{i}" for i in range(6)], "stacks": 80, "blinds": [1, 2]}
+        config = {"game": "pls7", "seats": [f"S{i}" for i in range(6)], "stacks": 1000, "blinds": [1, 2]}
         made = httpx.post(f"{server.url}/api/tables", json=config).json()
         url, keys = f"{server.url}/api/tables/{made['id']}", made["seat_keys"]
         applied, refused, errors = [], [], []
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 600  # a safety net: the clients stop after hand 8
 
         def client_loop(index: int):
             rng = random.Random(index)
@@ -509,7 +515,7 @@ def test_fifty_clients_lose_no_action(tmp_path):
             with httpx.Client(timeout=30) as client:
                 while time.monotonic() < deadline:
                     view = client.get(url, params={"key": key}).json()
-                    if view["hand"] is None or view["hand"] > 25:
+                    if view["hand"] is None or view["hand"] > 8:
                         return
                     if view["actor"] != index % 6:
                         time.sleep(0.01)
@@ -531,7 +537,7 @@ def test_fifty_clients_lose_no_action(tmp_path):
             thread.join()
         assert not errors
         print(f"{len(applied)} actions applied, {len(refused)} presses refused: {sorted(set(refused))}")
-        assert len(applied) >= 50 and refused  # the phones of a seat did press at once
+        assert len(applied) >= 8 * 3 and refused  # eight hands at least; the phones of a seat did press at once
         server.kill()
         records = {r.fields["hand"]: r for r in records_of(tmp_path, made["id"])}
         assert len(records) >= 3
