@@ -22,7 +22,7 @@ from engine.chance import CHECK_CALL, RAISE
 from engine.fast import DEAL
 from engine.phh import Status, load_paths, replay
 from engine.player import deal_hands
-from engine.policy import Policy, Postflop, Preflop
+from engine.policy import Policy, tables_toml
 from engine.records import figures as hand_figures
 from engine.records import seat_stats
 from engine.table import BIG_BLIND, Table
@@ -260,7 +260,6 @@ def residuals(target: Figures, reached: Figures, targets=TARGETS) -> list[tuple[
 def policy_toml(policy: Policy, target: Figures, reached: Figures, targets=TARGETS, seat: int | None = None) -> str:
     """The fitted policy as a TOML file, with the table of figures it was fitted to in comments
     (``seat``: a seat's policy, fitted to that seat's VPIP and PFR)."""
-    pre, post = policy.preflop, policy.postflop
     rows = (residuals(target, reached, targets) if seat is None else
             [(t, a, b, r) for s, t, a, b, r in seat_residuals(target, reached) if s == seat])
     return "\n".join([
@@ -270,11 +269,5 @@ def policy_toml(policy: Policy, target: Figures, reached: Figures, targets=TARGE
         "# figure     records    fitted   residual",
         *[f"# {t:8} {a:9.3f} {b:9.3f} {b - a:+10.3f}" for t, a, b, _ in rows],
         "",
-        "[preflop]",
-        *[f"{f.name} = {str(getattr(pre, f.name)).lower() if isinstance(getattr(pre, f.name), bool) else getattr(pre, f.name)}"
-          for f in dataclasses.fields(Preflop)],
-        "",
-        "[postflop]",
-        *[f"{f.name} = {getattr(post, f.name)}" for f in dataclasses.fields(Postflop)],
-        "",
+        *tables_toml(policy),
     ])

@@ -203,6 +203,21 @@ def _random_section(data, path: str) -> Random:
     return section
 
 
+def tables_toml(policy: Policy) -> list[str]:
+    """The ``[preflop]`` and ``[postflop]`` tables of a thresholds policy, as lines of its TOML file
+    (``parse_policy`` reads them back).
+
+    >>> tables_toml(builtin("regular"))[:2]
+    ['[preflop]', 'open_early = 0.14']
+    """
+    def line(section, field) -> str:
+        value = getattr(section, field.name)
+        return f"{field.name} = {str(value).lower() if isinstance(value, bool) else value}"
+
+    return ["[preflop]", *[line(policy.preflop, f) for f in dataclasses.fields(Preflop)], "",
+            "[postflop]", *[line(policy.postflop, f) for f in dataclasses.fields(Postflop)], ""]
+
+
 def builtin_names() -> list[str]:
     """The policies that ship with the package."""
     return sorted(p.name[:-5] for p in resources.files("engine").joinpath("policies").iterdir() if p.name.endswith(".toml"))

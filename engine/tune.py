@@ -27,7 +27,7 @@ import numpy as np
 
 from engine.betting import Betting
 from engine.player import deal_hands
-from engine.policy import Policy, Postflop, Preflop, builtin
+from engine.policy import Policy, builtin, tables_toml  # builtin: the doctest
 from engine.ranking import HandRanking
 from engine.table import BIG_BLIND, Table
 from evaluator.errors import SampyongError
@@ -142,7 +142,6 @@ def tune(game: Game, betting: Betting, start: Policy, field: Policy, players: in
 
 def tuned_toml(policy: Policy, history: list[Round], game: Game, players: int, margin: float) -> str:
     """The tuned policy as a TOML file, each round's gain in comments."""
-    pre, post = policy.preflop, policy.postflop
     last = history[-1]
     converged = last.gain < margin + 2 * last.gain_se
     return "\n".join([
@@ -155,11 +154,5 @@ def tuned_toml(policy: Policy, history: list[Round], game: Game, players: int, m
         f"# {'converged' if converged else 'not converged'}: the last best response gains {last.gain:+.2f} ± "
         f"{last.gain_se:.2f} bb/100 (margin {margin:g} + 2 SE)",
         "",
-        "[preflop]",
-        *[f"{f.name} = {str(getattr(pre, f.name)).lower() if isinstance(getattr(pre, f.name), bool) else getattr(pre, f.name)}"
-          for f in dataclasses.fields(Preflop)],
-        "",
-        "[postflop]",
-        *[f"{f.name} = {getattr(post, f.name)}" for f in dataclasses.fields(Postflop)],
-        "",
+        *tables_toml(policy),
     ])

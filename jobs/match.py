@@ -30,15 +30,13 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from engine.player import deal_hands
 from engine.policy import load_policy
 from engine.ranking import HandRanking
 from engine.table import BIG_BLIND, Table
 from evaluator.errors import SampyongError
-from evaluator.fast import fast_evaluator
 from jobs.common import MONTE_CARLO_OPTIONS, PLAYERS, Study, game_of, replace_option, section, table
 from jobs.hand_ranking import ranking_from, strength_runs
-from jobs.play import HOLE_CARDS, starting_classes
+from jobs.play import HOLE_CARDS, deal_shard
 from pipeline.plan import RunConfig, ShardSpec
 from pipeline.study import DEALS, SHARD_DEALS, Option
 
@@ -124,13 +122,8 @@ def match_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None
     ``per_deal[deal, policy]`` the policy's chips summed over the rotations, ``per_hand[rotation,
     deal, policy]`` its chips in each, and ``seat_net[rotation, deal, seat]`` every seat's."""
     table_ = table_of(config)
-    game, players = table_.game, table_.seats
-    cards, keys = deal_hands(shard.generator(), shard.deals, players, game)
-    hole = np.ascontiguousarray(cards[:, : players * game.hole_cards].reshape(shard.deals, players, game.hole_cards))
-    highs, lows = fast_evaluator(game).high_low(hole, np.ascontiguousarray(cards[:, players * game.hole_cards:]))
-    if ranking is None and table_.needs_ranking:
-        raise SampyongError("a shard of match needs the game's starting-hand ranking with its task")
-    ranks = np.full(hole.shape[:2], 0.5) if ranking is None else ranking.percentile[starting_classes(game, hole)]
+    players = table_.seats
+    cards, keys, _, highs, lows, ranks = deal_shard(table_, shard, ranking)
     names = labels(config)
     times = rotations(config)
     seat_net = np.empty((times, shard.deals, players), np.int64)

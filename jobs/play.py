@@ -138,19 +138,26 @@ def _per_row(index: np.ndarray, size: int, columns) -> np.ndarray:
     return out
 
 
-def play_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None, keep_actions: bool = False):
-    """The shard's deals (``cards``, ``keys``), each seat's starting-hand class (None for a game
-    without a grid), their strengths on the full board, and the hands the fast engine played
-    (``ranking``: the game's ``HandRanking``, None when no seat reads it)."""
-    table_ = table_of(config)
+def deal_shard(table_: Table, shard: ShardSpec, ranking: HandRanking | None):
+    """The shard's deals for ``table_``: ``(cards, keys, classes, highs, lows, ranks)``, each seat's
+    starting-hand class (None for a game without a grid), its strengths on the full board and its
+    preflop percentile (``ranking``: the game's ``HandRanking``, None when no seat reads it)."""
     game, players = table_.game, table_.seats
     cards, keys = deal_hands(shard.generator(), shard.deals, players, game)
     hole = np.ascontiguousarray(cards[:, : players * game.hole_cards].reshape(shard.deals, players, game.hole_cards))
     highs, lows = fast_evaluator(game).high_low(hole, np.ascontiguousarray(cards[:, players * game.hole_cards:]))
     classes = starting_classes(game, hole)
     if ranking is None and table_.needs_ranking:
-        raise SampyongError("a shard of play needs the game's starting-hand ranking with its task")
+        raise SampyongError("a shard needs the game's starting-hand ranking with its task")
     ranks = np.full(hole.shape[:2], 0.5) if ranking is None else ranking.percentile[classes]  # None: nobody looks
+    return cards, keys, classes, highs, lows, ranks
+
+
+def play_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None, keep_actions: bool = False):
+    """The shard's deals (``deal_shard``) and the hands the fast engine played:
+    ``(cards, keys, classes, highs, lows, played)``."""
+    table_ = table_of(config)
+    cards, keys, classes, highs, lows, ranks = deal_shard(table_, shard, ranking)
     played = table_.play(cards, keys, ranks, highs=highs, lows=lows, keep_actions=keep_actions)
     return cards, keys, classes, highs, lows, played
 
