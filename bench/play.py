@@ -3,11 +3,14 @@
     python bench/play.py [--hands 200000] [--rounds 3] [--ref-hands 2000] [--peer-hands 1000]
 
 The target: at least 50,000 six-handed PLS7 hands per second per core with the ``regular``
-policy, its hand-strength samples included. Workloads, all six-handed, blinds 1/2:
+policy, its hand-strength samples included (against random hands: ``postflop.ranges`` off, as
+``regular`` ships). Workloads, all six-handed, blinds 1/2:
 
 * ``fast``: ``engine.fast.play_batch`` (numba) plays ``--hands`` hands, every seat with the
   same policy, stacks 200 chips (100 big blinds): PLS7 pot-limit and hold'em no-limit, each
-  with ``regular`` and with ``pro-like``. Inside the timing: everything ``play_batch`` does,
+  with ``regular`` and with ``pro-like``, and PLS7 with ``regular+ranges`` (``regular`` with
+  ``postflop.ranges`` on: opponents' hands drawn from what their preflop actions allow,
+  ``engine.reads``), whose ``x regular`` column is its cost. Inside the timing: everything ``play_batch`` does,
   i.e. each seat's strength on the full board (``highs``/``lows``, not passed in, so it
   computes them), every betting decision, every postflop hand strength (64 random opponent
   hands and runouts per request, ``engine.strength``) and the settling of every pot. Outside:
@@ -70,6 +73,7 @@ STACK = 200  # chips: 100 big blinds
 BLINDS = [1, 2] + [0] * (SEATS - 2)
 TARGET = 50_000  # six-handed PLS7 regular hands per second per core (issue #18)
 GAMES = {"PLS7": ("pls7", POT_LIMIT, "PO"), "NLHE": ("holdem", NO_LIMIT, "NT")}  # name, betting, pokerkit peer
+POLICIES = {"PLS7": ("regular", "regular+ranges", "pro-like"), "NLHE": ("regular", "pro-like")}
 
 
 @dataclasses.dataclass
@@ -93,6 +97,7 @@ class Deal:
     keys: np.ndarray
     ranks: np.ndarray
     ranks_seconds: float
+    ranking: object  # the game's HandRanking, which ranges read
 
 
 def make_deal(name: str, betting: Betting, hands: int, seed: int) -> Deal:
@@ -102,14 +107,22 @@ def make_deal(name: str, betting: Betting, hands: int, seed: int) -> Deal:
     table = ranking(g, RayBackend(), cache_dir() / "runs")  # the grid: run once into the cache, then read
     start = time.perf_counter()
     ranks = table.ranks(hole)
-    return Deal(g, betting, cards, keys, ranks, time.perf_counter() - start)
+    return Deal(g, betting, cards, keys, ranks, time.perf_counter() - start, table)
+
+
+def policy_named(name: str):
+    """A built-in policy, or ``NAME+ranges``: the built-in reading its opponents' ranges after the flop."""
+    base = builtin(name.removesuffix("+ranges"))
+    if not name.endswith("+ranges"):
+        return base
+    return dataclasses.replace(base, name=name, postflop=dataclasses.replace(base.postflop, ranges=True))
 
 
 def fast(deal: Deal, policy: str, first: int | None = None):
     """``play_batch`` on the deal (or its first ``first`` hands), every seat playing ``policy``."""
     n = deal.cards.shape[0] if first is None else first
-    return play_batch(deal.game, deal.betting, [builtin(policy)] * SEATS, [STACK] * SEATS, BLINDS,
-                      deal.cards[:n], deal.keys[:n], deal.ranks[:n])
+    return play_batch(deal.game, deal.betting, [policy_named(policy)] * SEATS, [STACK] * SEATS, BLINDS,
+                      deal.cards[:n], deal.keys[:n], deal.ranks[:n], ranking=deal.ranking)
 
 
 def reference(deal: Deal, policy: str, hands: int) -> list[list[int]]:
@@ -121,13 +134,16 @@ def reference(deal: Deal, policy: str, hands: int) -> list[list[int]]:
 
 
 def six_handed_scripts(code: str, hands: int, seed: str = "bench-play") -> list[list[tuple]]:
-    """``hands`` random six-handed hands of the test harness, as scripts. The harness deals 2-6
-    seats, its first draw from the hand's generator; hands of fewer seats are not played at all."""
+    """``hands`` random six-handed hands of the test harness, as scripts. The harness draws the
+    hand's key, then 2-6 seats, from the hand's generator; hands of fewer seats are not played
+    at all (the assertion below notices if the harness changes its draws)."""
     scripts: list[list[tuple]] = []
     tally = Tally()
     number = 0
     while len(scripts) < hands:
-        if random.Random(f"{code}:{seed}:{number}").randint(2, 6) == SEATS:
+        draws = random.Random(f"{code}:{seed}:{number}")
+        draws.getrandbits(63)
+        if draws.randint(2, 6) == SEATS:
             play_one(code, seed, number, tally, record=scripts)
             assert scripts[-1][0][1] == SEATS, scripts[-1][0]
         number += 1
@@ -166,8 +182,8 @@ def main() -> None:
     deals = {label: make_deal(name, betting, args.hands, args.seed) for label, (name, betting, _) in GAMES.items()}
     print(f"dealt and ranked in {time.perf_counter() - start:.1f} s", flush=True)
     start = time.perf_counter()
-    for deal in deals.values():
-        for policy in ("regular", "pro-like"):
+    for label, deal in deals.items():
+        for policy in POLICIES[label]:
             fast(deal, policy, first=256)  # numba compiles (or loads its cache) outside the timing
     reference(deals["PLS7"], "regular", 20)
     print(f"warmed up in {time.perf_counter() - start:.1f} s", flush=True)
@@ -177,7 +193,7 @@ def main() -> None:
 
     workloads = [
         Workload(f"fast {label} {policy}", args.hands, lambda d=deal, p=policy: fast(d, p), GAMES[label][2])
-        for label, deal in deals.items() for policy in ("regular", "pro-like")
+        for label, deal in deals.items() for policy in POLICIES[label]
     ]
     workloads.append(Workload("reference PLS7 regular", args.ref_hands,
                               lambda: reference(deals["PLS7"], "regular", args.ref_hands), "PO"))
@@ -204,6 +220,9 @@ def main() -> None:
             line += " " * 30
         if w.label == "fast PLS7 regular":
             line += f"  {'met' if rate >= TARGET else 'NOT met'} ({rate / TARGET:.2f}x {TARGET:,}/s/core)"
+        if w.label.endswith("+ranges"):
+            plain = by[w.label.removesuffix("+ranges")]
+            line += f"  {rate / (plain.hands / plain.best):.2f}x {plain.label.removeprefix('fast ')}"
         print(line)
     for label, deal in deals.items():
         rank_rate = deal.cards.shape[0] / deal.ranks_seconds

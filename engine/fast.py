@@ -12,7 +12,10 @@ start until it ends or needs a strength it does not have; the driver then comput
 missing strength of the batch at once (``engine.strength.strengths``, one evaluator call per
 opponent count) and runs the kernel again. A strength is fixed by (hand, seat, street,
 opponents), so the order in which they are computed changes nothing. When a seat needs one,
-the kernel asks for every seat still able to act on that street, which saves rounds.
+the kernel asks for every seat still able to act on that street, which saves rounds. A seat
+whose policy reads ranges (``postflop.ranges``) sends each live opponent's cap with its request,
+from the reads the kernel notes at every preflop action (``engine.reads``); within a street the
+opponent count fixes who is still in, so the cache key still fixes the question.
 
 >>> import numpy as np
 >>> from evaluator.games import game
@@ -43,8 +46,9 @@ from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
 from engine.policy import (
     P_BET, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
-    P_OVERCALL, P_RERAISE, P_SAMPLES, P_STYLE, CHECK_CALL_STYLE, RANDOM_LEGAL, THRESHOLDS, Policy,
+    P_OVERCALL, P_RANGES, P_RERAISE, P_SAMPLES, P_STYLE, CHECK_CALL_STYLE, RANDOM_LEGAL, THRESHOLDS, Policy,
 )
+from engine.reads import preflop_read, range_cap
 from engine.strength import strengths
 
 MAX_ACTIONS = 200  # per hand; pot-limit raising wars end all-in long before
@@ -85,16 +89,20 @@ class Played:
 def play_batch(
     game: Game, betting: Betting, policies: list[Policy], stacks, blinds, cards: np.ndarray, keys: np.ndarray,
     ranks: np.ndarray, highs: np.ndarray | None = None, lows: np.ndarray | None = None, keep_actions: bool = False,
+    ranking=None,
 ) -> Played:
     """Play every hand of ``cards`` (see ``deal_hands``) to the end.
 
-    ``ranks[hand, seat]`` is each seat's preflop percentile (0 the best hand); ``highs`` and
+    ``ranks[hand, seat]`` is each seat's preflop percentile (0 the best hand); ``ranking`` the
+    game's ``HandRanking`` they come from, needed by a policy with ``postflop.ranges``; ``highs`` and
     ``lows`` (``[hand, seat]``) each seat's strengths on the full board, computed here when not
     given. Blinds are in PHH order (heads-up, seat 1 posts ``blinds[0]``); no antes.
     ``keep_actions`` keeps every hand's action log (for the tests; otherwise only the counts).
     """
     seats = len(stacks)
     n = cards.shape[0]
+    if ranking is None and any(p.style == "thresholds" and p.postflop.ranges for p in policies):
+        raise SampyongError("a policy with postflop ranges needs the game's ranking of starting hands")
     if highs is None or lows is None:
         hole = cards[:, : seats * game.hole_cards].reshape(n, seats, game.hole_cards)
         highs, lows = fast_evaluator(game).high_low(np.ascontiguousarray(hole), np.ascontiguousarray(cards[:, seats * game.hole_cards:]))
@@ -116,21 +124,23 @@ def play_batch(
     start_stacks = np.array(stacks, np.int64)
     for first in range(0, n, CHUNK):
         _play_chunk(game, params, cards, keys, first, min(first + CHUNK, n), seats, start_stacks, blinds, structure,
-                    ranks, highs, lows, keep_actions, out)
+                    ranks, ranking, highs, lows, keep_actions, out)
     return out
 
 
-def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, structure, ranks, highs, lows, keep_actions, out):
+def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, structure, ranks, ranking, highs, lows,
+                keep_actions, out):
     """Hands ``first .. last - 1`` in rounds: play, compute the strengths asked for, play again."""
     size = last - first
     cache = np.full((size, seats, 4, seats), np.nan)  # strength by hand, seat, street, opponents
     requests = np.zeros((size * seats, 5), np.int64)  # hand, seat, street, board known, opponents
+    request_caps = np.ones((size * seats, max(seats - 1, 1)))  # each opponent's cap (engine.reads), in seat order
     status = np.zeros(size, np.int8)
     pending = np.arange(first, last, dtype=np.int64)
     while pending.size:
         count = _play_hands(
             pending, first, cards, keys, seats, game.hole_cards, stacks, blinds, structure, params, ranks, highs, lows,
-            cache, requests, status, out.finishing, out.voluntary, out.reached, out.players_at, out.live, out.pot,
+            cache, requests, request_caps, status, out.finishing, out.voluntary, out.reached, out.players_at, out.live, out.pot,
             out.actions, keep_actions, out.action_count,
         )
         if np.any(status[pending - first] == OVERFLOW):
@@ -138,12 +148,14 @@ def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, s
         out.rounds += 1
         out.strength_requests += count
         asked = requests[:count]
-        for opponents in np.unique(asked[:, 4]):
-            group = asked[asked[:, 4] == opponents]
-            for samples in np.unique(params[group[:, 1], P_SAMPLES]):
-                chosen = group[params[group[:, 1], P_SAMPLES] == samples]
-                values = strengths(game, cards, keys, chosen[:, :4], int(opponents), int(samples))
-                cache[chosen[:, 0] - first, chosen[:, 1], chosen[:, 2], chosen[:, 4]] = values
+        # One call per kind of question: opponent count, samples, against ranges or not.
+        kinds = np.stack([asked[:, 4], params[asked[:, 1], P_SAMPLES], params[asked[:, 1], P_RANGES]], axis=1)
+        for opponents, samples, ranges in np.unique(kinds, axis=0):
+            pick = np.flatnonzero(np.all(kinds == (opponents, samples, ranges), axis=1))
+            chosen = asked[pick]
+            caps = request_caps[pick, : int(opponents)] if ranges else None
+            values = strengths(game, cards, keys, chosen[:, :4], int(opponents), int(samples), caps, ranking)
+            cache[chosen[:, 0] - first, chosen[:, 1], chosen[:, 2], chosen[:, 4]] = values
         pending = pending[status[pending - first] == BLOCKED]
 
 
@@ -305,10 +317,11 @@ def _settle(contributed, folded, highs, lows, button, won):
 @njit(cache=True)
 def _play_hands(
     pending, first, cards, keys, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
-    requests, status, finishing, voluntary, reached, players_at, live_end, pot_out, log, keep_log, log_count,
+    requests, request_caps, status, finishing, voluntary, reached, players_at, live_end, pot_out, log, keep_log, log_count,
 ):
     """Play each hand of ``pending`` from its start; ``status`` DONE (outputs written) or
-    BLOCKED (its missing strengths appended to ``requests``). Returns the requests written."""
+    BLOCKED (its missing strengths appended to ``requests``, with their opponents' caps in
+    ``request_caps`` when the seat asking reads ranges). Returns the requests written."""
     board_deals = np.array([3, 1, 1])
     button = seats - 1
     count = 0
@@ -319,6 +332,7 @@ def _play_hands(
     folded = np.empty(seats, np.bool_)
     won = np.empty(seats, np.int64)
     position = np.empty(seats, np.float64)
+    reads = np.empty(seats, np.int64)  # each seat's preflop reads (engine.reads)
     for h in pending:
         c = h - first  # the hand's row in ``cache`` and ``status``
         row = h if keep_log else 0
@@ -326,6 +340,7 @@ def _play_hands(
         contributed[:] = 0
         bets[:] = 0
         folded[:] = False
+        reads[:] = 0
         voluntary[h, :] = False
         n_log = 0
         for s in range(seats):
@@ -405,6 +420,12 @@ def _play_hands(
                                 requests[count, 2] = street
                                 requests[count, 3] = board
                                 requests[count, 4] = live - 1
+                                if params[s, P_RANGES] == 1.0:
+                                    j = 0
+                                    for o in range(seats):
+                                        if o != s and not folded[o]:
+                                            request_caps[count, j] = range_cap(params[s], reads[o], position[o])
+                                            j += 1
                                 count += 1
                         state = BLOCKED
                         break
@@ -417,6 +438,8 @@ def _play_hands(
                         pot = contributed.sum()
                         odds = call / (pot + call)
                         choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR] else FOLD
+                if street == 0 and choice != FOLD:
+                    reads[actor] |= preflop_read(choice == RAISE, raises, callers, can_fold)
                 if choice == RAISE:
                     if p[P_STYLE] == THRESHOLDS:  # a fraction of the pot after the call, within the bounds
                         target = max_bet + np.int64(np.rint(fraction * (contributed.sum() + call)))

@@ -146,7 +146,7 @@ def play_figures(game: Game, policy: Policy | tuple[Policy, ...], players: int, 
     table = Table(game, default_betting(game), policies, (100 * BIG_BLIND,) * players)
     cards, keys = deal_hands(np.random.default_rng(seed), hands, players, game)
     played = table.play(cards, keys, ranks.ranks(cards[:, : players * game.hole_cards].reshape(hands, players, -1)),
-                        keep_actions=True)
+                        keep_actions=True, ranking=ranks)
     return played_figures(played)
 
 

@@ -121,6 +121,7 @@ class Hand:
             self.antes_paid[seat] = self.contributed[seat]
         for seat in range(n):
             self._put(seat, blinds[seat], bet=True)
+        self.posted = list(self.bets)  # each seat's blind or straddle as posted (all-in short included)
         # The preflop opener sits left of the largest blind or straddle (the later seat on a tie).
         largest = max(range(n), key=lambda s: (self.bets[s], s))
         self._begin_street(opener=(largest + 1) % n)

@@ -8,10 +8,10 @@ Preflop a ``thresholds`` policy compares the hand's **percentile** (the share of
 stronger than it in the game's exact heads-up grid, 0 for the best; the caller supplies the
 function, e.g. from ``jobs.hand_ranking``) with its thresholds, by position and by the raises
 it faces. After the flop it compares its **strength**, its average pot share against the
-opponents still in over ``samples`` random opponent hands and board runouts
-(``engine.strength``), with ``bet`` and
-with the pot odds times ``call_factor``. Bets and raises are fractions of the pot, kept within
-the betting structure's bounds.
+opponents still in over ``samples`` opponent hands (random, or with ``ranges`` from what their
+preflop actions allow: ``engine.reads``, ``percentile`` then being the game's ``HandRanking``) and
+board runouts (``engine.strength``), with ``bet`` and with the pot odds times ``call_factor``.
+Bets and raises are fractions of the pot, kept within the betting structure's bounds.
 
 >>> import numpy as np
 >>> from evaluator.games import game
@@ -39,6 +39,7 @@ from engine.betting import Betting
 from engine.chance import FOLD, RAISE, random_action
 from engine.hand import Hand
 from engine.policy import Policy
+from engine.reads import caps
 from engine.strength import strength
 
 Percentile = Callable[[tuple[int, ...]], float]
@@ -113,8 +114,10 @@ def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile
     if hand.street == 0:
         _preflop(hand, seat, policy, order[seat], percentile(tuple(sorted(hand.hole[seat]))), legal)
     else:
-        opponents = len(hand.live) - 1
-        value = strength(hand.game, hand.hole[seat], hand.board, opponents, policy.postflop.samples, hand.key, seat)
+        post = policy.postflop
+        ranges = caps(hand, seat, policy.encode(), order) if post.ranges else None
+        value = strength(hand.game, hand.hole[seat], hand.board, len(hand.live) - 1, post.samples, hand.key, seat,
+                         ranges, percentile if post.ranges else None)
         _postflop(hand, seat, policy, value, legal)
 
 

@@ -23,7 +23,9 @@ after the flop by **hand strength**, the hand's equity against the opponents sti
     bet = 0.65           # bet, or raise a bet, with equity above 0.65 (1: never)
     call_factor = 1.0    # call when equity >= pot odds * call_factor (0: call anything)
     bet_size = 0.66      # bets and raises as fractions of the pot
-    samples = 64         # hand-strength samples per decision (random opponent hands and boards)
+    samples = 64         # hand-strength samples per decision (opponent hands and boards)
+    ranges = false       # true: opponents' hands drawn from what their preflop actions allow
+                         # (engine.reads), not from every hand
 
     [random]             # random-legal only: weights of the legal actions, then raise sizes
     fold = 0.25          # fold (when facing a bet)
@@ -75,12 +77,15 @@ class Preflop:
 
 @dataclasses.dataclass(frozen=True)
 class Postflop:
-    """Postflop thresholds on hand strength (equity against the opponents still in)."""
+    """Postflop thresholds on hand strength (equity against the opponents still in): against
+    random hands, or with ``ranges`` against the hands each opponent's preflop actions allow
+    under this policy's own preflop thresholds (``engine.reads``)."""
 
     bet: float = 0.65
     call_factor: float = 1.0
     bet_size: float = 0.66
     samples: int = 64
+    ranges: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,9 +136,9 @@ class Policy:
 # The encoded row: the style's index in STYLES, then every field of each section in order.
 P_STYLE = 0
 (P_OPEN_EARLY, P_OPEN_LATE, P_CALL, P_OVERCALL, P_RERAISE, P_CALL_RERAISED, P_LIMP, P_OPEN_SIZE,
- P_BET, P_CALL_FACTOR, P_BET_SIZE, P_SAMPLES,
- P_FOLD, P_CHECK_CALL, P_BET_RAISE, P_MIN_RAISE, P_MAX_RAISE) = range(1, 18)
-ENCODED = 18
+ P_BET, P_CALL_FACTOR, P_BET_SIZE, P_SAMPLES, P_RANGES,
+ P_FOLD, P_CHECK_CALL, P_BET_RAISE, P_MIN_RAISE, P_MAX_RAISE) = range(1, 19)
+ENCODED = 19
 THRESHOLDS, CHECK_CALL_STYLE, RANDOM_LEGAL = (float(i) for i in range(len(STYLES)))
 
 

@@ -19,6 +19,7 @@ best class; classes of equal strength keep their class order).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -60,6 +61,16 @@ class HandRanking:
     def ranks(self, hole) -> np.ndarray:
         """The percentile of each hand of ``hole[..., cards]``."""
         return self.percentile[self.classes(hole)]
+
+    @functools.cached_property
+    def hands_in_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(hands, percentiles)``: every starting hand (``uint8[hands, hole_cards]``, cards
+        ascending), the strongest first, and each one's percentile, ascending, so that the hands
+        under a percentile cap are the first ``searchsorted(percentiles, cap)`` (``engine.strength``)."""
+        hands, class_of, _ = iso_classes(self.hole_cards)
+        percentiles = self.percentile[class_of]
+        order = np.argsort(percentiles, kind="stable")
+        return np.ascontiguousarray(hands[order], np.uint8), np.ascontiguousarray(percentiles[order])
 
     def __call__(self, hole) -> float:
         """One hand's percentile (a sequence of cards), as the reference engine asks."""

@@ -79,7 +79,8 @@ class Table:
 
     def play(self, cards: np.ndarray, keys: np.ndarray, ranks: np.ndarray, **options) -> Played:
         """Hands dealt by ``engine.player.deal_hands`` played by the fast engine (``ranks``: each
-        seat's percentile; ``options``: ``play_batch``'s ``highs``, ``lows``, ``keep_actions``)."""
+        seat's percentile; ``options``: ``play_batch``'s ``highs``, ``lows``, ``keep_actions`` and
+        ``ranking``, the ``HandRanking`` the percentiles come from, which ``postflop.ranges`` reads)."""
         return play_batch(self.game, self.betting, list(self.policies), list(self.stacks), list(self.blinds), cards, keys,
                           ranks, **options)
 

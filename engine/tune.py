@@ -2,7 +2,8 @@
 
 ``sampyong tune --game pls7 --players 6 --start pro-like [--field pro-like] [--rounds K]`` searches
 every knob of a ``thresholds`` policy file (``KNOBS``: the preflop shares, limping and the
-opening size; the postflop betting threshold, calling factor and bet size) for the policy that
+opening size; the postflop betting threshold, calling factor and bet size; the start policy
+keeps its hand-strength samples and its ``ranges``, the model it reads hands with) for the policy that
 wins most against the field. A candidate is scored by a **duplicate match** on common deals
 (``score``): it sits at one seat and the field at the others, every deal played once with the
 candidate at each seat, so the luck of the cards cancels and every candidate meets the same
@@ -59,17 +60,19 @@ def policy_at(start: Policy, x) -> Policy:
 
 @dataclasses.dataclass(frozen=True)
 class Deals:
-    """Common deals a match is played on: the cards, the strength keys and each seat's percentile."""
+    """Common deals a match is played on: the cards, the strength keys, each seat's percentile
+    and the ranking they come from."""
 
     cards: np.ndarray
     keys: np.ndarray
     ranks: np.ndarray
+    ranking: HandRanking
 
     @classmethod
     def dealt(cls, game: Game, players: int, hands: int, seed, ranking: HandRanking) -> Deals:
         cards, keys = deal_hands(np.random.default_rng(seed), hands, players, game)
         hole = cards[:, : players * game.hole_cards].reshape(hands, players, game.hole_cards)
-        return cls(cards, keys, ranking.ranks(hole))
+        return cls(cards, keys, ranking.ranks(hole), ranking)
 
 
 def score(game: Game, betting: Betting, candidate: Policy, field: Policy, players: int, deals: Deals,
@@ -80,7 +83,7 @@ def score(game: Game, betting: Betting, candidate: Policy, field: Policy, player
     per_deal = np.zeros(len(deals.keys), np.int64)
     for seat in range(players):
         policies = tuple(candidate if s == seat else field for s in range(players))
-        played = Table(game, betting, policies, (stack,) * players).play(deals.cards, deals.keys, deals.ranks)
+        played = Table(game, betting, policies, (stack,) * players).play(deals.cards, deals.keys, deals.ranks, ranking=deals.ranking)
         per_deal += played.finishing[:, seat] - stack
     scale = 100 / BIG_BLIND / players
     return float(per_deal.mean() * scale), float(per_deal.std() / np.sqrt(len(per_deal)) * scale)

@@ -130,7 +130,7 @@ def match_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None
     per_hand = np.zeros((times, shard.deals, len(names)), np.int64)
     for shift in range(times):
         rotated = rotation(table_, shift)
-        played = rotated.play(cards, keys, ranks, highs=highs, lows=lows)
+        played = rotated.play(cards, keys, ranks, highs=highs, lows=lows, ranking=ranking)
         seat_net[shift] = played.finishing - np.asarray(table_.stacks)
         owner = np.zeros((players, len(names)), np.int64)
         owner[np.arange(players), [names.index(p.name) for p in rotated.policies]] = 1

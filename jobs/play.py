@@ -158,7 +158,7 @@ def play_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None,
     ``(cards, keys, classes, highs, lows, played)``."""
     table_ = table_of(config)
     cards, keys, classes, highs, lows, ranks = deal_shard(table_, shard, ranking)
-    played = table_.play(cards, keys, ranks, highs=highs, lows=lows, keep_actions=keep_actions)
+    played = table_.play(cards, keys, ranks, highs=highs, lows=lows, keep_actions=keep_actions, ranking=ranking)
     return cards, keys, classes, highs, lows, played
 
 

@@ -18,6 +18,9 @@ short of the minimum); the ``random-legal`` policy (``engine.chance``) takes eve
 action with fixed weights and raise sizes across the whole legal range, so those run too.
 """
 
+import dataclasses
+import functools
+
 import numpy as np
 import pytest
 
@@ -25,6 +28,8 @@ from engine.betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, fixed_limit
 from engine.fast import CHECK_CALL, DEAL, FOLD, MAX_ACTIONS, RAISE, play_batch
 from engine.player import deal_hands, play_hand
 from engine.policy import Policy, Random, builtin
+from engine.ranking import HandRanking
+from evaluator.cards import hand_classes, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import game
 
@@ -34,6 +39,14 @@ MIXED = ["station", "loose", "regular", "tight", "pro-like", "regular"]
 def crude_percentile(hole) -> float:
     """A stand-in for the exact grid: higher ranks are stronger (0 best, 1 worst)."""
     return 1 - sum(c >> 2 for c in hole) / (12 * len(hole))
+
+
+@functools.cache
+def crude_ranking(hole_cards: int) -> HandRanking:
+    """A ``HandRanking`` (which ranges read) ordered like ``crude_percentile``: more high ranks are
+    stronger, pairs and suits count for nothing."""
+    _, _, _, examples = hand_classes(hole_cards)
+    return HandRanking.from_strengths(hole_cards, [-crude_percentile(parse_cards(e)) for e in examples])
 
 
 def reference_log(hand) -> list[tuple[int, int, int]]:
@@ -85,7 +98,8 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
     cards, keys = deal_hands(rng, hands, seats, g)
     hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
     ranks = np.array([[percentile(sorted(h.tolist())) for h in row] for row in hole])
-    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True)
+    ranking = percentile if isinstance(percentile, HandRanking) else None
+    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking)
     fast.references = []
     for i in range(hands):
         ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], percentile)
@@ -170,6 +184,38 @@ def test_random_legal_reaches_the_pot_limit_maximum_and_no_limit_overbets():
     assert (pl.pot > 2000).any() and (nl.pot == 8000).any()
 
 
+def with_ranges(name: str) -> Policy:
+    """The built-in policy ``name`` reading its opponents' ranges after the flop."""
+    p = builtin(name)
+    return dataclasses.replace(p, name=f"{name}+ranges", postflop=dataclasses.replace(p.postflop, ranges=True))
+
+
+# Every read: opens, re-raises, calls, overcalls, calls of raises, limps (loose, station), the big blind's checks.
+RANGES_TABLE = [with_ranges("loose"), "station", with_ranges("regular"), random_legal(), with_ranges("pro-like"), "tight"]
+
+
+@pytest.mark.parametrize("name, betting, seats", [
+    ("pls7", POT_LIMIT, 6), ("holdem", NO_LIMIT, 6), ("plo8", POT_LIMIT, 6), ("plo", POT_LIMIT, 6), ("pls7", NO_LIMIT, 3),
+])
+def test_strength_against_ranges_agrees_hand_by_hand(name, betting, seats):
+    """Policies that read ranges beside ones that do not: both engines note the same reads, cap
+    the same ranges and draw the same opponent hands, so every action agrees; and the ranges
+    change some hands from what the same seats play against random hands."""
+    fast = compare(name, betting, seats, 500, seed=77, policies=RANGES_TABLE[:seats], percentile=crude_ranking(game(name).hole_cards))
+    plain = [builtin(p.name.removesuffix("+ranges")) if isinstance(p, Policy) and p.postflop.ranges else p
+             for p in RANGES_TABLE[:seats]]
+    against_random = compare(name, betting, seats, 500, seed=77, policies=plain, percentile=crude_ranking(game(name).hole_cards))
+    assert (fast.finishing != against_random.finishing).any(axis=1).sum() >= 5
+
+
+def test_a_ranges_policy_without_a_ranking_is_refused():
+    """``play_batch`` refuses a ranges policy when no ``HandRanking`` is given (it has nothing to read ranges by)."""
+    g = game("holdem")
+    cards, keys = deal_hands(np.random.default_rng(1), 4, 2, g)
+    with pytest.raises(SampyongError, match="needs the game's ranking"):
+        play_batch(g, NO_LIMIT, [with_ranges("regular")] * 2, [200] * 2, [1, 2], cards, keys, np.full((4, 2), 0.5))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name, betting", [("pls7", POT_LIMIT), ("holdem", NO_LIMIT), ("plo8", POT_LIMIT), ("plo", POT_LIMIT)])
 def test_fast_engine_equals_the_reference_on_many_hands(name, betting, ci_size):
@@ -236,9 +282,9 @@ def test_strength_requests_ask_each_strength_once_for_seats_that_may_act(monkeyp
 
     asked = []
 
-    def recording(game, cards, keys, requests, opponents, samples):
+    def recording(game, cards, keys, requests, opponents, samples, *ranges):
         asked.extend((*(int(x) for x in row[:4]), opponents) for row in requests)  # (hand, seat, street, known)
-        return strength_module.strengths(game, cards, keys, requests, opponents, samples)
+        return strength_module.strengths(game, cards, keys, requests, opponents, samples, *ranges)
 
     monkeypatch.setattr("engine.fast.strengths", recording)
     policies = ["loose", "showdown", "regular", random_legal(), "station", "tight"]
