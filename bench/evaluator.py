@@ -12,14 +12,41 @@ presets take turns, best of ``--repeats`` rounds. Restricted games whose ``hi+lo
 hole table (with 8 per board only when three hole cards may play) also print the split
 tables' rates beside it. Also: how long importing the evaluator takes once tables and the
 numba cache are warm.
+
+    python bench/evaluator.py --small
+
+``--small`` measures what one call costs beside its hands (#28: callers that evaluate a few
+hundred hands at a time, as the play engine and small ranges do): per preset, the time of a
+call on 1 hand, the time per hand on 100,000, and the **break-even** batch, the hands whose
+evaluation costs as much as the call itself (overhead / time per hand); also per hand at 10,
+100, 1,000 and 10,000 hands a call. Best of 5 repetitions each.
+
+    python bench/evaluator.py --peers [--ompeval-src DIR] [--peer-hands 20000000] [--rounds 5]
+
+``--peers`` instead measures the project against two C/C++ evaluators built here from their own
+sources with the system compiler (``-O3 -march=native``), through the small batch entry points
+of ``bench/peers`` (ctypes, one call per array): OMPEval (hold'em; ``--ompeval-src`` a checkout
+of https://github.com/zekyll/OMPEval, or its bare git directory; default ``$OMPEVAL_SRC``) and
+PokerHandEvaluator (hold'em ``evaluate_7cards`` and Omaha ``evaluate_plo4_cards``: the C sources
+of its PyPI source distribution, ``phevaluator==0.6.0``, downloaded with pip). Builds are cached
+under the project's cache folder. Every evaluator reads the same array of random hands (hold'em:
+7 cards a row; Omaha: 5 board then 4 hole cards), in alternating rounds, best round kept, wall
+and CPU time; the ratios are ours over the peer's hands per second. Before timing, each peer's
+order of the first ``--check-hands`` hands is checked against ours (every pair of hands ordered
+alike: a strictly monotone map between the two strength scales).
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import hashlib
+import os
+import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 
 from pathlib import Path
@@ -32,7 +59,13 @@ import numpy as np  # noqa: E402 - after the path fix above
 from evaluator import reference  # noqa: E402
 from evaluator.deal import deal_cards, split_deal  # noqa: E402
 from evaluator.fast import FastEvaluator  # noqa: E402
-from evaluator.games import PRESETS  # noqa: E402
+from evaluator.games import PRESETS, game as preset  # noqa: E402
+from evaluator.tables import cache_dir  # noqa: E402
+
+PEERS = Path(__file__).resolve().parent / "peers"  # our batch entry points over each peer
+PHE_SDIST = "phevaluator==0.6.0"
+PHE_SOURCES = ["evaluator5.c", "evaluator6.c", "evaluator7.c", "evaluator_plo4.c", "hash.c", "hashtable.c", "hashtable5.c",
+               "hashtable6.c", "hashtable7.c", "dptables.c", "tables_bitwise.c", "tables_plo4.c"]
 
 
 def keep_freed_memory() -> None:
@@ -95,8 +128,20 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2_000_000)
     parser.add_argument("--reference-hands", type=int, default=2_000)
     parser.add_argument("--repeats", type=int, default=7, help="rounds; each kernel's best round counts")
+    parser.add_argument("--peers", action="store_true", help="compare with OMPEval and PokerHandEvaluator instead")
+    parser.add_argument("--small", action="store_true", help="measure the cost of a call on small batches instead")
+    parser.add_argument("--ompeval-src", default=os.environ.get("OMPEVAL_SRC"), help="OMPEval's source tree or git directory")
+    parser.add_argument("--peer-hands", type=int, default=20_000_000, help="hands per evaluator in --peers (default 20M)")
+    parser.add_argument("--check-hands", type=int, default=1_000_000, help="hands whose order is checked against each peer")
+    parser.add_argument("--rounds", type=int, default=5, help="--peers: alternating rounds, best kept")
     args = parser.parse_args()
     keep_freed_memory()
+    if args.peers:
+        peers_main(args)
+        return
+    if args.small:
+        small_batches()
+        return
     prepared = {name: preset_runs(game, args.hands) for name, game in PRESETS.items()}
     # Every round times every preset's kernels in turn, so each preset's best comes from the
     # same minutes of this shared machine, whose speed drifts from one minute to the next.
@@ -128,6 +173,176 @@ def main() -> None:
         capture_output=True, text=True, check=True,
     )
     print(f"warm import + first PLS7 evaluation: {float(warm.stdout.strip()):.2f} s")
+
+
+def small_batches() -> None:
+    """``--small``: the per-call cost and the break-even batch of each preset (see the docstring)."""
+    def per_call(fast, hole, board, calls: int) -> float:
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fast.high_low(hole, board)
+            best = min(best, (time.perf_counter() - start) / calls)
+        return best
+
+    sizes = (10, 100, 1000, 10_000)
+    print(f"{'game':8} {'1 hand':>9} {'per hand':>9} {'break-even':>10}  " + " ".join(f"{n:>8,}" for n in sizes) + "  (ns a hand)")
+    for name, game in PRESETS.items():
+        fast = FastEvaluator(game)
+        cards = deal_cards(np.random.default_rng(1), 100_000, game.hole_cards + game.board_cards)
+        hole, board = split_deal(cards, 1, game.hole_cards)
+        fast.high_low(hole, board)  # compile or load the cache, touch the tables
+        one = per_call(fast, hole[:1], board[:1], 20_000)
+        each = per_call(fast, hole, board, 5) / len(cards)
+        at = [per_call(fast, hole[:n], board[:n], max(20, 200_000 // n)) / n for n in sizes]
+        print(f"{name:8} {one * 1e6:7.2f}us {each * 1e9:7.1f}ns {one / each:10,.0f}  " + " ".join(f"{t * 1e9:8.1f}" for t in at))
+
+
+# --- --peers: OMPEval and PokerHandEvaluator, built from their sources ---------------------------
+
+def build(name: str, sources: list[Path], includes: list[Path], cpp: bool) -> ctypes.CDLL:
+    """A shared library of ``sources`` built once with the system compiler (cached by their
+    content and the command)."""
+    compiler = os.environ.get("CXX", "g++") if cpp else os.environ.get("CC", "gcc")
+    command = [compiler, "-O3", "-march=native", "-shared", "-fPIC", *(["-std=c++11"] if cpp else []),
+               *(f"-I{d}" for d in includes)]
+    digest = hashlib.sha256(" ".join(command).encode())
+    for source in sources:
+        digest.update(source.read_bytes())
+    target = cache_dir() / "peers" / f"{name}-{digest.hexdigest()[:16]}.so"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        print(f"building {name} ({len(sources)} sources) ...", flush=True)
+        partial = target.with_suffix(".partial")
+        subprocess.run([*command, *map(str, sources), "-o", str(partial)], check=True)
+        partial.replace(target)
+    return ctypes.CDLL(str(target))
+
+
+def ompeval_tree(source: str | None) -> Path | None:
+    """OMPEval's source tree: ``source`` itself, or a tree exported from it when it is a git directory."""
+    if not source:
+        return None
+    path = Path(source)
+    if (path / "omp" / "HandEvaluator.cpp").exists():
+        return path
+    tree = cache_dir() / "peers" / "ompeval-src"
+    if not (tree / "omp" / "HandEvaluator.cpp").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", f"--git-dir={path}", "archive", "HEAD"], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def phe_tree() -> Path:
+    """PokerHandEvaluator's C sources, from its PyPI source distribution (downloaded once)."""
+    tree = cache_dir() / "peers" / "phevaluator"
+    if not (tree / "_pheval_csrc" / "src" / "tables_plo4.c").exists():
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run([sys.executable, "-m", "pip", "download", PHE_SDIST, "--no-deps", "--no-binary", ":all:",
+                            "-q", "-d", folder], check=True)
+            (archive,) = Path(folder).glob("*.tar.gz")
+            with tarfile.open(archive) as tar:
+                tar.extractall(folder, filter="data")
+            shutil.rmtree(tree, ignore_errors=True)
+            shutil.move(str(next(Path(folder).glob("phevaluator-*"))), tree)
+    return tree
+
+
+def peer_function(library: ctypes.CDLL, name: str):
+    function = getattr(library, name)
+    function.restype = None
+    function.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
+
+    def run(cards: np.ndarray) -> np.ndarray:
+        out = np.empty(len(cards), np.uint16)
+        function(cards.ctypes.data, len(cards), out.ctypes.data)
+        return out
+    return run
+
+
+def disagreements(ours: np.ndarray, theirs: np.ndarray, bigger_is_better: bool) -> int:
+    """Hands whose order against some other hand differs between the two scales: 0 exactly when
+    one strength maps to the other by a strictly monotone function."""
+    theirs = theirs.astype(np.int64) * (1 if bigger_is_better else -1)
+    pairs = np.unique(np.stack([ours.astype(np.int64), theirs], axis=1), axis=0)  # sorted by ours, then theirs
+    bad = np.zeros(len(pairs), bool)
+    bad[1:] |= pairs[1:, 0] == pairs[:-1, 0]  # one of ours, two of theirs
+    bad[1:] |= pairs[1:, 1] <= pairs[:-1, 1]  # theirs not rising with ours (or one of theirs, two of ours)
+    bad[:-1] |= bad[1:].copy()
+    if not bad.any():
+        return 0
+    return int(np.isin(ours, pairs[bad, 0]).sum())
+
+
+def timed(runs: dict, rounds: int) -> dict:
+    """Best (wall, cpu) seconds of each run over ``rounds`` rounds, the order reversed every other round."""
+    best = {name: (float("inf"), float("inf")) for name in runs}
+    for round_ in range(rounds):
+        for name in (list(runs) if round_ % 2 == 0 else list(runs)[::-1]):
+            cpu, start = time.process_time(), time.perf_counter()
+            runs[name]()
+            wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+            best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
+    return best
+
+
+def peers_main(args) -> None:
+    n = args.peer_hands
+    rng = np.random.default_rng(28)
+    holdem_cards = deal_cards(rng, n, 7)  # 2 hole cards then 5 board cards
+    omaha_cards = deal_cards(rng, n, 9)  # 5 board cards then 4 hole cards (PokerHandEvaluator's order)
+    holdem, plo, plo8, pls7 = (FastEvaluator(preset(name)) for name in ("holdem", "plo", "plo8", "pls7"))
+    hole7, board7 = split_deal(holdem_cards, 1, 2)
+    omaha_hole = omaha_cards[:, 5:].reshape(n, 1, 4)
+    omaha_board = omaha_cards[:, :5]
+    pls7_cards = deal_cards(rng, n, 8)
+    pls7_hole, pls7_board = split_deal(pls7_cards, 1, 3)
+    runs = {
+        "ours hold'em": lambda: holdem.high_low(hole7, board7),
+        "ours PLO": lambda: plo.high_low(omaha_hole, omaha_board),
+        "ours PLO8 hi+lo": lambda: plo8.high_low(omaha_hole, omaha_board),
+        "ours PLS7 hi+lo": lambda: pls7.high_low(pls7_hole, pls7_board),
+    }
+    checks = []
+    m = min(args.check_hands, n)
+    tree = ompeval_tree(args.ompeval_src)
+    if tree is None:
+        print("OMPEval: not measured (give --ompeval-src, a checkout of https://github.com/zekyll/OMPEval)")
+    else:
+        omp = peer_function(build("ompeval", [PEERS / "omp_batch.cpp", tree / "omp" / "HandEvaluator.cpp"], [tree], True),
+                            "omp_eval7")
+        runs["OMPEval hold'em"] = lambda: omp(holdem_cards)
+        checks.append(("OMPEval hold'em", omp(holdem_cards[:m]), True, "ours hold'em"))
+    phe_src = phe_tree() / "_pheval_csrc"
+    phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
+                [phe_src / "include", phe_src / "src"], False)
+    phe7, phe_omaha = peer_function(phe, "phe_eval7"), peer_function(phe, "phe_eval_plo4")
+    runs["PHEvaluator hold'em"] = lambda: phe7(holdem_cards)
+    runs["PHEvaluator Omaha"] = lambda: phe_omaha(omaha_cards)
+    checks.append(("PHEvaluator hold'em", phe7(holdem_cards[:m]), False, "ours hold'em"))
+    checks.append(("PHEvaluator Omaha", phe_omaha(omaha_cards[:m]), False, "ours PLO"))
+    for run in runs.values():  # compile or load numba's cache, touch every table
+        run()
+
+    ours_high = {"ours hold'em": holdem.high_low(hole7[:m], board7[:m])[0][:, 0],
+                 "ours PLO": plo.high_low(omaha_hole[:m], omaha_board[:m])[0][:, 0]}
+    for name, theirs, bigger, own in checks:
+        print(f"order of {m:,} hands, {own} against {name}: {disagreements(ours_high[own], theirs, bigger)} disagreements")
+
+    best = timed(runs, args.rounds)
+    rate = {name: n / wall for name, (wall, _) in best.items()}
+    cpu_rate = {name: n / cpu for name, (_, cpu) in best.items()}
+    print(f"\n{n:,} hands per evaluator, best of {args.rounds} alternating rounds, one core")
+    print(f"{'evaluator':22} {'M hands/s':>10} {'M/cpu-s':>9}")
+    for name in runs:
+        print(f"{name:22} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
+    print()
+    for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em", "PHEvaluator hold'em"),
+                      ("ours PLO", "PHEvaluator Omaha"), ("ours PLO8 hi+lo", "PHEvaluator Omaha")):
+        if peer in rate:
+            print(f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu")
 
 
 if __name__ == "__main__":

@@ -119,22 +119,32 @@ class FastEvaluator:
         )
 
     @cached_property
+    def _split_orders(self):
+        """The split kernel's order tables, looked up once (not per call: small batches)."""
+        return (hole_rank_index(), distinct_present(self.game.ranking), *five_card_order(self.game.ranking))
+
+    @cached_property
     def _split_low(self) -> np.ndarray:
         if self.game.low is None:
             return np.zeros(1 << 16, np.uint32)
         return split_low_table(self.game.low, self.game.hand_splits)
 
+    @cached_property
+    def _hole_table_plan(self):
+        """The hole-table kernel and its tables, looked up once (not per call: small batches)."""
+        g = self.game
+        strength_of, flush_ordinal = five_card_order(g.ranking)
+        return (kernels.hole_table_kernel(g.hole_cards, g.hand_splits), hole_table(g.ranking, g.hole_cards, g.hand_splits),
+                strength_of, flush_ordinal)
+
     def _run_hole_table(self, hole, board):
         """High and low of a split game of three or four hole cards: one prefetched read per hand."""
-        g = self.game
         n, players = hole.shape[:2]
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
-        strength_of, flush_ordinal = five_card_order(g.ranking)
-        kernels.hole_table_kernel(g.hole_cards, g.hand_splits)(
-            hole, board, self.lo_index, self.start, hole_table(g.ranking, g.hole_cards, g.hand_splits),
-            strength_of, flush_ordinal, self._split_low, self.low_mask, high, low,
-        )
+        kernel, table, strength_of, flush_ordinal = self._hole_table_plan
+        kernel(hole, board, self.lo_index, self.start, table, strength_of, flush_ordinal, self._split_low, self.low_mask,
+               high, low)
         return high, low
 
     def _run_split(self, hole, board, want_present: bool):
@@ -143,21 +153,24 @@ class FastEvaluator:
         low = np.empty((n, players), np.uint32)
         present = np.zeros((n, players), np.uint16)
         kernel, hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets, strides = self._split_plan
-        t = self.tables
-        strength_of, flush_ordinal = five_card_order(self.game.ranking)
+        rank_index, distinct, strength_of, flush_ordinal = self._split_orders
         kernel(
             hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
-            self.lo_index, self.start, hole_rank_index(), value, present_bits, offsets, strides,
-            distinct_present(self.game.ranking), flush_ordinal, t.flush_present, self._split_low, self.low_mask,
+            self.lo_index, self.start, rank_index, value, present_bits, offsets, strides,
+            distinct, flush_ordinal, self.tables.flush_present, self._split_low, self.low_mask,
             want_present, strength_of, high, low, present,
         )
         return high, low, present
 
-    def _check(self, hole: np.ndarray, board: np.ndarray) -> None:
-        if hole.ndim != 3 or board.ndim != 2 or hole.shape[0] != board.shape[0]:
+    def _check(self, hole: np.ndarray, board: np.ndarray) -> tuple[int, int]:
+        """``(n, players)`` of a well-shaped batch (``ValueError`` otherwise). Each shape read once:
+        a call's overhead counts for small batches."""
+        hole_shape, board_shape = hole.shape, board.shape
+        if len(hole_shape) != 3 or len(board_shape) != 2 or hole_shape[0] != board_shape[0]:
             raise ValueError("hole must be [n, players, hole_cards] and board [n, board_cards]")
-        if hole.shape[2] != self.game.hole_cards or board.shape[1] != self.game.board_cards:
+        if hole_shape[2] != self.game.hole_cards or board_shape[1] != self.game.board_cards:
             raise ValueError(f"{self.game.name} deals {self.game.hole_cards} hole and {self.game.board_cards} board cards")
+        return hole_shape[0], hole_shape[1]
 
     def _run_subsets(self, hole, board):
         n, players = hole.shape[:2]
@@ -176,18 +189,15 @@ class FastEvaluator:
 
     def high_low(self, hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(high, low)`` strengths, each ``uint32[n, players]``; a low of 0 is no low."""
-        self._check(hole, board)
-        if self.uses_hole_table(hole.shape[1]):
-            return self._run_hole_table(hole, board)
-        if self.uses_split:
-            high, low, _ = self._run_split(hole, board, want_present=False)
-            return high, low
+        n, players = self._check(hole, board)
         if not self.uses_tables:
-            high, low, _ = self._run_subsets(hole, board)
+            if self.uses_hole_table(players):
+                return self._run_hole_table(hole, board)
+            high, low, _ = self._run_split(hole, board, want_present=False) if self.uses_split else self._run_subsets(hole, board)
             return high, low
-        n, players = hole.shape[:2]
         high = np.empty((n, players), np.uint32)
-        low = np.empty((n, players), np.uint32)
+        # With no low and one hand per board the kernel writes no low: zeros, pages never touched.
+        low = np.zeros((n, players), np.uint32) if self.game.low is None else np.empty((n, players), np.uint32)
         free = self._free_kernels
         (free.one_per_board if players == 1 else free.shared_board)(hole, board, high, low)
         return high, low

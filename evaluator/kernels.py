@@ -179,6 +179,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     rank_present = tables.rank_present[hole_cards + board_cards]
     flush_value, flush_present, offsuit_present = tables.flush_value, tables.flush_present, tables.offsuit_present
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
+    has_low = low_qualifier is not None  # without, one_per_board leaves ``low`` as given (zeros)
 
     @njit(cache=True)
     def one_per_board(hole, board, high, low):
@@ -222,6 +223,20 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                         value = max(value, np.int64(flush_value[_suit_ranks(hole, board, done, 0, n_hole, n_board, _probe_suit(probe))]))
                     high[done, 0] = value
                     low[done, 0] = low_value[entry >> LOW_SHIFT]
+            return
+        if not has_low:  # no suit bits to OR, no low to write: a pool with a flush suit goes back to its cards
+            for i in range(n):
+                word = np.int64(0)
+                for j in range(n_hole):
+                    word += CARD_WORD[hole[i, 0, j]]
+                for j in range(n_board):
+                    word += CARD_WORD[board[i, j]]
+                key = word & KEY_MASK
+                value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
+                probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
+                if probe != 0:
+                    value = max(value, np.int64(flush_value[_suit_ranks(hole, board, i, 0, n_hole, n_board, _probe_suit(probe))]))
+                high[i, 0] = value
             return
         for i in range(n):
             word = np.int64(0)
