@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 
 from evaluator.errors import SampyongError
 

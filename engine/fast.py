@@ -35,12 +35,12 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from evaluator.games import Game
-from evaluator.settle import half_winners
+from evaluator.settle_kernels import half_winners
 
 from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action

@@ -14,7 +14,7 @@ stacks, chip for chip, every action legal as ``Hand`` plays it (no writer's depa
 differ, a record without ``finishing_stacks``) is left to ``engine.phh.replay``, which words its
 status; such a record costs the reference's time and nothing more. For a match the kernel writes
 the figures ``engine.records`` reads from a ``Hand`` (``figures``, ``seat_stats``) and the
-showdown's flags (``evaluator.settle.flags_among``) when every card of it is known;
+showdown's flags (``evaluator.settle_kernels.flags_among``) when every card of it is known;
 ``tests/test_fast_replay.py`` holds them equal, record by record, on real and generated records.
 
 >>> from engine.phh import loads
@@ -36,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 
 from engine.betting import S_MIN_BET, min_raise_size
 from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled, _split_pot
@@ -46,7 +46,7 @@ from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
-from evaluator.settle import SHOWDOWN_FLAGS, flags_among
+from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among
 
 # An action row: kind, seat, amount, five cards (-1: none), and how many cards.
 DEALS_HOLE, DEALS_BOARD, FOLDS, CHECKS_OR_CALLS, BETS_OR_RAISES, MUCKS, SHOWS = range(7)
@@ -68,7 +68,7 @@ class Replayed:
         won: chips each seat won from the pots.
         stats: ``engine.records.seat_stats``, ``[record, seat, STATS]``.
         known: the showdown's cards are all known (every seat still in, the whole board).
-        flags: ``evaluator.settle.SHOWDOWN_FLAGS`` of the showdown, where ``known``.
+        flags: ``evaluator.settle_kernels.SHOWDOWN_FLAGS`` of the showdown, where ``known``.
         games: each record's game (its name), None where it could not be read.
         blind: each record's big blind in chips (its largest blind, else its minimum bet).
     """

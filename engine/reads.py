@@ -40,7 +40,7 @@ sample opponent hands from the same ranges (``engine.strength``).
 
 from __future__ import annotations
 
-from numba import njit
+from evaluator.jit import njit
 
 from engine.policy import (
     P_CALL, P_CALL_RERAISED, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OVERCALL, P_RERAISE,

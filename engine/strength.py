@@ -2,7 +2,7 @@
 
 A seat that knows its hole cards and the board so far deals ``samples`` times the opponents'
 hands (one per opponent still in, from the cards it cannot see) and the rest of the board, and
-averages its share of the pot (hi-lo split, ties shared, as ``evaluator.settle.pot_shares``;
+averages its share of the pot (hi-lo split, ties shared, as ``evaluator.settle_kernels.pot_shares``;
 ``tests/test_strength.py`` checks it against that function and against exact equities).
 
 The samples are drawn from a stream fixed by ``(hand key, seat, street, opponents)``: the same
@@ -23,13 +23,14 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 
 from evaluator.deal import _LOW32, _TWO32, _deal, _next_word
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game
-from evaluator.settle import half_winners, share_unit
+from evaluator.settle import share_unit
+from evaluator.settle_kernels import half_winners
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 DRAWS = 10_000  # opponent hands drawn for one sample against ranges before the ranges are given up
@@ -211,7 +212,7 @@ def _draw_range_samples(requests, caps, cards, hand_keys, hole_cards, board_card
 @njit(cache=True)
 def _first_seat_totals(high, low, unit, samples, totals):
     """Per request: the first seat's pot shares summed over its ``samples`` rows, in ``unit``s
-    (``evaluator.settle.pot_shares`` for that one seat, without building every seat's shares:
+    (``evaluator.settle_kernels.pot_shares`` for that one seat, without building every seat's shares:
     halves with a qualifying low, ties share)."""
     everyone = np.ones(high.shape[1], np.bool_)
     for r in range(totals.shape[0]):

@@ -11,7 +11,7 @@ the same deals.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)

@@ -21,7 +21,7 @@ import itertools
 from math import comb
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.deal import deal_cards
@@ -29,7 +29,8 @@ from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
-from evaluator.settle import pot_shares, share_unit
+from evaluator.settle import share_unit
+from evaluator.settle_kernels import pot_shares
 
 EXACT_LIMIT = 100_000_000
 BATCH = 1 << 16

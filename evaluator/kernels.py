@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Callable, NamedTuple
 
 import numpy as np
-from numba import njit
+from evaluator.jit import njit
 from numba.core.errors import NumbaWarning
 
 from evaluator.tables import (

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from evaluator.games import Game, resolve_game
-from evaluator.settle import SHOWDOWN_FLAGS
+from evaluator.settle_kernels import SHOWDOWN_FLAGS
 from pipeline import study as pipeline_study
 from pipeline.aggregate import markdown_table
 from pipeline.plan import RunConfig

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from numba import njit
+from evaluator.jit import njit
 
 from engine.ranking import HandRanking
 from evaluator.cards import hand_classes, iso_classes
@@ -83,7 +83,8 @@ def sample_classes(game: Game, hands: np.ndarray, class_ids, samples: int | None
     """
     from evaluator.deal import deal_cards
     from evaluator.fast import fast_evaluator
-    from evaluator.settle import pot_shares, share_unit
+    from evaluator.settle import share_unit
+    from evaluator.settle_kernels import pot_shares
 
     samples = SAMPLES if samples is None else samples
     seed = SEED if seed is None else seed

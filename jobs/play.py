@@ -36,13 +36,13 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from numba import njit
+from evaluator.jit import njit
 
 from engine.player import deal_hands
 from engine.ranking import HandRanking
 from engine.table import BIG_BLIND, Table
 from evaluator.cards import hand_classes, hand_code
-from evaluator.settle import SHOWDOWN_FLAGS, flags_among
+from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from jobs.common import MONTE_CARLO_OPTIONS, PLAYERS, WORDS, Study, game_of, replace_option, section, table

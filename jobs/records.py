@@ -58,7 +58,7 @@ from engine.fast_replay import Replayed, replay_batch
 from engine.records import SHOWDOWN, STATS
 from evaluator.errors import SampyongError
 from evaluator.games import game as game_preset
-from evaluator.settle import SHOWDOWN_FLAGS
+from evaluator.settle_kernels import SHOWDOWN_FLAGS
 from jobs.common import Study, section, table
 from jobs.play import CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate, holds_within
 from pipeline.counts import parse_count

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from numba import njit
+from evaluator.jit import njit
 
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator

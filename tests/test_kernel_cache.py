@@ -13,6 +13,7 @@ RUN = textwrap.dedent("""
     sys.path.insert(0, {root!r}); sys.path.insert(0, {tmp!r})
     if {project}:
         from evaluator import kernel_cache
+        kernel_cache.install()  # as evaluator.jit does for the project's own kernels
         kernel_cache.FOLDERS.append(__import__("pathlib").Path({tmp!r}) / "kernels")
     from kernels import caller
     print(caller.twice(), sum(caller.twice.stats.cache_hits.values()))
@@ -57,3 +58,19 @@ def test_the_project_kernels_are_stamped_with_the_files_they_reach():
 
     names = {Path(p).relative_to(ROOT).as_posix() for p in reached_files("engine.fast")}
     assert {"engine/fast.py", "engine/betting.py", "engine/chance.py", "engine/policy.py", "evaluator/fast.py"} <= names
+
+
+def test_every_project_kernel_takes_njit_from_evaluator_jit():
+    """No module of the project imports numba's ``njit`` itself: each takes it from
+    ``evaluator.jit``, which installs the project's cache locators first."""
+    offenders = []
+    for folder in ("evaluator", "engine", "jobs", "pipeline", "sampyong", "table"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == ROOT / "evaluator" / "jit.py":
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                stripped = line.strip()
+                if stripped.startswith(("from numba import", "import numba")) and "njit" in stripped or "numba.njit" in stripped:
+                    if not stripped.startswith(">>>"):
+                        offenders.append(f"{path.relative_to(ROOT)}:{number}: {stripped}")
+    assert offenders == []

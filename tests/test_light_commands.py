@@ -9,6 +9,7 @@ import sys
 
 # Imported only by the commands that run studies, read or write tables, or draw.
 HEAVY = {"ray", "polars", "matplotlib", "pyarrow"}
+_imported: set[str] = set()  # the top-level packages the last ``run_command`` imported
 
 # Runs the CLI's entry point on argv[2:], then writes its exit code and sys.modules to argv[1].
 SCRIPT = """
@@ -33,13 +34,17 @@ def run_command(tmp_path, *args: str) -> tuple[str, list[str]]:
     assert done.returncode == 0, done.stderr
     seen = json.loads(report.read_text(encoding="utf-8"))
     assert seen["exit_code"] == 0, done.stdout + done.stderr
-    return done.stdout, sorted({name.split(".")[0] for name in seen["modules"]} & HEAVY)
+    _imported.clear()
+    _imported.update(name.split(".")[0] for name in seen["modules"])
+    return done.stdout, sorted(_imported & HEAVY)
 
 
 def test_eval_imports_no_heavy_package(tmp_path):
-    """Refereeing a PLO8 showdown prints the verdict without importing Ray, polars, matplotlib or pyarrow."""
+    """Refereeing a PLO8 showdown prints the verdict without importing Ray, polars, matplotlib,
+    pyarrow or even numba (the referee is the reference rule book)."""
     out, heavy = run_command(tmp_path, "eval", "--board", "Ad 8c 5h Ks 2c", "As Ah 3s 6d", "Kh Qc Jh Td", "--game", "plo8")
     assert heavy == [], f"sampyong eval imported {heavy}"
+    assert "numba" not in _imported, "sampyong eval imported numba: the referee needs no kernel"
     seats = [line.split() for line in out.splitlines() if line.lstrip().startswith("seat")]
     assert [(s[s.index("high") + 1], s[-1]) for s in seats] == [("three_of_a_kind", "100"), ("one_pair", "0")], out
 

@@ -71,7 +71,7 @@ def test_showdown_flags_kernel_equals_the_readable_flags():
     for every subset of seats."""
     import numpy as np
 
-    from evaluator.settle import flags_among
+    from evaluator.settle_kernels import flags_among
 
     rng = np.random.default_rng(1)
     out = np.zeros(6, np.int64)

@@ -191,7 +191,7 @@ def test_showdown_flags_equal_exact_shares_up_to_eleven_players():
     flags recounted from each player's exact share. 4 high and 4 low winners, none in both
     (8 players), get 1/8 each: not quartered; with one in both (7 players) that one has
     1/8 + 1/8 = 1/4; 4 winners of both with a fifth low winner have 9/40 and 1/10 (lines 154)."""
-    from evaluator.settle import showdown_flags
+    from evaluator.settle_kernels import showdown_flags
 
     checked = 0
     for high_winners in range(1, 12):
@@ -215,7 +215,7 @@ def test_flags_among_large_tables_equal_exact_shares():
     sharing one (a quarter), 4 of both plus a fifth low (no quarter)."""
     import numpy as np
 
-    from evaluator.settle import flags_among
+    from evaluator.settle_kernels import flags_among
 
     cases = [
         ([9, 9, 9, 9, 1, 1, 1, 1], [0, 0, 0, 0, 7, 7, 7, 7], (4, 4, 0)),

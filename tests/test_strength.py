@@ -10,7 +10,8 @@ from engine.strength import strength
 from evaluator.cards import parse_cards
 from evaluator.fast import fast_evaluator
 from evaluator.games import game
-from evaluator.settle import pot_shares, share_unit
+from evaluator.settle import share_unit
+from evaluator.settle_kernels import pot_shares
 
 
 def exact_equity(g, hole, board) -> float:
@@ -55,7 +56,7 @@ def test_strength_never_deals_the_known_cards_and_depends_on_its_stream():
 
 
 def test_first_seat_totals_equal_pot_shares():
-    """The first seat's summed shares equal ``evaluator.settle.pot_shares`` row by row, ties and lows included."""
+    """The first seat's summed shares equal ``evaluator.settle_kernels.pot_shares`` row by row, ties and lows included."""
     from engine.strength import _first_seat_totals
 
     rng = np.random.default_rng(4)
