@@ -21,9 +21,9 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from evaluator.jit import njit
 
 from evaluator.errors import SampyongError
+from evaluator.jit import njit
 
 KINDS = ("no-limit", "pot-limit", "fixed-limit")
 NO_LIMIT_KIND, POT_LIMIT_KIND, FIXED_LIMIT_KIND = range(len(KINDS))

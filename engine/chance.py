@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import numpy as np
+
 from evaluator.jit import njit
 
 from engine.policy import P_BET_RAISE, P_CHECK_CALL, P_FOLD, P_MAX_RAISE, P_MIN_RAISE

@@ -35,11 +35,11 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from evaluator.jit import njit
 
 from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from evaluator.games import Game
+from evaluator.jit import njit
 from evaluator.settle_kernels import half_winners
 
 from engine.betting import Betting, min_raise_size, raise_bounds

@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from evaluator.jit import njit
 
 from engine.betting import S_MIN_BET, min_raise_size
 from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled, _split_pot
@@ -46,6 +45,7 @@ from engine.records import SHOWDOWN, STATS, figures, seat_stats
 from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
+from evaluator.jit import njit
 from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among
 
 # An action row: kind, seat, amount, five cards (-1: none), and how many cards.

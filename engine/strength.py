@@ -1,7 +1,8 @@
-"""Hand strength as the policies see it: a seat's average pot share against random hands.
+"""Hand strength as the policies see it: a seat's average pot share against the opponents still in.
 
 A seat that knows its hole cards and the board so far deals ``samples`` times the opponents'
-hands (one per opponent still in, from the cards it cannot see) and the rest of the board, and
+hands (one per opponent still in, from the cards it cannot see: any hands, or with ``caps``
+only the hands each opponent's preflop actions allow, ``engine.reads``) and the rest of the board, and
 averages its share of the pot (hi-lo split, ties shared, as ``evaluator.settle_kernels.pot_shares``;
 ``tests/test_strength.py`` checks it against that function and against exact equities).
 
@@ -23,12 +24,12 @@ True
 from __future__ import annotations
 
 import numpy as np
-from evaluator.jit import njit
 
 from evaluator.deal import _LOW32, _TWO32, _deal, _next_word
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game
+from evaluator.jit import njit
 from evaluator.settle import share_unit
 from evaluator.settle_kernels import half_winners
 

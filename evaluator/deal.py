@@ -11,6 +11,7 @@ the same deals.
 from __future__ import annotations
 
 import numpy as np
+
 from evaluator.jit import njit
 
 _LOW32 = np.uint64(0xFFFFFFFF)

@@ -21,13 +21,13 @@ import itertools
 from math import comb
 
 import numpy as np
-from evaluator.jit import njit
 
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.deal import deal_cards
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Game, game as preset
+from evaluator.jit import njit
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import share_unit
 from evaluator.settle_kernels import pot_shares

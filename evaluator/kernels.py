@@ -23,9 +23,9 @@ from functools import lru_cache
 from typing import Callable, NamedTuple
 
 import numpy as np
-from evaluator.jit import njit
 from numba.core.errors import NumbaWarning
 
+from evaluator.jit import njit
 from evaluator.tables import (
     CARD_KEY as _CARD_KEY,
     CARD_LOW_BIT as _CARD_LOW_BIT,

@@ -26,11 +26,11 @@ from math import comb
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from evaluator.jit import njit
 
 from evaluator.cards import hand_classes, iso_classes
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
+from evaluator.jit import njit
 from evaluator.settle import share_unit
 from evaluator.settle_kernels import pot_shares
 from evaluator.tables import cache_dir, cached_arrays

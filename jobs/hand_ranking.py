@@ -32,12 +32,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from evaluator.jit import njit
 
 from engine.ranking import HandRanking
 from evaluator.cards import hand_classes, iso_classes
 from evaluator.errors import SampyongError
 from evaluator.games import Game
+from evaluator.jit import njit
 from jobs.common import GAME_OPTIONS, Study, game_of, report_header, section, table
 from pipeline.plan import RunConfig, ShardSpec
 

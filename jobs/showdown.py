@@ -31,11 +31,11 @@ import math
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from evaluator.jit import njit
 
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
+from evaluator.jit import njit
 from evaluator.settle_kernels import SHOWDOWN_FLAGS, showdown_flags
 from jobs.common import (
     MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, PLAYERS, replace_option, Study, figure_links, game_of, markdown, new_figure, report_header, section,

@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from evaluator.jit import njit
 
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
+from evaluator.jit import njit
 from jobs import showdown
 from jobs.grid import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
