@@ -133,6 +133,27 @@ def _suit_ranks(hole, board, i, p, n_hole, n_board, suit):
 
 
 @njit(inline="always")
+def _pool_word(hole, board, i, n_hole, n_board):
+    """Deal ``i``'s one-player pool as a summed ``CARD_WORD``: its multiset key and suit counters."""
+    word = np.int64(0)
+    for j in range(n_hole):
+        word += CARD_WORD[hole[i, 0, j]]
+    for j in range(n_board):
+        word += CARD_WORD[board[i, j]]
+    return word
+
+
+@njit(inline="always")
+def _with_flush(value, word, hole, board, i, n_hole, n_board, flush_value):
+    """``value`` or, when the pool of ``word`` holds a flush suit, the better of it and the
+    flush read from that suit's ranks among deal ``i``'s cards."""
+    probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
+    if probe != 0:
+        return max(value, np.int64(flush_value[_suit_ranks(hole, board, i, 0, n_hole, n_board, _probe_suit(probe))]))
+    return value
+
+
+@njit(inline="always")
 def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value):
     """A free-use pool's best high and low from its summed ``CARD_WORD`` and OR-ed
     ``CARD_SUIT_BIT``. Inlined into the kernels, where the tables are closure constants."""
@@ -203,11 +224,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
             ring_index = np.empty(RING, np.int64)
             for i in range(n + PREFETCH_AHEAD):
                 if i < n:
-                    word = np.int64(0)
-                    for j in range(n_hole):
-                        word += CARD_WORD[hole[i, 0, j]]
-                    for j in range(n_board):
-                        word += CARD_WORD[board[i, j]]
+                    word = _pool_word(hole, board, i, n_hole, n_board)
                     key = word & KEY_MASK
                     index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
                     prefetch(rank_entry, index)
@@ -217,26 +234,15 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                 if done >= 0:
                     word = ring_word[done & (RING - 1)]
                     entry = np.int64(rank_entry[ring_index[done & (RING - 1)]])
-                    value = entry & STRENGTH_MASK
-                    probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
-                    if probe != 0:
-                        value = max(value, np.int64(flush_value[_suit_ranks(hole, board, done, 0, n_hole, n_board, _probe_suit(probe))]))
-                    high[done, 0] = value
+                    high[done, 0] = _with_flush(entry & STRENGTH_MASK, word, hole, board, done, n_hole, n_board, flush_value)
                     low[done, 0] = low_value[entry >> LOW_SHIFT]
             return
         if not has_low:  # no suit bits to OR, no low to write: a pool with a flush suit goes back to its cards
             for i in range(n):
-                word = np.int64(0)
-                for j in range(n_hole):
-                    word += CARD_WORD[hole[i, 0, j]]
-                for j in range(n_board):
-                    word += CARD_WORD[board[i, j]]
+                word = _pool_word(hole, board, i, n_hole, n_board)
                 key = word & KEY_MASK
                 value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
-                probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
-                if probe != 0:
-                    value = max(value, np.int64(flush_value[_suit_ranks(hole, board, i, 0, n_hole, n_board, _probe_suit(probe))]))
-                high[i, 0] = value
+                high[i, 0] = _with_flush(value, word, hole, board, i, n_hole, n_board, flush_value)
             return
         for i in range(n):
             word = np.int64(0)
