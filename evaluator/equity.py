@@ -18,66 +18,23 @@ takes both halves of a pot that has a low.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from math import comb
 
 import numpy as np
 
 from evaluator.cards import check_distinct, format_cards, parse_cards
-from evaluator.deal import deal_cards
 from evaluator.errors import SampyongError
-from evaluator.fast import fast_evaluator
 from evaluator.games import Game, game as preset
-from evaluator.jit import njit
 from evaluator.ranges import Range, parse_range
-from evaluator.settle import share_unit
-from evaluator.settle_kernels import pot_shares
+from evaluator.settle import pot_shares, share_unit
+from evaluator import vectorized
 
 EXACT_LIMIT = 100_000_000
 BATCH = 1 << 16
-
-
-@njit(cache=True)
-def _combinations(cards, k, out):
-    """Every k-subset of ``cards`` as rows of ``out`` (lexicographic)."""
-    m = cards.shape[0]
-    idx = np.arange(k)
-    row = 0
-    while True:
-        for j in range(k):
-            out[row, j] = cards[idx[j]]
-        row += 1
-        j = k - 1
-        while j >= 0 and idx[j] == m - k + j:
-            j -= 1
-        if j < 0:
-            return
-        idx[j] += 1
-        for t in range(j + 1, k):
-            idx[t] = idx[t - 1] + 1
-
-
-@njit(cache=True)
-def _tally_shares(high, low, unit, weight, totals, wins, ties, scoops):
-    """Add each deal's pot shares (``pot_shares``, in whole units), times ``weight``, to
-    ``totals[p] = (share, share^2, high part, low part)``; count whole pots, partial wins and
-    scoops (both halves of a pot with a low). With weight 1 every sum is an exact integer."""
-    n, players = high.shape
-    high_part = np.empty((n, players), np.int64)
-    low_part = np.empty((n, players), np.int64)
-    pot_shares(high, low, unit, high_part, low_part)
-    for i in range(n):
-        has_low = False
-        for p in range(players):
-            has_low = has_low or low[i, p] > 0
-        for p in range(players):
-            units = high_part[i, p] + low_part[i, p]
-            totals[p, 0] += weight * units
-            totals[p, 1] += weight * units * units
-            totals[p, 2] += weight * high_part[i, p]
-            totals[p, 3] += weight * low_part[i, p]
-            wins[p] += weight * (units == unit)
-            ties[p] += weight * (0 < units < unit)
-            scoops[p] += weight * (has_low and units == unit)
+# Enumerations of up to this many evaluations read the tables in numpy (``evaluator.vectorized``,
+# some 30 M a second with the tally): done before numba would have loaded (about 0.5 s).
+LIGHT_EVALUATIONS = 5_000_000
 
 
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
@@ -164,7 +121,7 @@ def equity(
         raise SampyongError("too large to enumerate exactly (random hands, or over 1e8 evaluations): sample instead")
     _check_samples(exact, samples, len(known))
 
-    fast = fast_evaluator(g)
+    fast = _evaluator(g, space if exact else None)
     players = len(known)
     unit = share_unit(players)
     tally = _Tally(players, np.int64)
@@ -175,14 +132,12 @@ def equity(
         tally.add(high, low, unit, 1)
 
     if exact:
-        completions = _completions(remaining, missing)
-        total = len(completions)
-        for start in range(0, total, BATCH):
-            part = completions[start : start + BATCH]
-            full_board = np.concatenate([np.tile(np.array(board_cards, np.uint8), (len(part), 1)), part], axis=1)
-            hole = np.ascontiguousarray(np.broadcast_to(fixed_hole, (len(part), players, g.hole_cards)))
-            add(hole, np.ascontiguousarray(full_board))
+        total = comb(len(remaining), missing)
+        for full_board in _boards(np.array(board_cards, np.uint8), remaining, missing):
+            add(np.ascontiguousarray(np.broadcast_to(fixed_hole, (len(full_board), players, g.hole_cards))), full_board)
     else:
+        from evaluator.deal import deal_cards  # numba's: only sampling loads it
+
         rng = np.random.default_rng(seed)
         total = samples
         need = missing + g.hole_cards * len(randoms)
@@ -204,11 +159,50 @@ def _check_samples(exact: bool, samples: int, players: int) -> None:
         raise SampyongError(f"at most {most:,} samples for {players} hands (the squared shares must fit 64-bit counters)")
 
 
+def _evaluator(g: Game, evaluations: int | None):
+    """What evaluates ``evaluations`` hands (None: sampling, as many as asked): numpy for a small
+    enumeration of a free-use game, the numba kernels otherwise."""
+    if evaluations is not None and evaluations <= LIGHT_EVALUATIONS and vectorized.covers(g):
+        return vectorized.vectorized_evaluator(g)
+    from evaluator.fast import fast_evaluator  # imports numba and loads its kernels: about 0.5 s
+
+    return fast_evaluator(g)
+
+
+def _boards(board: np.ndarray, remaining: np.ndarray, missing: int) -> Iterator[np.ndarray]:
+    """``board`` completed by every ``missing``-card subset of ``remaining``, in lexicographic
+    order, in blocks of at most ``BATCH`` boards (``uint8[rows, board cards]``).
+
+    >>> [b.tolist() for b in _boards(np.array([0], np.uint8), np.array([3, 5, 7], np.uint8), 2)]
+    [[[0, 3, 5], [0, 3, 7], [0, 5, 7]]]
+    """
+    subsets = _completions(remaining, missing)
+    for start in range(0, len(subsets), BATCH):
+        part = subsets[start : start + BATCH]
+        full = np.empty((len(part), len(board) + missing), np.uint8)
+        full[:, : len(board)] = board
+        full[:, len(board) :] = part
+        yield full
+
+
 def _completions(remaining: np.ndarray, missing: int) -> np.ndarray:
-    completions = np.empty((comb(len(remaining), missing), missing), dtype=np.uint8)
-    if missing:
-        _combinations(remaining, missing, completions)
-    return completions
+    """Every ``missing``-card subset of ``remaining`` as rows, in lexicographic order.
+
+    Built a column at a time: each row so far is repeated once per position that may follow
+    its last one.
+
+    >>> _completions(np.array([3, 5, 7, 9], np.uint8), 2).tolist()
+    [[3, 5], [3, 7], [3, 9], [5, 7], [5, 9], [7, 9]]
+    """
+    m = len(remaining)
+    index = np.zeros((1, 0), np.uint8)  # positions in ``remaining``, one row per subset so far
+    for column in range(missing):
+        first = index[:, -1].astype(np.int64) + 1 if column else np.zeros(1, np.int64)
+        counts = np.maximum(m - missing + column - first + 1, 0)  # positions this column may take
+        ends = np.cumsum(counts)
+        following = np.arange(ends[-1] if len(ends) else 0) - np.repeat(ends - counts - first, counts)
+        index = np.column_stack([np.repeat(index, counts, axis=0), following.astype(np.uint8)])
+    return remaining[index]
 
 
 class _Tally:
@@ -221,8 +215,49 @@ class _Tally:
         self.scoops = np.zeros(players, dtype)
 
     def add(self, high, low, unit, weight) -> None:
-        weight = self.totals.dtype.type(weight)
-        _tally_shares(high, low, unit, weight, self.totals, self.wins, self.ties, self.scoops)
+        """Add each deal's pot shares (``evaluator.settle.pot_shares``, in whole units) times
+        ``weight``. Shares depend only on who won each half, so each distinct showdown is shared
+        out once and counted; with weight 1 every sum is an exact integer."""
+        high_winners, low_winners, deals = _showdowns(high, low)
+        high_part, low_part = pot_shares(high_winners, low_winners, unit)
+        units = high_part + low_part
+        dtype = self.totals.dtype
+        weights = deals.astype(dtype) * dtype.type(weight)  # per distinct showdown
+
+        def summed(per_seat):  # over the showdowns, by seat
+            return weights @ per_seat.astype(dtype)
+
+        for column, part in enumerate([units, units * units, high_part, low_part]):
+            self.totals[:, column] += summed(part)
+        self.wins += summed(units == unit)
+        self.ties += summed((0 < units) & (units < unit))
+        self.scoops += summed((units == unit) & low_winners.any(axis=1, keepdims=True))
+
+
+def _showdowns(high: np.ndarray, low: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct showdowns of a batch: who won the high, who won the low (``int64[k,
+    players]`` of 0/1; no low winner when no low qualified) and how many deals each was.
+
+    >>> [a.tolist() for a in _showdowns(np.array([[5, 5], [9, 1], [5, 5]]), np.array([[0, 0], [0, 3], [0, 0]]))]
+    [[[1, 1], [1, 0]], [[0, 0], [0, 1]], [2, 1]]
+    """
+    players = high.shape[1]
+    top_high, top_low = high[:, 0], low[:, 0]
+    for p in range(1, players):  # column by column: numpy reduces a short axis slowly
+        top_high, top_low = np.maximum(top_high, high[:, p]), np.maximum(top_low, low[:, p])
+    some_low = top_low > 0
+    code = np.zeros(len(high), np.int64)  # bit p: seat p won the high; bit players + p: the low
+    for p in range(players):
+        code |= (high[:, p] == top_high).astype(np.int64) << p
+        code |= ((low[:, p] == top_low) & some_low).astype(np.int64) << (players + p)
+    if players <= 8:
+        counts = np.bincount(code, minlength=1 << (2 * players))
+        codes = np.flatnonzero(counts)
+        counts = counts[codes]
+    else:
+        codes, counts = np.unique(code, return_counts=True)
+    bits = (codes[:, None] >> np.arange(2 * players)) & 1
+    return bits[:, :players], bits[:, players:], counts
 
 
 def _result(g, board_cards, exact, samples, total, unit, tally, labels, combos) -> dict:
@@ -277,7 +312,7 @@ def _range_equity(g, texts, entries, board_cards, dead_cards, samples, seed, exa
     elif exact and (randoms or space > EXACT_LIMIT):
         raise SampyongError("too large to enumerate exactly (random hands, or over 1e8 evaluations): sample instead")
     _check_samples(exact, samples, players)
-    fast = fast_evaluator(g)
+    fast = _evaluator(g, space if exact else None)
     tally = _Tally(players, np.float64)
     board = np.array(board_cards, np.uint8)
     labels = [t if isinstance(e, Range) else ("random" if e is None else format_cards(e)) for t, e in zip(texts, entries)]
@@ -292,15 +327,13 @@ def _range_equity(g, texts, entries, board_cards, dead_cards, samples, seed, exa
                 continue
             weight = float(np.prod([choices[p][1][k] for p, k in enumerate(pick)]))
             remaining = np.array(sorted(set(range(52)) - blocked - set(held.tolist())), np.uint8)
-            completions = _completions(remaining, missing)
-            for start in range(0, len(completions), BATCH):
-                part = completions[start : start + BATCH]
-                full = np.ascontiguousarray(np.concatenate([np.tile(board, (len(part), 1)), part], axis=1))
-                hole = np.ascontiguousarray(np.broadcast_to(np.stack(holes), (len(part), players, hole_cards)))
+            for full in _boards(board, remaining, missing):
+                hole = np.ascontiguousarray(np.broadcast_to(np.stack(holes), (len(full), players, hole_cards)))
                 high, low = fast.high_low(hole, full)
                 tally.add(high, low, unit, weight)
-            weight_sum += weight * len(completions)
-            boards += len(completions)
+            completions = comb(len(remaining), missing)
+            weight_sum += weight * completions
+            boards += completions
         if not weight_sum:
             raise SampyongError("these ranges never fit together: every combination shares a card")
         return _result(g, board_cards, True, boards, weight_sum, unit, tally, labels, combos)
@@ -313,21 +346,14 @@ def _range_equity(g, texts, entries, board_cards, dead_cards, samples, seed, exa
     return _result(g, board_cards, False, samples, samples, unit, tally, labels, combos)
 
 
-@njit(cache=True)
-def _skip_held(drawn, hole, fixed, out):
-    """Per row, the first ``out.shape[1]`` cards of ``drawn`` that no fixed hand of the row holds."""
-    for i in range(drawn.shape[0]):
-        held = np.uint64(0)
-        for p in fixed:
-            for c in hole[i, p]:
-                held |= np.uint64(1) << np.uint64(c)
-        k = 0
-        for c in drawn[i]:
-            if k == out.shape[1]:
-                break
-            if not (held >> np.uint64(c)) & np.uint64(1):
-                out[i, k] = c
-                k += 1
+def _skip_held(drawn, hole, fixed, count):
+    """Per row, the first ``count`` cards of ``drawn`` that no fixed hand (players ``fixed``) of
+    the row holds."""
+    rows = np.arange(len(drawn))[:, None]
+    held = np.zeros((len(drawn), 52), np.bool_)
+    held[rows, hole[:, fixed].reshape(len(drawn), -1)] = True
+    first_free = np.argsort(held[rows, drawn], axis=1, kind="stable")[:, :count]  # free cards first, in order
+    return np.take_along_axis(drawn, first_free, axis=1)
 
 
 def _sample_ranges(rng, n, choices, blocked, board, missing, hole_cards):
@@ -356,11 +382,12 @@ def _sample_ranges(rng, n, choices, blocked, board, missing, hole_cards):
         raise SampyongError("these ranges almost never fit together: their hands keep sharing cards")
     randoms = [p for p, c in enumerate(choices) if c is None]
     need = missing + hole_cards * len(randoms)
+    from evaluator.deal import deal_cards  # numba's: only sampling loads it
+
     deck = np.array(sorted(set(range(52)) - blocked), np.uint8)
     # Enough cards that, after skipping those the row's fixed hands hold, ``need`` remain.
     drawn = deal_cards(rng, n, min(len(deck), need + hole_cards * len(fixed)), deck=deck)
-    rest = np.zeros((n, need), np.uint8)
-    _skip_held(drawn, hole, fixed, rest)
+    rest = _skip_held(drawn, hole, fixed, need)
     for k, p in enumerate(randoms):
         hole[:, p] = rest[:, missing + k * hole_cards : missing + (k + 1) * hole_cards]
     full = np.concatenate([np.tile(board, (n, 1)), rest[:, :missing]], axis=1)

@@ -21,6 +21,7 @@ import numpy as np
 from evaluator import kernels
 from evaluator.games import Category, Game
 from evaluator.tables import (
+    MAX_FREE_POOL,
     MAX_SPLIT_HOLE,
     MAX_TABLE_HOLE,
     PART_MAJOR_SPLIT,
@@ -34,8 +35,6 @@ from evaluator.tables import (
     split_low_table,
     split_tables,
 )
-
-MAX_FREE_POOL = 9  # beyond 9 cards two suits could both hold five
 
 
 def _subsets(size: int, choose: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import lcm
 
+import numpy as np
+
 from evaluator.errors import SampyongError
 
 
@@ -47,6 +49,24 @@ def split_pot(
         odd_chips += rest
     won[clockwise_from_button(high_winners, button, len(highs))[0]] += odd_chips
     return won
+
+
+def pot_shares(high: np.ndarray, low: np.ndarray, unit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's share of one all-in pot per deal, in ``unit``s (odd chips ignored), as
+    ``(high_part, low_part)``, each ``int64[n, players]`` like ``high`` and ``low``.
+
+    With a qualifying low the pot is halved; tied winners split a half (or the whole pot)
+    equally. ``unit`` must divide by twice every number of winners (``share_unit``).
+
+    >>> [part.tolist() for part in pot_shares(np.array([[5, 5, 1]]), np.array([[0, 9, 7]]), share_unit(3))]
+    [[[3, 3, 0]], [[0, 6, 0]]]
+    """
+    high_wins = high == high.max(axis=1, keepdims=True)
+    top_low = low.max(axis=1, keepdims=True)
+    low_wins = (low == top_low) & (top_low > 0)
+    high_share = np.where(top_low > 0, unit // 2, unit) // high_wins.sum(axis=1, keepdims=True)
+    low_share = unit // 2 // np.maximum(low_wins.sum(axis=1, keepdims=True), 1)
+    return high_wins * high_share, low_wins * low_share
 
 
 def side_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:

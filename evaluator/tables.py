@@ -44,6 +44,7 @@ TABLE_VERSION = 5  # 3: split tables board-major; 4: three hole cards hole-major
 LO_RANKS = 7  # ranks 2..8 go in the low base-5 code, 9..A in the high one
 HI_SHIFT = 17  # 5**7 = 78125 < 2**17
 POOL_SIZES = (5, 6, 7, 8, 9)  # pools the rank tables cover; 9 cards keep "one flush suit at most"
+MAX_FREE_POOL = max(POOL_SIZES)  # beyond 9 cards two suits could both hold five
 NO_ENTRY = -(1 << 30)
 
 

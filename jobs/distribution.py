@@ -22,9 +22,9 @@ import pyarrow as pa
 
 from evaluator import kernels
 from evaluator.errors import SampyongError
-from evaluator.fast import MAX_FREE_POOL, fast_evaluator
+from evaluator.fast import fast_evaluator
 from evaluator.games import Category
-from evaluator.tables import PAIRED_CATEGORIES
+from evaluator.tables import MAX_FREE_POOL, PAIRED_CATEGORIES
 from jobs.common import GAME_OPTIONS, EXACT, Study, game_of, markdown, report_header, section, table, words
 from pipeline.aggregate import percent
 from pipeline.plan import RunConfig, ShardSpec

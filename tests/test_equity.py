@@ -7,6 +7,7 @@ import statistics
 from fractions import Fraction
 
 import eval7
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -286,10 +287,10 @@ def test_most_samples_is_what_64_bit_squared_shares_allow(monkeypatch):
     class Accepted(Exception):
         pass
 
-    def accepted(game):
+    def accepted(game, evaluations):
         raise Accepted  # the sample count passed; stop before dealing
 
-    monkeypatch.setattr(evaluator.equity, "fast_evaluator", accepted)
+    monkeypatch.setattr(evaluator.equity, "_evaluator", accepted)
     for hands, most in ((["As Ah", "random"], 2**59 - 1), (["As Ah", "random", "random"], (2**63 - 1) // 144)):
         for entries in (hands, ["AA", *hands[1:]]):  # hands, and ranges
             with pytest.raises(Accepted):
@@ -307,3 +308,37 @@ def test_range_results_give_combos_and_hands_do_not():
     assert kings["hand"] == "Kd Kc" and "combos" not in kings
     assert aces["equity"] == pytest.approx(42 / 44) and kings["equity"] == pytest.approx(2 / 44)
     assert all("combos" not in h for h in equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h")["hands"])
+
+
+@pytest.mark.parametrize("game_name, hands, board", [
+    ("holdem", ["As Ah", "Kd Kc", "7c 2d"], "Qs 7d 2c"),
+    ("pls7", ["As 2h 3d", "Kc Kd 4s"], "5h 6c 9d"),  # high and low
+    ("pls7", ["AA*", "Kc Kd 4s"], "5h 6c 9d 2s"),  # a range
+    ("holdem", ["As Ah", "Kd Kc", "Qs Qh", "Jd Jc", "Ts Th", "9d 9c", "8s 8h", "7d 7c", "6s 6h"], "2c 3c 4d"),  # 9 seats
+])
+def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, hands, board):
+    """A small exact enumeration reads the tables in numpy (``evaluator.vectorized``); forced onto
+    the numba kernels, every figure of the answer is the same."""
+    picked = []
+    choose = evaluator.equity._evaluator
+
+    def spy(g, evaluations):
+        picked.append(type(choose(g, evaluations)).__name__)
+        return choose(g, evaluations)
+
+    monkeypatch.setattr(evaluator.equity, "_evaluator", spy)
+    light = equity(game_name, hands, board=board)
+    monkeypatch.setattr(evaluator.equity, "LIGHT_EVALUATIONS", 0)
+    assert equity(game_name, hands, board=board) == light and light["exact"]
+    assert picked == ["VectorizedEvaluator", "FastEvaluator"]
+
+
+@pytest.mark.parametrize("size, missing", [(5, 0), (5, 5), (9, 1), (12, 3), (20, 4)])
+def test_boards_complete_the_board_with_every_subset_in_order(monkeypatch, size, missing):
+    """``_boards`` yields the known board followed by each ``missing``-card subset of the rest, in
+    itertools' order, in blocks of at most BATCH boards (7 here)."""
+    monkeypatch.setattr(evaluator.equity, "BATCH", 7)
+    board, rest = [50, 51], list(range(size))
+    blocks = list(evaluator.equity._boards(np.array(board, np.uint8), np.array(rest, np.uint8), missing))
+    assert all(0 < len(b) <= 7 for b in blocks)
+    assert np.concatenate(blocks).tolist() == [board + list(c) for c in itertools.combinations(rest, missing)]

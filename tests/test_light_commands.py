@@ -50,9 +50,11 @@ def test_eval_imports_no_heavy_package(tmp_path):
 
 
 def test_equity_imports_no_heavy_package(tmp_path):
-    """Aces against kings at hold'em, exact over every board, prints 81.255 % without importing Ray, polars, matplotlib or pyarrow."""
+    """Aces against kings at hold'em, exact over every board, prints 81.255 % without importing Ray, polars, matplotlib,
+    pyarrow or numba."""
     out, heavy = run_command(tmp_path, "equity", "As Ah", "Kd Kc", "--game", "holdem")
     assert heavy == [], f"sampyong equity imported {heavy}"
+    assert "numba" not in _imported, "a small exact equity imported numba: numpy answers before it would load"
     assert "exact over 1,712,304 boards" in out, out
     equities = dict(re.findall(r"^\s+(\S+ \S+)\s+equity\s+([\d.]+)%", out, re.MULTILINE))
     assert equities == {"As Ah": "81.255", "Kd Kc": "18.745"}, out

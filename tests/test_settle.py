@@ -228,3 +228,33 @@ def test_flags_among_large_tables_equal_exact_shares():
         mask = np.ones(len(highs), np.bool_)
         got = tuple(bool(f) for f in flags_among(np.array(highs, np.uint32), np.array(lows, np.uint32), mask))
         assert got == _shares_flags(*counts), (highs, lows)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6, 11])
+def test_pot_shares_in_numpy_equal_the_kernel_and_exact_fractions(players):
+    """``evaluator.settle.pot_shares`` (numpy, the calculator's) gives the numba kernel's shares on
+    deals full of tied highs and lows, and each seat's share is its exact fraction of the pot."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from evaluator.settle import pot_shares
+    from evaluator.settle_kernels import pot_shares as kernel_pot_shares
+
+    rng = np.random.default_rng(players)
+    high = rng.integers(0, 3, (4000, players)).astype(np.uint32)
+    low = np.where(rng.random((4000, players)) < 0.5, 0, rng.integers(1, 3, (4000, players))).astype(np.uint32)
+    unit = share_unit(players)
+    high_part, low_part = pot_shares(high, low, unit)
+    want_high, want_low = np.empty((4000, players), np.int64), np.empty((4000, players), np.int64)
+    kernel_pot_shares(high, low, unit, want_high, want_low)
+    assert (high_part == want_high).all() and (low_part == want_low).all()
+    for i in range(200):
+        h, lo = high[i].tolist(), low[i].tolist()
+        high_winners = [s for s in range(players) if h[s] == max(h)]
+        low_winners = [s for s in range(players) if max(lo) > 0 and lo[s] == max(lo)]
+        half = Fraction(1, 2) if low_winners else Fraction(1)
+        for s in range(players):
+            exact = half / len(high_winners) * (s in high_winners) + (Fraction(1, 2) / len(low_winners) if s in low_winners else 0)
+            assert Fraction(int(high_part[i, s] + low_part[i, s]), unit) == exact
+    assert (low_part > 0).any() and (low_part == 0).any() and ((high_part > 0).sum(axis=1) > 1).any()
