@@ -5,8 +5,9 @@
 Each preset's fast kernel runs on the same random batch as a slice evaluated by the reference
 (the plain-Python rule book), in the same process, so the printed ratio is robust to a busy
 machine. ``M hands/s`` deals every hand its own board, hole and board as views of one deal
-array (``split_deal``, as the jobs do); ``contiguous`` is the same hands as two contiguous
-arrays, which numba reads with strides known at compile time; ``8/board`` deals 8 hands per board,
+array (``split_deal``, as the jobs do; a free-use game then reads the deal's rows themselves);
+``contiguous`` is the same hands as two contiguous arrays, which numba reads with strides known
+at compile time (a free-use game: the shared-board kernel); ``8/board`` deals 8 hands per board,
 as the showdown job does, so the board's part is summed once for 8 hands. All kernels of all
 presets take turns, best of ``--repeats`` rounds. Restricted games whose ``hi+lo`` reads the
 hole table (with 8 per board only when three hole cards may play) also print the split
@@ -30,8 +31,10 @@ of https://github.com/zekyll/OMPEval, or its bare git directory; default ``$OMPE
 PokerHandEvaluator (hold'em ``evaluate_7cards`` and Omaha ``evaluate_plo4_cards``: the C sources
 of its PyPI source distribution, ``phevaluator==0.6.0``, downloaded with pip). Builds are cached
 under the project's cache folder. Every evaluator reads the same array of random hands (hold'em:
-7 cards a row; Omaha: 5 board then 4 hole cards), in alternating rounds, best round kept, wall
-and CPU time; the ratios are ours over the peer's hands per second. Before timing, each peer's
+7 cards a row, which ours reads through ``FastEvaluator.high`` on ``split_deal``'s views of it,
+strengths only as the peers give; Omaha: 5 board then 4 hole cards), in alternating rounds, best
+round kept, wall and CPU time; the ratios are ours over the peer's hands per second, of the best
+rounds and the median of each round's own ratio (the two ran a moment apart). Before timing, each peer's
 order of the first ``--check-hands`` hands is checked against ours (every pair of hands ordered
 alike: a strictly monotone map between the two strength scales).
 """
@@ -43,6 +46,7 @@ import ctypes
 import hashlib
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -277,15 +281,15 @@ def disagreements(ours: np.ndarray, theirs: np.ndarray, bigger_is_better: bool) 
 
 
 def timed(runs: dict, rounds: int) -> dict:
-    """Best (wall, cpu) seconds of each run over ``rounds`` rounds, the order reversed every other round."""
-    best = {name: (float("inf"), float("inf")) for name in runs}
+    """Per run, its ``(wall, cpu)`` seconds in each of ``rounds`` rounds, the order reversed
+    every other round."""
+    times: dict = {name: [] for name in runs}
     for round_ in range(rounds):
         for name in (list(runs) if round_ % 2 == 0 else list(runs)[::-1]):
             cpu, start = time.process_time(), time.perf_counter()
             runs[name]()
-            wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-            best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
-    return best
+            times[name].append((time.perf_counter() - start, time.process_time() - cpu))
+    return times
 
 
 def peers_main(args) -> None:
@@ -300,7 +304,7 @@ def peers_main(args) -> None:
     pls7_cards = deal_cards(rng, n, 8)
     pls7_hole, pls7_board = split_deal(pls7_cards, 1, 3)
     runs = {
-        "ours hold'em": lambda: holdem.high_low(hole7, board7),
+        "ours hold'em": lambda: holdem.high(hole7, board7),  # strengths only, as OMPEval's: no low to make
         "ours PLO": lambda: plo.high_low(omaha_hole, omaha_board),
         "ours PLO8 hi+lo": lambda: plo8.high_low(omaha_hole, omaha_board),
         "ours PLS7 hi+lo": lambda: pls7.high_low(pls7_hole, pls7_board),
@@ -331,9 +335,9 @@ def peers_main(args) -> None:
     for name, theirs, bigger, own in checks:
         print(f"order of {m:,} hands, {own} against {name}: {disagreements(ours_high[own], theirs, bigger)} disagreements")
 
-    best = timed(runs, args.rounds)
-    rate = {name: n / wall for name, (wall, _) in best.items()}
-    cpu_rate = {name: n / cpu for name, (_, cpu) in best.items()}
+    times = timed(runs, args.rounds)
+    rate = {name: n / min(wall for wall, _ in t) for name, t in times.items()}
+    cpu_rate = {name: n / min(cpu for _, cpu in t) for name, t in times.items()}
     print(f"\n{n:,} hands per evaluator, best of {args.rounds} alternating rounds, one core")
     print(f"{'evaluator':22} {'M hands/s':>10} {'M/cpu-s':>9}")
     for name in runs:
@@ -342,7 +346,9 @@ def peers_main(args) -> None:
     for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em", "PHEvaluator hold'em"),
                       ("ours PLO", "PHEvaluator Omaha"), ("ours PLO8 hi+lo", "PHEvaluator Omaha")):
         if peer in rate:
-            print(f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu")
+            paired = statistics.median(theirs[0] / ours[0] for ours, theirs in zip(times[own], times[peer]))
+            print(f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu "
+                  f"(best rounds); {paired:.2f}x wall, median of rounds")
 
 
 if __name__ == "__main__":

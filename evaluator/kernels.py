@@ -118,38 +118,27 @@ def _probe_suit(probe):
 
 
 @njit(inline="always")
-def _suit_ranks(hole, board, i, p, n_hole, n_board, suit):
-    """13-bit mask of the ranks of ``suit`` among player ``p``'s hole cards and deal ``i``'s
-    board: a pool with a flush suit goes back to its cards rather than every pool OR-ing suit
-    bits."""
-    mask = np.int64(0)
-    for j in range(n_hole):
-        c = np.int64(hole[i, p, j])
-        mask |= np.int64((c & 3) == suit) << (c >> 2)
-    for j in range(n_board):
-        c = np.int64(board[i, j])
-        mask |= np.int64((c & 3) == suit) << (c >> 2)
-    return mask
-
-
-@njit(inline="always")
-def _pool_word(hole, board, i, n_hole, n_board):
-    """Deal ``i``'s one-player pool as a summed ``CARD_WORD``: its multiset key and suit counters."""
+def _pool_word(pools, i, n_pool):
+    """Pool ``i`` (a row of ``pools``) as a summed ``CARD_WORD``: its multiset key and suit counters."""
     word = np.int64(0)
-    for j in range(n_hole):
-        word += CARD_WORD[hole[i, 0, j]]
-    for j in range(n_board):
-        word += CARD_WORD[board[i, j]]
+    for j in range(n_pool):
+        word += CARD_WORD[pools[i, j]]
     return word
 
 
 @njit(inline="always")
-def _with_flush(value, word, hole, board, i, n_hole, n_board, flush_value):
+def _with_flush(value, word, pools, i, n_pool, flush_value):
     """``value`` or, when the pool of ``word`` holds a flush suit, the better of it and the
-    flush read from that suit's ranks among deal ``i``'s cards."""
+    flush read from that suit's ranks among pool ``i``'s cards: a pool with a flush suit goes
+    back to its cards rather than every pool OR-ing suit bits."""
     probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
     if probe != 0:
-        return max(value, np.int64(flush_value[_suit_ranks(hole, board, i, 0, n_hole, n_board, _probe_suit(probe))]))
+        suit = _probe_suit(probe)
+        ranks = np.int64(0)
+        for j in range(n_pool):
+            c = np.int64(pools[i, j])
+            ranks |= np.int64((c & 3) == suit) << (c >> 2)
+        return max(value, np.int64(flush_value[ranks]))
     return value
 
 
@@ -167,7 +156,8 @@ def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low
 
 
 class FreeKernels(NamedTuple):
-    """The free-use kernels of one game: ``(hole, board, high, low)`` for the first two."""
+    """The free-use kernels of one game: ``(pools, high, low)`` for the first, ``(hole, board,
+    high, low)`` for the second."""
 
     one_per_board: Callable
     shared_board: Callable
@@ -200,31 +190,34 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     rank_present = tables.rank_present[hole_cards + board_cards]
     flush_value, flush_present, offsuit_present = tables.flush_value, tables.flush_present, tables.offsuit_present
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
-    has_low = low_qualifier is not None  # without, one_per_board leaves ``low`` as given (zeros)
+    has_low = low_qualifier is not None  # without, one_per_board and shared_board never write ``low``
 
     @njit(cache=True)
-    def one_per_board(hole, board, high, low):
-        """``shared_board`` for a batch with one player per board (random hands).
+    def one_per_board(pools, high, low):
+        """``shared_board`` for a batch with one player per board (random hands), read from the
+        deal's rows: ``pools`` is ``uint8[n, hole_cards + board_cards]``, each row a player's
+        hole cards and board (C-contiguous: ``FastEvaluator`` hands over ``split_deal``'s array).
 
         Its own function, which callers pick by the batch's shape: without the players loop
         and the board's partial sums it is 1.1-1.3x faster, and outside the function holding
         the other loops it spills fewer registers (with the unsigned start row: hold'em
-        1.18-1.21x, PLS7 and PLS 1.08-1.16x over one function, side by side). With 8 or 9
-        cards the loop is software-pipelined, since their rank table (480 KB and 1 MB) misses
-        L2: a hand's rank entry is prefetched PREFETCH_AHEAD hands before it is read, and the
-        entry's top byte is the pool's low-rank mask, so the loop sums just ``CARD_WORD`` and
-        only pools with a flush suit go back to their cards for its ranks. Side by side with
-        the plain loop: 1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
+        1.18-1.21x, PLS7 and PLS 1.08-1.16x over one function, side by side). One array of
+        rows rather than the hole and board views of it: one pointer and one stride fewer to
+        hold (hold'em 1.2x, side by side). With 8 or 9 cards the loop is software-pipelined,
+        since their rank table (480 KB and 1 MB) misses L2: a hand's rank entry is prefetched
+        PREFETCH_AHEAD hands before it is read, and the entry's top byte is the pool's low-rank
+        mask, so the loop sums just ``CARD_WORD`` and only pools with a flush suit go back to
+        their cards for its ranks. Side by side with the plain loop: 1.24-1.5x on PLS7 (1.1-1.2x
+        from the prefetch alone).
         """
-        n, players, _ = hole.shape
-        assert players == 1, "one_per_board takes one player per board"
+        n, n_pool = pools.shape[0], n_hole + n_board  # rows of n_pool cards: FastEvaluator checks
         if prefetching:
             # Iteration i sums hand i and prefetches its entry, and finishes hand i - AHEAD.
             ring_word = np.empty(RING, np.int64)
             ring_index = np.empty(RING, np.int64)
             for i in range(n + PREFETCH_AHEAD):
                 if i < n:
-                    word = _pool_word(hole, board, i, n_hole, n_board)
+                    word = _pool_word(pools, i, n_pool)
                     key = word & KEY_MASK
                     index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
                     prefetch(rank_entry, index)
@@ -234,25 +227,22 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                 if done >= 0:
                     word = ring_word[done & (RING - 1)]
                     entry = np.int64(rank_entry[ring_index[done & (RING - 1)]])
-                    high[done, 0] = _with_flush(entry & STRENGTH_MASK, word, hole, board, done, n_hole, n_board, flush_value)
-                    low[done, 0] = low_value[entry >> LOW_SHIFT]
+                    high[done, 0] = _with_flush(entry & STRENGTH_MASK, word, pools, done, n_pool, flush_value)
+                    if has_low:
+                        low[done, 0] = low_value[entry >> LOW_SHIFT]
             return
         if not has_low:  # no suit bits to OR, no low to write: a pool with a flush suit goes back to its cards
             for i in range(n):
-                word = _pool_word(hole, board, i, n_hole, n_board)
+                word = _pool_word(pools, i, n_pool)
                 key = word & KEY_MASK
                 value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
-                high[i, 0] = _with_flush(value, word, hole, board, i, n_hole, n_board, flush_value)
+                high[i, 0] = _with_flush(value, word, pools, i, n_pool, flush_value)
             return
         for i in range(n):
             word = np.int64(0)
             bits = np.int64(0)
-            for j in range(n_hole):
-                c = hole[i, 0, j]
-                word += CARD_WORD[c]
-                bits |= CARD_SUIT_BIT[c]
-            for j in range(n_board):
-                c = board[i, j]
+            for j in range(n_pool):
+                c = pools[i, j]
                 word += CARD_WORD[c]
                 bits |= CARD_SUIT_BIT[c]
             high[i, 0], low[i, 0] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
@@ -276,7 +266,10 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     c = hole[i, p, j]
                     word += CARD_WORD[c]
                     bits |= CARD_SUIT_BIT[c]
-                high[i, p], low[i, p] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+                value, low_strength = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+                high[i, p] = value
+                if has_low:
+                    low[i, p] = low_strength
 
     @njit(cache=True)
     def high_low_present(hole, board, high, low, present):

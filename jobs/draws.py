@@ -94,7 +94,7 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         remaining -= n
         cards = deal_cards(rng, n, need)
         hole, board4 = split_deal(cards, 2, game.hole_cards)
-        high, _ = turn.high_low(hole, board4)
+        high = turn.high(hole, board4)
         position = high >> 20
         spots = np.flatnonzero((position[:, 1] == trips) & (high[:, 0] < high[:, 1]))
         if not len(spots):

@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from evaluator.cards import iso_classes
+from evaluator.deal import split_deal
 from evaluator.fast import FastEvaluator
 from evaluator.games import RANKINGS, Category, Game
 from jobs import STUDIES, grid
@@ -78,7 +79,7 @@ def five_card_counts(ranking: str) -> dict[str, int]:
     g = Game("five", 1, (0, 1), RANKINGS[ranking], 7, board_cards=4)
     hands = np.array(list(itertools.combinations(range(52), 5)), np.uint8)
     fast = FastEvaluator(g)
-    high, _ = fast.high_low(np.ascontiguousarray(hands[:, None, :1]), np.ascontiguousarray(hands[:, 1:]))
+    high = fast.high(*split_deal(hands, 1, 1))
     categories, counts = np.unique(fast.category(high[:, 0]), return_counts=True)
     return {Category(c).name: int(n) for c, n in zip(categories, counts)}
 

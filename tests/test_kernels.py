@@ -129,6 +129,71 @@ def test_views_of_one_deal_array_give_the_same_hands(name, players):
         assert np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("name", ["holdem", "pls7", "pls"])
+def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_all_of_them(name):
+    """``split_deal``'s views of a whole deal array are read as its rows (one array, the fast
+    one-player kernel); views of part of it, or of other columns, are read as given, and every
+    way gives each hand its own strengths."""
+    from evaluator.fast import _deal_rows
+
+    g = game(name)
+    pool = g.hole_cards + g.board_cards
+    cards = deal_cards(np.random.default_rng(9), 2000, pool)
+    fast = FastEvaluator(g)
+    hole, board = split_deal(cards, 1, g.hole_cards)
+    assert _deal_rows(hole, board) is cards
+    # Columns of the same array that are not hole then board: a board one column early
+    # (overlapping the hole), and the hole after the board.
+    assert _deal_rows(hole, cards[:, g.hole_cards - 1 : pool - 1]) is None
+    swapped = cards[:, g.board_cards :].reshape(-1, 1, g.hole_cards), cards[:, : g.board_cards]
+    cases = [
+        (hole, board),
+        (hole[:500], board[:500]),  # part of the rows
+        (np.ascontiguousarray(hole), np.ascontiguousarray(board)),
+        swapped,
+    ]
+    assert [_deal_rows(*case) is not None for case in cases] == [True, False, False, False]
+    for case_hole, case_board in cases:
+        high, low = fast.high_low(case_hole, case_board)
+        for i in range(0, len(high), 97):
+            h, b = case_hole[i, 0].tolist(), case_board[i].tolist()
+            assert high[i, 0] == reference.best_high(g, h, b).strength
+            want_low = reference.best_low(g, h, b)
+            assert low[i, 0] == (want_low.strength if want_low else 0)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("players", [1, 3])
+def test_high_alone_equals_the_high_of_high_low(name, players):
+    """``FastEvaluator.high`` gives ``high_low``'s highs in every game, from the deal's views
+    and from contiguous copies."""
+    g = game(name)
+    hole, board = split_deal(deal_cards(np.random.default_rng(5), 3000, players * g.hole_cards + 5), players, g.hole_cards)
+    fast = FastEvaluator(g)
+    for h, b in ((hole, board), (np.ascontiguousarray(hole), np.ascontiguousarray(board))):
+        assert np.array_equal(fast.high(h, b), fast.high_low(h, b)[0])
+
+
+@pytest.mark.parametrize("name", ["holdem", "pls"])  # 7 and 8 cards (the prefetching loop)
+def test_free_kernels_of_a_game_without_a_low_never_write_the_low(name):
+    """Compiled with bounds checks, the free-use kernels of a game without a low run on an empty
+    low array (what ``FastEvaluator.high`` hands them) without touching it."""
+    from numba import njit
+
+    from evaluator import kernels
+
+    g = game(name)
+    free = kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
+    cards = deal_cards(np.random.default_rng(6), 500, 3 * g.hole_cards + 5)
+    no_low = np.empty((0, 1), np.uint32)
+    high = np.empty((500, 1), np.uint32)
+    njit(boundscheck=True)(free.one_per_board.py_func)(np.ascontiguousarray(cards[:, : g.hole_cards + 5]), high, no_low)
+    hole, board = split_deal(cards, 3, g.hole_cards)
+    high3 = np.empty((500, 3), np.uint32)
+    njit(boundscheck=True)(free.shared_board.py_func)(np.ascontiguousarray(hole), np.ascontiguousarray(board), high3, no_low)
+    assert np.array_equal(high3, FastEvaluator(g).high_low(hole, board)[0])
+
+
 def _five_card_counts(ranking: str):
     g = Game("five", 1, (0, 1), RANKINGS[ranking], 7, board_cards=4)
     hands = np.array(list(itertools.combinations(range(52), 5)), np.uint8)
