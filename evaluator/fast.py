@@ -214,7 +214,7 @@ class FastEvaluator:
     def _run_free(self, hole, board, high, low) -> None:
         """The free-use kernels: one player per deal from the deal's rows when ``hole`` and
         ``board`` are views of them, every player of a shared board otherwise."""
-        rows = _deal_rows(hole, board) if hole.shape[1] == 1 else None
+        rows = _deal_rows(hole, board) if hole.shape[1] == 1 and len(hole) >= ROWS_FROM else None
         if rows is None:
             self._free_kernels.shared_board(hole, board, high, low)
         else:
@@ -280,27 +280,33 @@ class FastEvaluator:
         return self.tables.category_of_position[np.asarray(high) >> 20]
 
 
+# Hands from which one player's views are looked for rows: the looking costs 1.3 µs, the rows
+# kernel saves some 0.8 ns a hand of hold'em.
+ROWS_FROM = 2048
 _NO_LOW = np.empty((0, 1), np.uint32)  # what the free-use kernels of a game without a low never write
 
 
 def _deal_rows(hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
-    """The deal array whose columns one player's ``hole`` and ``board`` are, when they are
-    ``split_deal``'s views of all of it (its first columns, then the rest); else None.
+    """The rows of a deal array whose columns one player's ``hole`` and ``board`` are, when
+    they are ``split_deal``'s views of those rows (its first columns, then the rest); else None.
 
-    The one-player kernel reads that array itself: one pointer and one stride for the two views
-    (hold'em 1.2x, side by side). The checks cost about 3 µs, paid only when both views share
-    a base of the deal's shape.
+    The one-player kernel reads those rows: one pointer and one stride for the two views
+    (hold'em 1.2x, side by side). Checked by base, shape and strides, then where the views
+    start in their base (a kernel reads the addresses: 0.3 µs, a tenth of numpy's).
     """
     rows = hole.base
     n, _, hole_cards = hole.shape
-    if rows is None or rows is not board.base or rows.shape != (n, hole_cards + board.shape[1]):
+    pool = hole_cards + board.shape[1]
+    if rows is None or rows is not board.base or rows.ndim != 2 or rows.shape[1] != pool:
         return None
-    if rows.dtype != np.uint8 or not rows.flags.c_contiguous:
+    if rows.dtype != np.uint8 or not rows.flags.c_contiguous or hole.strides[0] != pool or board.strides[0] != pool:
         return None
-    start = rows.__array_interface__["data"][0]
-    if hole.__array_interface__["data"][0] != start or board.__array_interface__["data"][0] != start + hole_cards:
+    if hole.strides[2] != 1 or board.strides[1] != 1:
         return None
-    return rows
+    hole_start, board_start = kernels.byte_offsets(hole, board, rows)
+    if hole_start % pool or board_start != hole_start + hole_cards:
+        return None
+    return rows[hole_start // pool : hole_start // pool + n]
 
 
 @lru_cache(maxsize=None)

@@ -155,6 +155,12 @@ def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low
     return value, low_value[_low_mask(_rank_mask(bits))]
 
 
+@njit(cache=True)
+def byte_offsets(hole, board, rows):
+    """Where ``hole`` and ``board`` start, in bytes from the start of ``rows``."""
+    return hole.ctypes.data - rows.ctypes.data, board.ctypes.data - rows.ctypes.data
+
+
 class FreeKernels(NamedTuple):
     """The free-use kernels of one game: ``(pools, high, low)`` for the first, ``(hole, board,
     high, low)`` for the second."""

@@ -131,8 +131,8 @@ def test_views_of_one_deal_array_give_the_same_hands(name, players):
 
 @pytest.mark.parametrize("name", ["holdem", "pls7", "pls"])
 def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_all_of_them(name):
-    """``split_deal``'s views of a whole deal array are read as its rows (one array, the fast
-    one-player kernel); views of part of it, or of other columns, are read as given, and every
+    """``split_deal``'s views of a deal array's rows, all or some, are read as those rows (one
+    array, the fast one-player kernel); every other pair of views is read as given, and every
     way gives each hand its own strengths."""
     from evaluator.fast import _deal_rows
 
@@ -141,18 +141,20 @@ def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_al
     cards = deal_cards(np.random.default_rng(9), 2000, pool)
     fast = FastEvaluator(g)
     hole, board = split_deal(cards, 1, g.hole_cards)
-    assert _deal_rows(hole, board) is cards
+    assert _deal_rows(hole, board).base is cards and np.array_equal(_deal_rows(hole, board), cards)
+    assert np.array_equal(_deal_rows(hole[700:900], board[700:900]), cards[700:900])
     # Columns of the same array that are not hole then board: a board one column early
     # (overlapping the hole), and the hole after the board.
     assert _deal_rows(hole, cards[:, g.hole_cards - 1 : pool - 1]) is None
     swapped = cards[:, g.board_cards :].reshape(-1, 1, g.hole_cards), cards[:, : g.board_cards]
     cases = [
         (hole, board),
-        (hole[:500], board[:500]),  # part of the rows
+        (hole[:500], board[:500]),  # some of the rows
+        (hole[::2], board[::2]),  # every other row
         (np.ascontiguousarray(hole), np.ascontiguousarray(board)),
         swapped,
     ]
-    assert [_deal_rows(*case) is not None for case in cases] == [True, False, False, False]
+    assert [_deal_rows(*case) is not None for case in cases] == [True, True, False, False, False]
     for case_hole, case_board in cases:
         high, low = fast.high_low(case_hole, case_board)
         for i in range(0, len(high), 97):
