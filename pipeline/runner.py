@@ -162,7 +162,8 @@ def _execute_all(runs, backend, out, resume, quiet, upstream_out, upstream, outp
         for run in runs:
             if not run.todo and not (upstream and (run.store.run_dir / "report.md").is_file()):
                 _build(run, output_options)
-        backend.run(tasks, on_result, on_status=progress.cluster)
+        if tasks:  # runs already complete need no backend: a Ray start costs seconds
+            backend.run(tasks, on_result, on_status=progress.cluster)
     return [run.store.run_dir for run in runs]
 
 

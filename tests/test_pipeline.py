@@ -120,6 +120,19 @@ def test_damaged_shard_is_detected_and_recomputed(reference_run, tmp_path, damag
     assert tables(run_dir) == tables(reference_run)
 
 
+def test_a_complete_run_asks_the_backend_for_nothing(reference_run, tmp_path):
+    """Executing a run whose shards are all sound again never calls the backend (a Ray start
+    costs seconds: ``sampyong range 15%`` reads its complete ranking run), and reads the same tables."""
+    shutil.copytree(reference_run.parent.parent, tmp_path, dirs_exist_ok=True)
+
+    class Refusing(SerialBackend):
+        def run(self, tasks, on_result, on_status=None):
+            raise AssertionError("the backend was asked to run a complete run")
+
+    run_dir = execute(CONFIG, Refusing(), tmp_path, quiet=True)
+    assert tables(run_dir) == tables(reference_run)
+
+
 def test_no_resume_recomputes_everything(reference_run, tmp_path):
     """--no-resume recomputes every shard and still gives the same tables."""
     shutil.copytree(reference_run.parent.parent, tmp_path, dirs_exist_ok=True)
