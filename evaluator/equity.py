@@ -10,6 +10,10 @@ ignored); ``win`` is how often it takes the whole pot alone, ``tie`` how often i
 it; ``high`` and ``low`` its average shares of the two halves, and ``scoop`` how often it
 takes both halves of a pot that has a low.
 
+A small enumeration of a free-use game (at most ``LIGHT_EVALUATIONS``, as for hold'em hands all in before
+the flop) reads the tables in numpy (``evaluator.vectorized``) and never loads numba, so the
+calculator answers at once; everything else runs on the numba kernels.
+
 >>> r = equity("holdem", ["As Ah", "Kd Kc"], board="Qs Js 2h 3c")
 >>> r["exact"], r["samples"], [round(h["equity"], 4) for h in r["hands"]]
 (True, 44, [0.9545, 0.0455])
@@ -23,12 +27,12 @@ from math import comb
 
 import numpy as np
 
+from evaluator import vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import pot_shares, share_unit
-from evaluator import vectorized
 
 EXACT_LIMIT = 100_000_000
 BATCH = 1 << 16
