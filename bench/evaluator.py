@@ -33,7 +33,10 @@ of its PyPI source distribution, ``phevaluator==0.6.0``, downloaded with pip). B
 under the project's cache folder. Every evaluator reads the same array of random hands (hold'em:
 7 cards a row, which ours reads through ``FastEvaluator.high`` on ``split_deal``'s views of it,
 strengths only as the peers give; Omaha: 5 board then 4 hole cards), in alternating rounds, best
-round kept, wall and CPU time; the ratios are ours over the peer's hands per second, of the best
+round kept, wall and CPU time. Each call writes a fresh array of its strengths (ours 4 bytes a
+hand, OMPEval's and PokerHandEvaluator's 2), whose pages the system zeroes as they are first
+written; hold'em is also timed with each side writing into an array of its own made once
+(``, buffer``), which measures the two evaluations alone; the ratios are ours over the peer's hands per second, of the best
 rounds and the median of each round's own ratio (the two ran a moment apart). Before timing, each peer's
 order of the first ``--check-hands`` hands is checked against ours (every pair of hands ordered
 alike: a strictly monotone map between the two strength scales).
@@ -137,7 +140,7 @@ def main() -> None:
     parser.add_argument("--ompeval-src", default=os.environ.get("OMPEVAL_SRC"), help="OMPEval's source tree or git directory")
     parser.add_argument("--peer-hands", type=int, default=20_000_000, help="hands per evaluator in --peers (default 20M)")
     parser.add_argument("--check-hands", type=int, default=1_000_000, help="hands whose order is checked against each peer")
-    parser.add_argument("--rounds", type=int, default=5, help="--peers: alternating rounds, best kept")
+    parser.add_argument("--rounds", type=int, default=7, help="--peers: alternating rounds (default 7), best kept")
     args = parser.parse_args()
     keep_freed_memory()
     if args.peers:
@@ -259,8 +262,8 @@ def peer_function(library: ctypes.CDLL, name: str):
     function.restype = None
     function.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
 
-    def run(cards: np.ndarray) -> np.ndarray:
-        out = np.empty(len(cards), np.uint16)
+    def run(cards: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        out = np.empty(len(cards), np.uint16) if out is None else out
         function(cards.ctypes.data, len(cards), out.ctypes.data)
         return out
     return run
@@ -303,8 +306,10 @@ def peers_main(args) -> None:
     omaha_board = omaha_cards[:, :5]
     pls7_cards = deal_cards(rng, n, 8)
     pls7_hole, pls7_board = split_deal(pls7_cards, 1, 3)
+    holdem_out, peer_out = np.empty((n, 1), np.uint32), np.empty(n, np.uint16)  # each side's own strengths
     runs = {
         "ours hold'em": lambda: holdem.high(hole7, board7),  # strengths only, as OMPEval's: no low to make
+        "ours hold'em, buffer": lambda: holdem.high(hole7, board7, out=holdem_out),
         "ours PLO": lambda: plo.high_low(omaha_hole, omaha_board),
         "ours PLO8 hi+lo": lambda: plo8.high_low(omaha_hole, omaha_board),
         "ours PLS7 hi+lo": lambda: pls7.high_low(pls7_hole, pls7_board),
@@ -318,6 +323,7 @@ def peers_main(args) -> None:
         omp = peer_function(build("ompeval", [PEERS / "omp_batch.cpp", tree / "omp" / "HandEvaluator.cpp"], [tree], True),
                             "omp_eval7")
         runs["OMPEval hold'em"] = lambda: omp(holdem_cards)
+        runs["OMPEval hold'em, buffer"] = lambda: omp(holdem_cards, peer_out)
         checks.append(("OMPEval hold'em", omp(holdem_cards[:m]), True, "ours hold'em"))
     phe_src = phe_tree() / "_pheval_csrc"
     phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
@@ -327,6 +333,11 @@ def peers_main(args) -> None:
     runs["PHEvaluator Omaha"] = lambda: phe_omaha(omaha_cards)
     checks.append(("PHEvaluator hold'em", phe7(holdem_cards[:m]), False, "ours hold'em"))
     checks.append(("PHEvaluator Omaha", phe_omaha(omaha_cards[:m]), False, "ours PLO"))
+    # Each peer runs next to what it is compared with, so a round's own ratio compares two runs a
+    # moment apart (the order reverses every other round).
+    order = ["ours hold'em", "OMPEval hold'em", "ours hold'em, buffer", "OMPEval hold'em, buffer", "PHEvaluator hold'em",
+             "ours PLO", "PHEvaluator Omaha", "ours PLO8 hi+lo", "ours PLS7 hi+lo"]
+    runs = {name: runs[name] for name in order if name in runs}
     for run in runs.values():  # compile or load numba's cache, touch every table
         run()
 
@@ -339,11 +350,12 @@ def peers_main(args) -> None:
     rate = {name: n / min(wall for wall, _ in t) for name, t in times.items()}
     cpu_rate = {name: n / min(cpu for _, cpu in t) for name, t in times.items()}
     print(f"\n{n:,} hands per evaluator, best of {args.rounds} alternating rounds, one core")
-    print(f"{'evaluator':22} {'M hands/s':>10} {'M/cpu-s':>9}")
+    print(f"{'evaluator':26} {'M hands/s':>10} {'M/cpu-s':>9}")
     for name in runs:
-        print(f"{name:22} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
+        print(f"{name:26} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
     print()
-    for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em", "PHEvaluator hold'em"),
+    for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em, buffer", "OMPEval hold'em, buffer"),
+                      ("ours hold'em", "PHEvaluator hold'em"),
                       ("ours PLO", "PHEvaluator Omaha"), ("ours PLO8 hi+lo", "PHEvaluator Omaha")):
         if peer in rate:
             paired = statistics.median(theirs[0] / ours[0] for ours, theirs in zip(times[own], times[peer]))

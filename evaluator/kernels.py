@@ -118,25 +118,26 @@ def _probe_suit(probe):
 
 
 @njit(inline="always")
-def _pool_word(pools, i, n_pool):
-    """Pool ``i`` (a row of ``pools``) as a summed ``CARD_WORD``: its multiset key and suit counters."""
+def _pool_word(cards, start, n_pool):
+    """The pool of ``n_pool`` cards from ``cards[start]`` as a summed ``CARD_WORD``: its
+    multiset key and suit counters."""
     word = np.int64(0)
     for j in range(n_pool):
-        word += CARD_WORD[pools[i, j]]
+        word += CARD_WORD[cards[start + j]]
     return word
 
 
 @njit(inline="always")
-def _with_flush(value, word, pools, i, n_pool, flush_value):
+def _with_flush(value, word, cards, start, n_pool, flush_value):
     """``value`` or, when the pool of ``word`` holds a flush suit, the better of it and the
-    flush read from that suit's ranks among pool ``i``'s cards: a pool with a flush suit goes
-    back to its cards rather than every pool OR-ing suit bits."""
+    flush read from that suit's ranks among the pool's cards (``n_pool`` from ``cards[start]``):
+    a pool with a flush suit goes back to its cards rather than every pool OR-ing suit bits."""
     probe = ((word >> 32) + FLUSH_PROBE) & FLUSH_BITS
     if probe != 0:
         suit = _probe_suit(probe)
         ranks = np.int64(0)
         for j in range(n_pool):
-            c = np.int64(pools[i, j])
+            c = np.int64(cards[start + j])
             ranks |= np.int64((c & 3) == suit) << (c >> 2)
         return max(value, np.int64(flush_value[ranks]))
     return value
@@ -199,31 +200,39 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     has_low = low_qualifier is not None  # without, one_per_board and shared_board never write ``low``
 
     @njit(cache=True)
-    def one_per_board(pools, high, low):
+    def one_per_board(cards, high, low):
         """``shared_board`` for a batch with one player per board (random hands), read from the
-        deal's rows: ``pools`` is ``uint8[n, hole_cards + board_cards]``, each row a player's
-        hole cards and board (C-contiguous: ``FastEvaluator`` hands over ``split_deal``'s array).
+        deal's rows: ``cards`` is those rows flattened, ``uint8[n * (hole_cards + board_cards)]``
+        (each row a player's hole cards and board: ``FastEvaluator`` hands over ``split_deal``'s
+        array), ``high`` and ``low`` are ``uint32[n]``.
 
         Its own function, which callers pick by the batch's shape: without the players loop
         and the board's partial sums it is 1.1-1.3x faster, and outside the function holding
         the other loops it spills fewer registers (with the unsigned start row: hold'em
-        1.18-1.21x, PLS7 and PLS 1.08-1.16x over one function, side by side). One array of
-        rows rather than the hole and board views of it: one pointer and one stride fewer to
-        hold (hold'em 1.2x, side by side). With 8 or 9 cards the loop is software-pipelined,
-        since their rank table (480 KB and 1 MB) misses L2: a hand's rank entry is prefetched
-        PREFETCH_AHEAD hands before it is read, and the entry's top byte is the pool's low-rank
-        mask, so the loop sums just ``CARD_WORD`` and only pools with a flush suit go back to
-        their cards for its ranks. Side by side with the plain loop: 1.24-1.5x on PLS7 (1.1-1.2x
-        from the prefetch alone).
+        1.18-1.21x, PLS7 and PLS 1.08-1.16x over one function, side by side). One flat array
+        rather than the hole and board views of it, so a row's length is a constant of the
+        code: one pointer and no strides to hold (hold'em 1.2x over the two views, then
+        1.04-1.06x over a 2-D array of rows, side by side; PLS7 and PLS 1.02x). With 8 or 9
+        cards the loop is software-pipelined, since their rank table (480 KB and 1 MB) misses L2: a hand's rank
+        entry is prefetched PREFETCH_AHEAD hands before it is read, and the entry's top byte is
+        the pool's low-rank mask, so the loop sums just ``CARD_WORD`` and only pools with a
+        flush suit go back to their cards for its ranks. Side by side with the plain loop:
+        1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
+
+        The plain loops leave at a pool whose word is 0, which no pool of real cards has: LLVM's
+        loop vectorizer does not take a loop with a second exit, and vectorized (AVX-512 gathers
+        of the card words, once the flat arrays' strides are known) hold'em ran 2x slower here.
+        Numba has no switch for one function's vectorizer (numba issue #9396).
         """
-        n, n_pool = pools.shape[0], n_hole + n_board  # rows of n_pool cards: FastEvaluator checks
+        n_pool = n_hole + n_board
+        n = len(cards) // n_pool
         if prefetching:
             # Iteration i sums hand i and prefetches its entry, and finishes hand i - AHEAD.
             ring_word = np.empty(RING, np.int64)
             ring_index = np.empty(RING, np.int64)
             for i in range(n + PREFETCH_AHEAD):
                 if i < n:
-                    word = _pool_word(pools, i, n_pool)
+                    word = _pool_word(cards, i * n_pool, n_pool)
                     key = word & KEY_MASK
                     index = start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]
                     prefetch(rank_entry, index)
@@ -233,25 +242,29 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                 if done >= 0:
                     word = ring_word[done & (RING - 1)]
                     entry = np.int64(rank_entry[ring_index[done & (RING - 1)]])
-                    high[done, 0] = _with_flush(entry & STRENGTH_MASK, word, pools, done, n_pool, flush_value)
+                    high[done] = _with_flush(entry & STRENGTH_MASK, word, cards, done * n_pool, n_pool, flush_value)
                     if has_low:
-                        low[done, 0] = low_value[entry >> LOW_SHIFT]
+                        low[done] = low_value[entry >> LOW_SHIFT]
             return
         if not has_low:  # no suit bits to OR, no low to write: a pool with a flush suit goes back to its cards
             for i in range(n):
-                word = _pool_word(pools, i, n_pool)
+                word = _pool_word(cards, i * n_pool, n_pool)
                 key = word & KEY_MASK
                 value = np.int64(rank_value[start_row[key >> HI_SHIFT] + lo_index[key & LO_MASK]])
-                high[i, 0] = _with_flush(value, word, pools, i, n_pool, flush_value)
+                high[i] = _with_flush(value, word, cards, i * n_pool, n_pool, flush_value)
+                if word == 0:
+                    return
             return
         for i in range(n):
             word = np.int64(0)
             bits = np.int64(0)
             for j in range(n_pool):
-                c = pools[i, j]
+                c = cards[i * n_pool + j]
                 word += CARD_WORD[c]
                 bits |= CARD_SUIT_BIT[c]
-            high[i, 0], low[i, 0] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+            high[i], low[i] = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+            if word == 0:
+                return
 
     @njit(cache=True)
     def shared_board(hole, board, high, low):

@@ -129,27 +129,28 @@ def test_views_of_one_deal_array_give_the_same_hands(name, players):
         assert np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("name", ["holdem", "pls7", "pls"])
-def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_all_of_them(name):
+@pytest.mark.parametrize("g", [game("holdem"), game("holdem").variant(low=8), game("pls7"), game("pls")],
+                         ids=lambda g: g.name)
+def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_all_of_them(g):
     """``split_deal``'s views of a deal array's rows, all or some, are read as those rows (one
     array, the fast one-player kernel); every other pair of views is read as given, and every
-    way gives each hand its own strengths."""
-    from evaluator.fast import _deal_rows
+    way gives each hand its own strengths (each kernel loop: 7 cards with and without a low,
+    8 cards prefetched)."""
+    from evaluator.fast import ROWS_FROM, _deal_rows
 
-    g = game(name)
     pool = g.hole_cards + g.board_cards
-    cards = deal_cards(np.random.default_rng(9), 2000, pool)
+    cards = deal_cards(np.random.default_rng(9), ROWS_FROM + 1000, pool)
     fast = FastEvaluator(g)
     hole, board = split_deal(cards, 1, g.hole_cards)
     assert _deal_rows(hole, board).base is cards and np.array_equal(_deal_rows(hole, board), cards)
-    assert np.array_equal(_deal_rows(hole[700:900], board[700:900]), cards[700:900])
+    assert np.array_equal(_deal_rows(hole[700:2900], board[700:2900]), cards[700:2900])
     # Columns of the same array that are not hole then board: a board one column early
     # (overlapping the hole), and the hole after the board.
     assert _deal_rows(hole, cards[:, g.hole_cards - 1 : pool - 1]) is None
     swapped = cards[:, g.board_cards :].reshape(-1, 1, g.hole_cards), cards[:, : g.board_cards]
     cases = [
         (hole, board),
-        (hole[:500], board[:500]),  # some of the rows
+        (hole[500:], board[500:]),  # some of the rows, still enough for the rows kernel
         (hole[::2], board[::2]),  # every other row
         (np.ascontiguousarray(hole), np.ascontiguousarray(board)),
         swapped,
@@ -157,7 +158,9 @@ def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_al
     assert [_deal_rows(*case) is not None for case in cases] == [True, True, False, False, False]
     for case_hole, case_board in cases:
         high, low = fast.high_low(case_hole, case_board)
-        for i in range(0, len(high), 97):
+        pools = np.concatenate([case_hole[:, 0], case_board], axis=1)
+        flushed = (np.stack([(pools & 3) == suit for suit in range(4)]).sum(axis=2) >= 5).any(axis=0)
+        for i in sorted(set(range(0, len(high), 97)) | set(np.flatnonzero(flushed).tolist())):  # every flush
             h, b = case_hole[i, 0].tolist(), case_board[i].tolist()
             assert high[i, 0] == reference.best_high(g, h, b).strength
             want_low = reference.best_low(g, h, b)
@@ -168,12 +171,25 @@ def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_al
 @pytest.mark.parametrize("players", [1, 3])
 def test_high_alone_equals_the_high_of_high_low(name, players):
     """``FastEvaluator.high`` gives ``high_low``'s highs in every game, from the deal's views
-    and from contiguous copies."""
+    and from contiguous copies, in a fresh array or written into the ``out`` it is given."""
     g = game(name)
     hole, board = split_deal(deal_cards(np.random.default_rng(5), 3000, players * g.hole_cards + 5), players, g.hole_cards)
     fast = FastEvaluator(g)
     for h, b in ((hole, board), (np.ascontiguousarray(hole), np.ascontiguousarray(board))):
-        assert np.array_equal(fast.high(h, b), fast.high_low(h, b)[0])
+        want = fast.high_low(h, b)[0]
+        assert np.array_equal(fast.high(h, b), want)
+        out = np.zeros_like(want)
+        assert fast.high(h, b, out=out) is out and np.array_equal(out, want)
+
+
+@pytest.mark.parametrize("out", [np.empty((3000, 2), np.uint32), np.empty((3000, 1), np.int64),
+                                 np.empty((3000, 2), np.uint32)[:, :1]])
+def test_high_refuses_an_out_it_cannot_write_whole(out):
+    """An ``out`` of another shape, another dtype or not C-contiguous is refused before any work."""
+    g = game("holdem")
+    hole, board = split_deal(deal_cards(np.random.default_rng(5), 3000, 7), 1, 2)
+    with pytest.raises(ValueError, match="out must be"):
+        FastEvaluator(g).high(hole, board, out=out)
 
 
 @pytest.mark.parametrize("name", ["holdem", "pls"])  # 7 and 8 cards (the prefetching loop)
@@ -188,8 +204,10 @@ def test_free_kernels_of_a_game_without_a_low_never_write_the_low(name):
     free = kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
     cards = deal_cards(np.random.default_rng(6), 500, 3 * g.hole_cards + 5)
     no_low = np.empty((0, 1), np.uint32)
-    high = np.empty((500, 1), np.uint32)
-    njit(boundscheck=True)(free.one_per_board.py_func)(np.ascontiguousarray(cards[:, : g.hole_cards + 5]), high, no_low)
+    high = np.empty(500, np.uint32)
+    rows = np.ascontiguousarray(cards[:, : g.hole_cards + 5])
+    njit(boundscheck=True)(free.one_per_board.py_func)(rows.reshape(-1), high, no_low.reshape(-1))
+    assert np.array_equal(high, FastEvaluator(g).high_low(rows[:, None, : g.hole_cards], rows[:, g.hole_cards :])[0][:, 0])
     hole, board = split_deal(cards, 3, g.hole_cards)
     high3 = np.empty((500, 3), np.uint32)
     njit(boundscheck=True)(free.shared_board.py_func)(np.ascontiguousarray(hole), np.ascontiguousarray(board), high3, no_low)
