@@ -206,8 +206,8 @@ class FastEvaluator:
         evaluation of hold'em).
 
         ``out``, a C-contiguous ``uint32[n, players]`` array, receives them and is returned: a
-        caller evaluating batch after batch keeps one array's pages (a fresh array's cost
-        hold'em 1.05-1.15x of its evaluation, 20M hands).
+        caller evaluating batch after batch keeps one array's pages (at 20M hands of hold'em a
+        fresh array's first writes made the call 1.1x slower, side by side).
         """
         n, players = self._check(hole, board)
         if out is not None and (out.shape != (n, players) or out.dtype != np.uint32 or not out.flags.c_contiguous):
