@@ -14,6 +14,7 @@ writer under the code ``PO/8`` (the code ``replay`` reads for it).
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pokerkit
@@ -88,7 +89,9 @@ def random_hand(code: str, rng: random.Random) -> str:
     return Writer.from_game_state(game, state, finishing_stacks=list(state.stacks)).dumps()
 
 
-def random_records(seed: int, hands: int, codes=("NT", "PO", "PO/8")) -> list[str]:
-    """``hands`` pokerkit-written records, the codes in turn, from ``random.Random(seed)``."""
+@functools.lru_cache(maxsize=None)
+def random_records(seed: int, hands: int, codes=("NT", "PO", "PO/8")) -> tuple[str, ...]:
+    """``hands`` pokerkit-written records, the codes in turn, from ``random.Random(seed)``.
+    Remembered: two test modules read the same 3,000 (pokerkit takes 45 s to play them)."""
     rng = random.Random(seed)
-    return [random_hand(codes[i % len(codes)], rng) for i in range(hands)]
+    return tuple(random_hand(codes[i % len(codes)], rng) for i in range(hands))

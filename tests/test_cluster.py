@@ -31,6 +31,7 @@ def cluster():
         cluster.shutdown()
 
 
+@pytest.mark.slow  # 75 s with its cluster: CI runs it among the slow tests
 def test_run_scales_out_to_a_node_that_joins(cluster, tmp_path):
     """With one 1-CPU node one shard runs at a time; once a 2-CPU node joins, three do, through
     a token-authenticated head reached by --address alone, and the tables equal a serial run's."""

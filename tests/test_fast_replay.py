@@ -80,7 +80,7 @@ def test_pokerkit_records_replay_alike():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        texts = random_records(seed=7, hands=3000)
+        texts = random_records(seed=1, hands=3000)  # the hands test_records_elsewhere reads
     counts = agree([r for text in texts for r in phh.loads(text)])
     assert counts["match"] > 2500 and counts["departure"] > 20 and counts["showdown"] > 2000, counts
 
