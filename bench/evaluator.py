@@ -22,7 +22,7 @@ call on 1 hand, the time per hand on 100,000, and the **break-even** batch, the 
 evaluation costs as much as the call itself (overhead / time per hand); also per hand at 10,
 100, 1,000 and 10,000 hands a call. Best of 5 repetitions each.
 
-    python bench/evaluator.py --peers [--ompeval-src DIR] [--peer-hands 20000000] [--rounds 5]
+    python bench/evaluator.py --peers [--ompeval-src DIR] [--peer-hands 20000000] [--rounds 7]
 
 ``--peers`` instead measures the project against two C/C++ evaluators built here from their own
 sources with the system compiler (``-O3 -march=native``), through the small batch entry points
