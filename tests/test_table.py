@@ -74,11 +74,15 @@ def records_of(folder: Path, table_id: str):
 
 
 def assert_records_replay(folder: Path, table_id: str, hands: int) -> list:
-    """The table's file holds hands 1..``hands``, each once, each replaying to its finishing stacks."""
+    """The table's file holds hands 1..``hands``, each once, each replaying to its finishing stacks.
+    It may hold the next ones too: bots play the hand dealt after the last action sent, and
+    finish it alone when they fold to a player who need not act (the deck is a secure shuffle,
+    so that happens now and then)."""
     records = records_of(folder, table_id)
-    assert [r.fields["hand"] for r in records] == list(range(1, hands + 1))
+    numbers = [r.fields["hand"] for r in records]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= hands, numbers
     results = [replay(r) for r in records]
-    assert [r.status for r in results] == ["match"] * hands, [r.message for r in results if r.status != "match"][:3]
+    assert [r.status for r in results] == ["match"] * len(records), [r.message for r in results if r.status != "match"][:3]
     return records
 
 
