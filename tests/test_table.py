@@ -509,7 +509,7 @@ def test_fifty_clients_lose_no_action(tmp_path):
     try:
         config = {"game": "pls7", "seats": [f"S{i}" for i in range(6)], "stacks": 1000, "blinds": [1, 2]}
         made = httpx.post(f"{server.url}/api/tables", json=config).json()
-        url, keys = f"{server.url}/api/tables/{made['id']}", made["seat_keys"]
+        url, keys, dealer = f"{server.url}/api/tables/{made['id']}", made["seat_keys"], made["dealer_key"]
         applied, refused, errors = [], [], []
         deadline = time.monotonic() + 600  # a safety net: the clients stop after hand 8
 
@@ -519,7 +519,15 @@ def test_fifty_clients_lose_no_action(tmp_path):
             with httpx.Client(timeout=30) as client:
                 while time.monotonic() < deadline:
                     view = client.get(url, params={"key": key}).json()
-                    if view["hand"] is None or view["hand"] > 8:
+                    if view["hand"] is None:  # one player won every chip (random all-ins): the dealer tops up
+                        if index == 0:
+                            stacks = client.get(url, params={"key": dealer}).json()["stacks"]
+                            for seat in (s for s, stack in enumerate(stacks) if stack == 0):
+                                client.post(f"{url}/change", json={"key": dealer, "op": "chips", "seat": seat,
+                                                                   "amount": 1000})
+                        time.sleep(0.01)
+                        continue
+                    if view["hand"] > 8:
                         return
                     if view["actor"] != index % 6:
                         time.sleep(0.01)
