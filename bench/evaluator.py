@@ -36,8 +36,9 @@ strengths only as the peers give; Omaha: 5 board then 4 hole cards), in alternat
 round kept, wall and CPU time. Each call writes a fresh array of its strengths (ours 4 bytes a
 hand, OMPEval's and PokerHandEvaluator's 2), whose pages the system zeroes as they are first
 written; hold'em is also timed with each side writing into an array of its own made once
-(``, buffer``), which measures the two evaluations alone; the ratios are ours over the peer's hands per second, of the best
-rounds and the median of each round's own ratio (the two ran a moment apart). Before timing, each peer's
+(``, buffer``), which measures the two evaluations alone. Each peer runs next to what it is
+compared with. The ratios are ours over the peer's hands per second, of the best rounds and
+the median of each round's own ratio (the two ran a moment apart). Before timing, each peer's
 order of the first ``--check-hands`` hands is checked against ours (every pair of hands ordered
 alike: a strictly monotone map between the two strength scales).
 """

@@ -302,8 +302,9 @@ def _deal_rows(hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
     they are ``split_deal``'s views of those rows (its first columns, then the rest); else None.
 
     The one-player kernel reads those rows, flattened: one pointer for the two views, and a
-    row's length a constant of its code (hold'em 1.25x, side by side). Checked by base, shape and strides, then where the views
-    start in their base (a kernel reads the addresses: 0.3 µs, a tenth of numpy's).
+    row's length a constant of its code (hold'em 1.25x, side by side). Checked by base, shape
+    and strides, then where the views start in their base (a kernel reads the addresses:
+    0.3 µs, a tenth of numpy's).
     """
     rows = hole.base
     n, _, hole_cards = hole.shape

@@ -213,11 +213,11 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
         rather than the hole and board views of it, so a row's length is a constant of the
         code: one pointer and no strides to hold (hold'em 1.2x over the two views, then
         1.04-1.06x over a 2-D array of rows, side by side; PLS7 and PLS 1.02x). With 8 or 9
-        cards the loop is software-pipelined, since their rank table (480 KB and 1 MB) misses L2: a hand's rank
-        entry is prefetched PREFETCH_AHEAD hands before it is read, and the entry's top byte is
-        the pool's low-rank mask, so the loop sums just ``CARD_WORD`` and only pools with a
-        flush suit go back to their cards for its ranks. Side by side with the plain loop:
-        1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
+        cards the loop is software-pipelined, since their rank table (480 KB and 1 MB) misses
+        L2: a hand's rank entry is prefetched PREFETCH_AHEAD hands before it is read, and the
+        entry's top byte is the pool's low-rank mask, so the loop sums just ``CARD_WORD`` and
+        only pools with a flush suit go back to their cards for its ranks. Side by side with the
+        plain loop: 1.24-1.5x on PLS7 (1.1-1.2x from the prefetch alone).
 
         The plain loops leave at a pool whose word is 0, which no pool of real cards has: LLVM's
         loop vectorizer does not take a loop with a second exit, and vectorized (AVX-512 gathers
