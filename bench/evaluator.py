@@ -32,11 +32,12 @@ PokerHandEvaluator (hold'em ``evaluate_7cards`` and Omaha ``evaluate_plo4_cards`
 of its PyPI source distribution, ``phevaluator==0.6.0``, downloaded with pip). Builds are cached
 under the project's cache folder. Every evaluator reads the same array of random hands (hold'em:
 7 cards a row, which ours reads through ``FastEvaluator.high`` on ``split_deal``'s views of it,
-strengths only as the peers give; Omaha: 5 board then 4 hole cards), in alternating rounds, best
-round kept, wall and CPU time. Each call writes a fresh array of its strengths (ours 4 bytes a
-hand, OMPEval's and PokerHandEvaluator's 2), whose pages the system zeroes as they are first
-written; hold'em is also timed with each side writing into an array of its own made once
-(``, buffer``), which measures the two evaluations alone. Each peer runs next to what it is
+strengths only as the peers give, and through ``high_ordinals``; Omaha: 5 board then 4 hole
+cards), in alternating rounds, best round kept, wall and CPU time. Each call writes a fresh
+array of its results (our strengths 4 bytes a hand; our ordinals, OMPEval's and
+PokerHandEvaluator's ranks 2: the ordinals are the like-for-like row), whose pages the system
+zeroes as they are first written; hold'em is also timed with each side writing into an array of
+its own made once (``, buffer``), which measures the evaluations alone. Each peer runs next to what it is
 compared with. The ratios are ours over the peer's hands per second, of the best rounds and
 the median of each round's own ratio (the two ran a moment apart). Before timing, each peer's
 order of the first ``--check-hands`` hands is checked against ours (every pair of hands ordered
@@ -307,10 +308,13 @@ def peers_main(args) -> None:
     omaha_board = omaha_cards[:, :5]
     pls7_cards = deal_cards(rng, n, 8)
     pls7_hole, pls7_board = split_deal(pls7_cards, 1, 3)
-    holdem_out, peer_out = np.empty((n, 1), np.uint32), np.empty(n, np.uint16)  # each side's own strengths
+    # Each side's own output: ours strengths (4 bytes) and ordinals (2 bytes, as the peers give).
+    holdem_out, ordinals_out, peer_out = np.empty((n, 1), np.uint32), np.empty((n, 1), np.uint16), np.empty(n, np.uint16)
     runs = {
         "ours hold'em": lambda: holdem.high(hole7, board7),  # strengths only, as OMPEval's: no low to make
+        "ours hold'em, ordinals": lambda: holdem.high_ordinals(hole7, board7),
         "ours hold'em, buffer": lambda: holdem.high(hole7, board7, out=holdem_out),
+        "ours hold'em, ordinals, buffer": lambda: holdem.high_ordinals(hole7, board7, out=ordinals_out),
         "ours PLO": lambda: plo.high_low(omaha_hole, omaha_board),
         "ours PLO8 hi+lo": lambda: plo8.high_low(omaha_hole, omaha_board),
         "ours PLS7 hi+lo": lambda: pls7.high_low(pls7_hole, pls7_board),
@@ -326,6 +330,7 @@ def peers_main(args) -> None:
         runs["OMPEval hold'em"] = lambda: omp(holdem_cards)
         runs["OMPEval hold'em, buffer"] = lambda: omp(holdem_cards, peer_out)
         checks.append(("OMPEval hold'em", omp(holdem_cards[:m]), True, "ours hold'em"))
+        checks.append(("OMPEval hold'em", omp(holdem_cards[:m]), True, "ours hold'em, ordinals"))
     phe_src = phe_tree() / "_pheval_csrc"
     phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
                 [phe_src / "include", phe_src / "src"], False)
@@ -336,13 +341,15 @@ def peers_main(args) -> None:
     checks.append(("PHEvaluator Omaha", phe_omaha(omaha_cards[:m]), False, "ours PLO"))
     # Each peer runs next to what it is compared with, so a round's own ratio compares two runs a
     # moment apart (the order reverses every other round).
-    order = ["ours hold'em", "OMPEval hold'em", "ours hold'em, buffer", "OMPEval hold'em, buffer", "PHEvaluator hold'em",
+    order = ["ours hold'em", "OMPEval hold'em", "ours hold'em, ordinals", "ours hold'em, buffer", "OMPEval hold'em, buffer",
+             "ours hold'em, ordinals, buffer", "PHEvaluator hold'em",
              "ours PLO", "PHEvaluator Omaha", "ours PLO8 hi+lo", "ours PLS7 hi+lo"]
     runs = {name: runs[name] for name in order if name in runs}
     for run in runs.values():  # compile or load numba's cache, touch every table
         run()
 
     ours_high = {"ours hold'em": holdem.high_low(hole7[:m], board7[:m])[0][:, 0],
+                 "ours hold'em, ordinals": holdem.high_ordinals(hole7[:m], board7[:m])[:, 0],
                  "ours PLO": plo.high_low(omaha_hole[:m], omaha_board[:m])[0][:, 0]}
     for name, theirs, bigger, own in checks:
         print(f"order of {m:,} hands, {own} against {name}: {disagreements(ours_high[own], theirs, bigger)} disagreements")
@@ -351,11 +358,13 @@ def peers_main(args) -> None:
     rate = {name: n / min(wall for wall, _ in t) for name, t in times.items()}
     cpu_rate = {name: n / min(cpu for _, cpu in t) for name, t in times.items()}
     print(f"\n{n:,} hands per evaluator, best of {args.rounds} alternating rounds, one core")
-    print(f"{'evaluator':26} {'M hands/s':>10} {'M/cpu-s':>9}")
+    print(f"{'evaluator':30} {'M hands/s':>10} {'M/cpu-s':>9}")
     for name in runs:
-        print(f"{name:26} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
+        print(f"{name:30} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
     print()
-    for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em, buffer", "OMPEval hold'em, buffer"),
+    for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em, ordinals", "OMPEval hold'em"),
+                      ("ours hold'em, buffer", "OMPEval hold'em, buffer"),
+                      ("ours hold'em, ordinals, buffer", "OMPEval hold'em, buffer"),
                       ("ours hold'em", "PHEvaluator hold'em"),
                       ("ours PLO", "PHEvaluator Omaha"), ("ours PLO8 hi+lo", "PHEvaluator Omaha")):
         if peer in rate:

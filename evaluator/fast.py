@@ -82,6 +82,12 @@ class FastEvaluator:
         return kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
 
     @cached_property
+    def _ordinal_kernels(self):
+        """The free-use kernels over ordinal tables, high only."""
+        g = self.game
+        return kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, None, ordinals=True)
+
+    @cached_property
     def _subset_plan(self):
         g = self.game
         hole_sets = _subsets(g.hole_cards, g.hand_splits)
@@ -197,7 +203,7 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         # Without a low the kernels write none: the zeros are the answer.
         low = np.zeros((n, players), np.uint32) if self.game.low is None else np.empty((n, players), np.uint32)
-        self._run_free(hole, board, high, low)
+        self._run_free(self._free_kernels, hole, board, high, low)
         return high, low
 
     def high(self, hole: np.ndarray, board: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -210,8 +216,7 @@ class FastEvaluator:
         fresh array's first writes made the call 1.1x slower, side by side).
         """
         n, players = self._check(hole, board)
-        if out is not None and (out.shape != (n, players) or out.dtype != np.uint32 or not out.flags.c_contiguous):
-            raise ValueError(f"out must be a C-contiguous uint32 array of shape {(n, players)}")
+        _check_out(out, (n, players), np.uint32)
         if not self.uses_tables or self.game.low is not None:
             high = self.high_low(hole, board)[0]
             if out is None:
@@ -219,17 +224,49 @@ class FastEvaluator:
             out[...] = high
             return out
         high = np.empty((n, players), np.uint32) if out is None else out
-        self._run_free(hole, board, high, _NO_LOW)
+        self._run_free(self._free_kernels, hole, board, high, _NO_LOW)
         return high
 
-    def _run_free(self, hole, board, high, low) -> None:
-        """The free-use kernels: one player per deal from the deal's rows when ``hole`` and
-        ``board`` are views of them, every player of a shared board otherwise."""
+    @property
+    def strength_of(self) -> np.ndarray:
+        """``uint32``: every distinct 5-card high strength of the game, ascending, after a 0; an
+        ordinal (``high_ordinals``) is an index into it (hold'em: 7,462 strengths)."""
+        return five_card_order(self.game.ranking)[0]
+
+    def high_ordinals(self, hole: np.ndarray, board: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """The high hands as ordinals, ``uint16[n, players]``: each strength's place in
+        ``strength_of``, so they compare as the strengths do in half the bytes (what OMPEval and
+        PokerHandEvaluator give). A free-use game reads ordinal tables, half the size, and makes
+        no low; the others find their strengths' places. ``out`` as in ``high``, ``uint16``.
+
+        >>> from evaluator.cards import parse_cards
+        >>> from evaluator.games import game
+        >>> fast = FastEvaluator(game("holdem"))
+        >>> hole = np.array([[parse_cards("As Ks")], [parse_cards("7c 2d")]], np.uint8)
+        >>> board = np.array([parse_cards("Qs Js Ts 3h 3d")] * 2, np.uint8)
+        >>> ordinals = fast.high_ordinals(hole, board)
+        >>> ordinals[:, 0].tolist(), len(fast.strength_of) - 1
+        ([7462, 1617], 7462)
+        >>> bool((fast.strength_of[ordinals] == fast.high(hole, board)).all())
+        True
+        """
+        n, players = self._check(hole, board)
+        _check_out(out, (n, players), np.uint16)
+        ordinals = np.empty((n, players), np.uint16) if out is None else out
+        if self.uses_tables:
+            self._run_free(self._ordinal_kernels, hole, board, ordinals, _NO_LOW)
+        else:
+            ordinals[...] = np.searchsorted(self.strength_of, self.high_low(hole, board)[0])
+        return ordinals
+
+    def _run_free(self, free, hole, board, high, low) -> None:
+        """The free-use kernels ``free``: one player per deal from the deal's rows when ``hole``
+        and ``board`` are views of them, every player of a shared board otherwise."""
         rows = _deal_rows(hole, board) if hole.shape[1] == 1 and len(hole) >= ROWS_FROM else None
         if rows is None:
-            self._free_kernels.shared_board(hole, board, high, low)
+            free.shared_board(hole, board, high, low)
         else:
-            self._free_kernels.one_per_board(rows.reshape(-1), high.reshape(-1), low.reshape(-1))
+            free.one_per_board(rows.reshape(-1), high.reshape(-1), low.reshape(-1))
 
     def high_low_present(self, hole: np.ndarray, board: np.ndarray):
         """``(high, low, present)``; ``present`` is ``uint16[n, players]`` with bit ``c`` set when
@@ -289,6 +326,12 @@ class FastEvaluator:
     def category(self, high: np.ndarray) -> np.ndarray:
         """The Category value (int8) of each high strength."""
         return self.tables.category_of_position[np.asarray(high) >> 20]
+
+
+def _check_out(out: np.ndarray | None, shape: tuple[int, int], dtype) -> None:
+    """Refuse an ``out`` array the kernels cannot write into, before any work."""
+    if out is not None and (out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous):
+        raise ValueError(f"out must be a C-contiguous {np.dtype(dtype).name} array of shape {shape}")
 
 
 # Hands from which one player's views are looked for rows: the looking costs 1.3 µs, the rows

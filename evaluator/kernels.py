@@ -36,9 +36,11 @@ from evaluator.tables import (
     POPCOUNT8 as _POPCOUNT8,
     high_tables,
     low_rank_masks,
+    five_card_order,
     low_table,
     multiset_index,
     rank_multisets,
+    rank_ordinals,
 )
 from evaluator.games import Ranking
 from evaluator.prefetch import prefetch
@@ -173,9 +175,10 @@ class FreeKernels(NamedTuple):
 
 
 @lru_cache(maxsize=None)
-def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualifier: int | None):
+def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualifier: int | None, ordinals: bool = False):
     """``FreeKernels`` for free use: these card counts, this ranking's tables and this low
-    qualifier's table, all closure constants.
+    qualifier's table, all closure constants. With ``ordinals`` the high tables, and so the
+    highs written, are ``five_card_order``'s uint16 ordinals rather than strengths.
 
     Constants, not arguments, because numba then unrolls the card loops (about 1.5x) and
     freezes the tables into the code, which frees the registers the array arguments held
@@ -192,10 +195,13 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     tables = high_tables(ranking)
     rank_value = tables.rank_value[hole_cards + board_cards]
     prefetching = rank_value.nbytes > PREFETCH_TABLE_BYTES
-    # The pipelined loop's entries: strength and low-rank mask (only that loop reads them).
-    rank_entry = rank_value | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT) if prefetching else rank_value
-    rank_present = tables.rank_present[hole_cards + board_cards]
     flush_value, flush_present, offsuit_present = tables.flush_value, tables.flush_present, tables.offsuit_present
+    if ordinals:
+        rank_value, flush_value = rank_ordinals(ranking, hole_cards + board_cards), five_card_order(ranking)[1]
+    # The pipelined loop's entries: strength (or ordinal) and low-rank mask (only that loop reads them).
+    rank_entry = (rank_value.astype(np.uint32) | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT)
+                  if prefetching else rank_value)
+    rank_present = tables.rank_present[hole_cards + board_cards]
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
     has_low = low_qualifier is not None  # without, one_per_board and shared_board never write ``low``
 
@@ -204,7 +210,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
         """``shared_board`` for a batch with one player per board (random hands), read from the
         deal's rows: ``cards`` is those rows flattened, ``uint8[n * (hole_cards + board_cards)]``
         (each row a player's hole cards and board: ``FastEvaluator`` hands over ``split_deal``'s
-        array), ``high`` and ``low`` are ``uint32[n]``.
+        array), ``high`` and ``low`` are ``uint32[n]`` (``high`` uint16 with ordinals).
 
         Its own function, which callers pick by the batch's shape: without the players loop
         and the board's partial sums it is 1.1-1.3x faster, and outside the function holding

@@ -182,36 +182,74 @@ def test_high_alone_equals_the_high_of_high_low(name, players):
         assert fast.high(h, b, out=out) is out and np.array_equal(out, want)
 
 
-@pytest.mark.parametrize("out", [np.empty((3000, 2), np.uint32), np.empty((3000, 1), np.int64),
-                                 np.empty((3000, 2), np.uint32)[:, :1]])
-def test_high_refuses_an_out_it_cannot_write_whole(out):
-    """An ``out`` of another shape, another dtype or not C-contiguous is refused before any work."""
-    g = game("holdem")
+@pytest.mark.parametrize("g", VARIANTS, ids=lambda g: g.name)
+@pytest.mark.parametrize("players", [1, 3])
+def test_high_ordinals_are_the_places_of_the_high_strengths(g, players):
+    """``high_ordinals`` gives each hand's place in ``strength_of`` (which holds that strength):
+    in every game and variant, one player per deal (from the deal's rows, enough hands for the
+    rows kernel) or three on a shared board, in a fresh array or in the ``out`` it is given."""
+    from evaluator.fast import ROWS_FROM
+
+    n = ROWS_FROM + 1000
+    hole, board = split_deal(deal_cards(np.random.default_rng(11), n, players * g.hole_cards + 5), players, g.hole_cards)
+    fast = FastEvaluator(g)
+    high = fast.high_low(hole, board)[0]
+    ordinals = fast.high_ordinals(hole, board)
+    assert ordinals.dtype == np.uint16 and ordinals.shape == (n, players)
+    assert np.array_equal(fast.strength_of[ordinals], high)
+    out = np.zeros((n, players), np.uint16)
+    assert fast.high_ordinals(np.ascontiguousarray(hole), np.ascontiguousarray(board), out=out) is out
+    assert np.array_equal(out, ordinals)
+
+
+@pytest.mark.parametrize("ranking", list(RANKINGS))
+def test_strength_of_holds_7462_distinct_five_card_hands_in_every_ranking(ranking):
+    """Five cards fall in 7,462 classes of equal strength (Cactus Kev's count for hold'em): the
+    6,175 unsuited rank multisets and the 1,287 suited rank sets, each its own class whatever
+    the order of the categories, so ordinals run 1..7462 after 0 for no hand."""
+    strength_of = FastEvaluator(Game("five", 1, (0, 1), RANKINGS[ranking], None, board_cards=4)).strength_of
+    assert len(strength_of) == 7463 and strength_of[0] == 0
+    assert np.all(np.diff(strength_of.astype(np.int64)) > 0)
+
+
+@pytest.mark.parametrize("wrong", [lambda dtype: np.empty((3000, 2), dtype), lambda dtype: np.empty((3000, 1), np.int64),
+                                   lambda dtype: np.empty((3000, 2), dtype)[:, :1]],
+                         ids=["shape", "dtype", "strided"])
+def test_high_refuses_an_out_it_cannot_write_whole(wrong):
+    """An ``out`` of another shape, another dtype or not C-contiguous is refused before any work,
+    by ``high`` (uint32) and ``high_ordinals`` (uint16)."""
+    fast = FastEvaluator(game("holdem"))
     hole, board = split_deal(deal_cards(np.random.default_rng(5), 3000, 7), 1, 2)
     with pytest.raises(ValueError, match="out must be"):
-        FastEvaluator(g).high(hole, board, out=out)
+        fast.high(hole, board, out=wrong(np.uint32))
+    with pytest.raises(ValueError, match="out must be"):
+        fast.high_ordinals(hole, board, out=wrong(np.uint16))
 
 
+@pytest.mark.parametrize("ordinals", [False, True], ids=["strengths", "ordinals"])
 @pytest.mark.parametrize("name", ["holdem", "pls"])  # 7 and 8 cards (the prefetching loop)
-def test_free_kernels_of_a_game_without_a_low_never_write_the_low(name):
+def test_free_kernels_of_a_game_without_a_low_never_write_the_low(name, ordinals):
     """Compiled with bounds checks, the free-use kernels of a game without a low run on an empty
-    low array (what ``FastEvaluator.high`` hands them) without touching it."""
+    low array (what ``FastEvaluator.high`` and ``high_ordinals`` hand them) without touching it,
+    and write each hand's strength, or its ordinal."""
     from numba import njit
 
     from evaluator import kernels
 
     g = game(name)
-    free = kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
+    free = kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low, ordinals=ordinals)
+    fast = FastEvaluator(g)
+    dtype, scale = (np.uint16, fast.strength_of) if ordinals else (np.uint32, np.arange(1 << 24, dtype=np.uint32))
     cards = deal_cards(np.random.default_rng(6), 500, 3 * g.hole_cards + 5)
     no_low = np.empty((0, 1), np.uint32)
-    high = np.empty(500, np.uint32)
+    high = np.empty(500, dtype)
     rows = np.ascontiguousarray(cards[:, : g.hole_cards + 5])
     njit(boundscheck=True)(free.one_per_board.py_func)(rows.reshape(-1), high, no_low.reshape(-1))
-    assert np.array_equal(high, FastEvaluator(g).high_low(rows[:, None, : g.hole_cards], rows[:, g.hole_cards :])[0][:, 0])
+    assert np.array_equal(scale[high], fast.high_low(rows[:, None, : g.hole_cards], rows[:, g.hole_cards :])[0][:, 0])
     hole, board = split_deal(cards, 3, g.hole_cards)
-    high3 = np.empty((500, 3), np.uint32)
+    high3 = np.empty((500, 3), dtype)
     njit(boundscheck=True)(free.shared_board.py_func)(np.ascontiguousarray(hole), np.ascontiguousarray(board), high3, no_low)
-    assert np.array_equal(high3, FastEvaluator(g).high_low(hole, board)[0])
+    assert np.array_equal(scale[high3], fast.high_low(hole, board)[0])
 
 
 def _five_card_counts(ranking: str):
