@@ -229,8 +229,8 @@ class FastEvaluator:
 
     @property
     def strength_of(self) -> np.ndarray:
-        """``uint32``: every distinct 5-card high strength of the game, ascending, after a 0; an
-        ordinal (``high_ordinals``) is an index into it (hold'em: 7,462 strengths)."""
+        """``uint32``: every distinct 5-card high strength of the game, ascending, after a 0 (7,462
+        strengths in every ranking); an ordinal (``high_ordinals``) is an index into it."""
         return five_card_order(self.game.ranking)[0]
 
     def high_ordinals(self, hole: np.ndarray, board: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
