@@ -36,12 +36,12 @@ strengths only as the peers give, and through ``high_ordinals``; Omaha: 5 board 
 cards), in alternating rounds, best round kept, wall and CPU time. Each call writes a fresh
 array of its results (our strengths 4 bytes a hand; our ordinals, OMPEval's and
 PokerHandEvaluator's ranks 2: the ordinals are the like-for-like row), whose pages the system
-zeroes as they are first written; hold'em is also timed with each side writing into an array of
-its own made once (``, buffer``), which measures the evaluations alone. Each peer runs next to what it is
-compared with. The ratios are ours over the peer's hands per second, of the best rounds and
-the median of each round's own ratio (the two ran a moment apart). Before timing, each peer's
-order of the first ``--check-hands`` hands is checked against ours (every pair of hands ordered
-alike: a strictly monotone map between the two strength scales).
+zeroes as they are first written; hold'em is also timed with each side writing into an array
+of its own made once (``, buffer``), which measures the evaluations alone. Each peer runs next
+to what it is compared with. The ratios are ours over the peer's hands per second, of the best
+rounds and the median of each round's own ratio (the two ran a moment apart). Before timing,
+each peer's order of the first ``--check-hands`` hands is checked against ours (every pair of
+hands ordered alike: a strictly monotone map between the two strength scales).
 """
 
 from __future__ import annotations
@@ -329,8 +329,9 @@ def peers_main(args) -> None:
                             "omp_eval7")
         runs["OMPEval hold'em"] = lambda: omp(holdem_cards)
         runs["OMPEval hold'em, buffer"] = lambda: omp(holdem_cards, peer_out)
-        checks.append(("OMPEval hold'em", omp(holdem_cards[:m]), True, "ours hold'em"))
-        checks.append(("OMPEval hold'em", omp(holdem_cards[:m]), True, "ours hold'em, ordinals"))
+        omp_order = omp(holdem_cards[:m])
+        checks.append(("OMPEval hold'em", omp_order, True, "ours hold'em"))
+        checks.append(("OMPEval hold'em", omp_order, True, "ours hold'em, ordinals"))
     phe_src = phe_tree() / "_pheval_csrc"
     phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
                 [phe_src / "include", phe_src / "src"], False)
