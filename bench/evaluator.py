@@ -22,26 +22,24 @@ call on 1 hand, the time per hand on 100,000, and the **break-even** batch, the 
 evaluation costs as much as the call itself (overhead / time per hand); also per hand at 10,
 100, 1,000 and 10,000 hands a call. Best of 5 repetitions each.
 
-    python bench/evaluator.py --peers [--ompeval-src DIR] [--peer-hands 20000000] [--rounds 7]
+    python bench/evaluator.py --peers [--peer-hands 20000000] [--rounds 7]
 
-``--peers`` instead measures the project against two C/C++ evaluators built here from their own
-sources with the system compiler (``-O3 -march=native``), through the small batch entry points
-of ``bench/peers`` (ctypes, one call per array): OMPEval (hold'em; ``--ompeval-src`` a checkout
-of https://github.com/zekyll/OMPEval, or its bare git directory; default ``$OMPEVAL_SRC``) and
-PokerHandEvaluator (hold'em ``evaluate_7cards`` and Omaha ``evaluate_plo4_cards``: the C sources
-of its PyPI source distribution, ``phevaluator==0.6.0``, downloaded with pip). Builds are cached
-under the project's cache folder. Every evaluator reads the same array of random hands (hold'em:
-7 cards a row, which ours reads through ``FastEvaluator.high`` on ``split_deal``'s views of it,
-strengths only as the peers give, and through ``high_ordinals``; Omaha: 5 board then 4 hole
-cards), in alternating rounds, best round kept, wall and CPU time. Each call writes a fresh
-array of its results (our strengths 4 bytes a hand; our ordinals, OMPEval's and
-PokerHandEvaluator's ranks 2: the ordinals are the like-for-like row), whose pages the system
-zeroes as they are first written; hold'em is also timed with each side writing into an array
-of its own made once (``, buffer``), which measures the evaluations alone. Each peer runs next
-to what it is compared with. The ratios are ours over the peer's hands per second, of the best
-rounds and the median of each round's own ratio (the two ran a moment apart). Before timing,
-each peer's order of the first ``--check-hands`` hands is checked against ours (every pair of
-hands ordered alike: a strictly monotone map between the two strength scales).
+``--peers`` instead measures the project against PokerHandEvaluator (hold'em ``evaluate_7cards``
+and Omaha ``evaluate_plo4_cards``), built here from the C sources of its PyPI source
+distribution (``phevaluator==0.6.0``, downloaded with pip) with the system compiler (``-O3
+-march=native``), through the small batch entry points of ``bench/peers`` (ctypes, one call per
+array). The build is cached under the project's cache folder. Every evaluator reads the same
+array of random hands (hold'em: 7 cards a row, which ours reads through ``FastEvaluator.high``
+on ``split_deal``'s views of it, strengths only as the peer gives, and through
+``high_ordinals``; Omaha: 5 board then 4 hole cards), in alternating rounds, best round kept,
+wall and CPU time. Each call writes a fresh array of its results (our strengths 4 bytes a hand;
+our ordinals and PokerHandEvaluator's ranks 2), whose pages the system zeroes as they are first
+written; our hold'em is also timed writing into an array of its own made once (``, buffer``),
+which measures the evaluations alone. Each peer's run is timed next to ours it is compared with.
+The ratios are ours over the peer's hands per second, of the best rounds and the median of each
+round's own ratio (the two ran a moment apart). Before timing, the peer's order of the first
+``--check-hands`` hands is checked against ours (every pair of hands ordered alike: a strictly
+monotone map between the two strength scales).
 """
 
 from __future__ import annotations
@@ -137,11 +135,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2_000_000)
     parser.add_argument("--reference-hands", type=int, default=2_000)
     parser.add_argument("--repeats", type=int, default=7, help="rounds; each kernel's best round counts")
-    parser.add_argument("--peers", action="store_true", help="compare with OMPEval and PokerHandEvaluator instead")
+    parser.add_argument("--peers", action="store_true", help="compare with PokerHandEvaluator instead")
     parser.add_argument("--small", action="store_true", help="measure the cost of a call on small batches instead")
-    parser.add_argument("--ompeval-src", default=os.environ.get("OMPEVAL_SRC"), help="OMPEval's source tree or git directory")
     parser.add_argument("--peer-hands", type=int, default=20_000_000, help="hands per evaluator in --peers (default 20M)")
-    parser.add_argument("--check-hands", type=int, default=1_000_000, help="hands whose order is checked against each peer")
+    parser.add_argument("--check-hands", type=int, default=1_000_000, help="hands whose order is checked against the peer")
     parser.add_argument("--rounds", type=int, default=7, help="--peers: alternating rounds (default 7), best kept")
     args = parser.parse_args()
     keep_freed_memory()
@@ -208,14 +205,12 @@ def small_batches() -> None:
         print(f"{name:8} {one * 1e6:7.2f}us {each * 1e9:7.1f}ns {one / each:10,.0f}  " + " ".join(f"{t * 1e9:8.1f}" for t in at))
 
 
-# --- --peers: OMPEval and PokerHandEvaluator, built from their sources ---------------------------
+# --- --peers: PokerHandEvaluator, built from its sources ---------------------------------------
 
-def build(name: str, sources: list[Path], includes: list[Path], cpp: bool) -> ctypes.CDLL:
-    """A shared library of ``sources`` built once with the system compiler (cached by their
+def build(name: str, sources: list[Path], includes: list[Path]) -> ctypes.CDLL:
+    """A shared library of the C ``sources`` built once with the system compiler (cached by their
     content and the command)."""
-    compiler = os.environ.get("CXX", "g++") if cpp else os.environ.get("CC", "gcc")
-    command = [compiler, "-O3", "-march=native", "-shared", "-fPIC", *(["-std=c++11"] if cpp else []),
-               *(f"-I{d}" for d in includes)]
+    command = [os.environ.get("CC", "gcc"), "-O3", "-march=native", "-shared", "-fPIC", *(f"-I{d}" for d in includes)]
     digest = hashlib.sha256(" ".join(command).encode())
     for source in sources:
         digest.update(source.read_bytes())
@@ -227,21 +222,6 @@ def build(name: str, sources: list[Path], includes: list[Path], cpp: bool) -> ct
         subprocess.run([*command, *map(str, sources), "-o", str(partial)], check=True)
         partial.replace(target)
     return ctypes.CDLL(str(target))
-
-
-def ompeval_tree(source: str | None) -> Path | None:
-    """OMPEval's source tree: ``source`` itself, or a tree exported from it when it is a git directory."""
-    if not source:
-        return None
-    path = Path(source)
-    if (path / "omp" / "HandEvaluator.cpp").exists():
-        return path
-    tree = cache_dir() / "peers" / "ompeval-src"
-    if not (tree / "omp" / "HandEvaluator.cpp").exists():
-        tree.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", f"--git-dir={path}", "archive", "HEAD"], check=True, capture_output=True).stdout
-        subprocess.run(["tar", "x", "-C", str(tree)], input=archive, check=True)
-    return tree
 
 
 def phe_tree() -> Path:
@@ -308,52 +288,33 @@ def peers_main(args) -> None:
     omaha_board = omaha_cards[:, :5]
     pls7_cards = deal_cards(rng, n, 8)
     pls7_hole, pls7_board = split_deal(pls7_cards, 1, 3)
-    # Each side's own output: ours strengths (4 bytes) and ordinals (2 bytes, as the peers give).
-    holdem_out, ordinals_out, peer_out = np.empty((n, 1), np.uint32), np.empty((n, 1), np.uint16), np.empty(n, np.uint16)
+    phe_src = phe_tree() / "_pheval_csrc"
+    phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
+                [phe_src / "include", phe_src / "src"])
+    phe7, phe_omaha = peer_function(phe, "phe_eval7"), peer_function(phe, "phe_eval_plo4")
+    # Our own outputs: strengths (4 bytes) and ordinals (2 bytes, as the peer gives).
+    holdem_out, ordinals_out = np.empty((n, 1), np.uint32), np.empty((n, 1), np.uint16)
+    # Each peer's run is next to ours it is compared with, so a round's own ratio compares two runs a
+    # moment apart (the order reverses every other round).
     runs = {
-        "ours hold'em": lambda: holdem.high(hole7, board7),  # strengths only, as OMPEval's: no low to make
+        "ours hold'em": lambda: holdem.high(hole7, board7),  # strengths only, as the peer's: no low to make
+        "PHEvaluator hold'em": lambda: phe7(holdem_cards),
         "ours hold'em, ordinals": lambda: holdem.high_ordinals(hole7, board7),
         "ours hold'em, buffer": lambda: holdem.high(hole7, board7, out=holdem_out),
         "ours hold'em, ordinals, buffer": lambda: holdem.high_ordinals(hole7, board7, out=ordinals_out),
         "ours PLO": lambda: plo.high_low(omaha_hole, omaha_board),
+        "PHEvaluator Omaha": lambda: phe_omaha(omaha_cards),
         "ours PLO8 hi+lo": lambda: plo8.high_low(omaha_hole, omaha_board),
         "ours PLS7 hi+lo": lambda: pls7.high_low(pls7_hole, pls7_board),
     }
-    checks = []
-    m = min(args.check_hands, n)
-    tree = ompeval_tree(args.ompeval_src)
-    if tree is None:
-        print("OMPEval: not measured (give --ompeval-src, a checkout of https://github.com/zekyll/OMPEval)")
-    else:
-        omp = peer_function(build("ompeval", [PEERS / "omp_batch.cpp", tree / "omp" / "HandEvaluator.cpp"], [tree], True),
-                            "omp_eval7")
-        runs["OMPEval hold'em"] = lambda: omp(holdem_cards)
-        runs["OMPEval hold'em, buffer"] = lambda: omp(holdem_cards, peer_out)
-        omp_order = omp(holdem_cards[:m])
-        checks.append(("OMPEval hold'em", omp_order, True, "ours hold'em"))
-        checks.append(("OMPEval hold'em", omp_order, True, "ours hold'em, ordinals"))
-    phe_src = phe_tree() / "_pheval_csrc"
-    phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
-                [phe_src / "include", phe_src / "src"], False)
-    phe7, phe_omaha = peer_function(phe, "phe_eval7"), peer_function(phe, "phe_eval_plo4")
-    runs["PHEvaluator hold'em"] = lambda: phe7(holdem_cards)
-    runs["PHEvaluator Omaha"] = lambda: phe_omaha(omaha_cards)
-    checks.append(("PHEvaluator hold'em", phe7(holdem_cards[:m]), False, "ours hold'em"))
-    checks.append(("PHEvaluator Omaha", phe_omaha(omaha_cards[:m]), False, "ours PLO"))
-    # Each peer runs next to what it is compared with, so a round's own ratio compares two runs a
-    # moment apart (the order reverses every other round).
-    order = ["ours hold'em", "OMPEval hold'em", "ours hold'em, ordinals", "ours hold'em, buffer", "OMPEval hold'em, buffer",
-             "ours hold'em, ordinals, buffer", "PHEvaluator hold'em",
-             "ours PLO", "PHEvaluator Omaha", "ours PLO8 hi+lo", "ours PLS7 hi+lo"]
-    runs = {name: runs[name] for name in order if name in runs}
     for run in runs.values():  # compile or load numba's cache, touch every table
         run()
 
-    ours_high = {"ours hold'em": holdem.high_low(hole7[:m], board7[:m])[0][:, 0],
-                 "ours hold'em, ordinals": holdem.high_ordinals(hole7[:m], board7[:m])[:, 0],
-                 "ours PLO": plo.high_low(omaha_hole[:m], omaha_board[:m])[0][:, 0]}
-    for name, theirs, bigger, own in checks:
-        print(f"order of {m:,} hands, {own} against {name}: {disagreements(ours_high[own], theirs, bigger)} disagreements")
+    m = min(args.check_hands, n)
+    checks = (("ours hold'em", holdem.high_low(hole7[:m], board7[:m])[0], "PHEvaluator hold'em", phe7(holdem_cards[:m])),
+              ("ours PLO", plo.high_low(omaha_hole[:m], omaha_board[:m])[0], "PHEvaluator Omaha", phe_omaha(omaha_cards[:m])))
+    for own, ours, name, theirs in checks:  # the peer's smaller ranks are the better hands
+        print(f"order of {m:,} hands, {own} against {name}: {disagreements(ours[:, 0], theirs, False)} disagreements")
 
     times = timed(runs, args.rounds)
     rate = {name: n / min(wall for wall, _ in t) for name, t in times.items()}
@@ -363,15 +324,11 @@ def peers_main(args) -> None:
     for name in runs:
         print(f"{name:30} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
     print()
-    for own, peer in (("ours hold'em", "OMPEval hold'em"), ("ours hold'em, ordinals", "OMPEval hold'em"),
-                      ("ours hold'em, buffer", "OMPEval hold'em, buffer"),
-                      ("ours hold'em, ordinals, buffer", "OMPEval hold'em, buffer"),
-                      ("ours hold'em", "PHEvaluator hold'em"),
+    for own, peer in (("ours hold'em", "PHEvaluator hold'em"),
                       ("ours PLO", "PHEvaluator Omaha"), ("ours PLO8 hi+lo", "PHEvaluator Omaha")):
-        if peer in rate:
-            paired = statistics.median(theirs[0] / ours[0] for ours, theirs in zip(times[own], times[peer]))
-            print(f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu "
-                  f"(best rounds); {paired:.2f}x wall, median of rounds")
+        paired = statistics.median(theirs[0] / ours[0] for ours, theirs in zip(times[own], times[peer]))
+        print(f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu "
+              f"(best rounds); {paired:.2f}x wall, median of rounds")
 
 
 if __name__ == "__main__":

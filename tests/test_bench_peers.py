@@ -1,6 +1,6 @@
-"""The order check of ``bench/evaluator.py --peers``: a peer's strengths agree with ours exactly
-when one scale maps to the other by a strictly monotone function, and every hand of a pair
-ordered otherwise is counted."""
+"""``bench/evaluator.py --peers``: PokerHandEvaluator's batch entry points build and run through
+ctypes, and the order check: a peer's strengths agree with ours exactly when one scale maps to
+the other by a strictly monotone function, and every hand of a pair ordered otherwise is counted."""
 
 import importlib.util
 from pathlib import Path
@@ -27,3 +27,27 @@ def test_every_hand_of_a_pair_ordered_otherwise_is_counted():
     assert bench.disagreements(ours, np.array([10, 20, 20, 40, 40, 50]), True) == 2  # 2 and 3 tied by the peer
     assert bench.disagreements(ours, np.array([10, 20, 30, 40, 41, 50]), True) == 2  # the two 4s told apart
     assert bench.disagreements(ours, np.array([10, 20, 30, 40, 40, 50]), False) == 6  # the wrong direction
+
+
+def test_the_batch_entry_points_build_and_read_rows_of_cards(tmp_path, monkeypatch, capsys):
+    """``phe_batch.c`` built by ``build`` (cached: built once) over a stand-in for PokerHandEvaluator
+    whose rank weighs each card by its place: every row reaches the peer's function whole and in order."""
+    monkeypatch.setenv("SAMPYONG_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "phevaluator").mkdir()
+    (tmp_path / "phevaluator" / "phevaluator.h").write_text(
+        "int evaluate_7cards(int, int, int, int, int, int, int);\n"
+        "int evaluate_plo4_cards(int, int, int, int, int, int, int, int, int);\n")
+    stub = tmp_path / "stub.c"
+    stub.write_text(
+        "int evaluate_7cards(int a, int b, int c, int d, int e, int f, int g) {\n"
+        "  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g; }\n"
+        "int evaluate_plo4_cards(int a, int b, int c, int d, int e, int f, int g, int h, int i) {\n"
+        "  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i; }\n")
+    sources = [bench.PEERS / "phe_batch.c", stub]
+    library = bench.build("phe-stub", sources, [tmp_path])
+    assert bench.build("phe-stub", sources, [tmp_path])._name == library._name
+    assert capsys.readouterr().out.count("building") == 1
+    cards = np.random.default_rng(2).integers(0, 52, size=(1000, 9), dtype=np.uint8)
+    seven, nine = np.ascontiguousarray(cards[:, :7]), cards
+    assert (bench.peer_function(library, "phe_eval7")(seven) == seven.astype(int) @ np.arange(1, 8)).all()
+    assert (bench.peer_function(library, "phe_eval_plo4")(nine) == nine.astype(int) @ np.arange(1, 10)).all()
