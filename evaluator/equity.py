@@ -1,18 +1,21 @@
 """All-in equity of hands, ranges (or ``random`` hands) in any game, PokerStove style.
 
-A hand is given as cards (``As Ks``), ``random``, or a range (``evaluator.ranges``: ``QQ+,
-AKs``, ``AA*``, ``15%``). Exact enumeration of every combination of the ranges' hands and
-every board completion when nothing is random and the space is at most ``EXACT_LIMIT``
-evaluations; otherwise Monte Carlo with standard errors (a range's hands drawn by weight,
+A hand is given as cards (``As Ks``), ``random`` (every hand), or a range
+(``evaluator.ranges``: ``QQ+, AKs``, ``AA*``, ``15%``). Exact when the enumeration's work
+(``range_showdown.evaluations``) fits ``EXACT_WORK``, about a second on one core: every board
+completion, and on each board every hand evaluated once and compared with the other ranges by
+the showdown kernel (``evaluator.range_showdown``), boards equal up to a suit permutation
+counted once. Otherwise Monte Carlo with standard errors (a range's hands drawn by weight,
 never two hands or a hand and the board sharing a card). A hand's ``equity`` is its average
 share of the pot (halves for high and low, split among ties as RULES section 6 says, odd chips
 ignored); ``win`` is how often it takes the whole pot alone, ``tie`` how often it takes part of
 it; ``high`` and ``low`` its average shares of the two halves, and ``scoop`` how often it
-takes both halves of a pot that has a low.
+takes both halves of a pot that has a low. An exact answer's ``samples`` is the number of
+boards enumerated.
 
-A small enumeration of a free-use game (at most ``LIGHT_EVALUATIONS``, as for hold'em hands all in before
-the flop) reads the tables in numpy (``evaluator.vectorized``) and never loads numba, so the
-calculator answers at once; everything else runs on the numba kernels.
+A small enumeration of fixed hands in a free-use game (at most ``LIGHT_EVALUATIONS``, as for
+hold'em hands all in before the flop) reads the tables in numpy (``evaluator.vectorized``) in a
+process that has not loaded numba, so the calculator answers at once.
 
 >>> r = equity("holdem", ["As Ah", "Kd Kc"], board="Qs Js 2h 3c")
 >>> r["exact"], r["samples"], [round(h["equity"], 4) for h in r["hands"]]
@@ -22,19 +25,24 @@ calculator answers at once; everything else runs on the numba kernels.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Iterator
 from math import comb
 
 import numpy as np
 
-from evaluator import vectorized
+from evaluator import range_showdown as showdown, vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
+from evaluator.isomorphism import completions
 from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import pot_shares, share_unit
 
-EXACT_LIMIT = 100_000_000
+# Enumerate when the work (``showdown.evaluations``) is at most this, about a second on one core;
+# ``exact=True`` enumerates up to ``EXACT_LIMIT``.
+EXACT_WORK = 200_000_000
+EXACT_LIMIT = 20_000_000_000
 BATCH = 1 << 16
 # Enumerations of up to this many evaluations read the tables in numpy (``evaluator.vectorized``,
 # some 30 M a second with the tally): done before numba would have loaded (about 0.5 s).
@@ -77,6 +85,7 @@ def equity(
     seed: int = 0,
     exact: bool | None = None,
     top=None,
+    threads: int | None = None,
 ) -> dict:
     """Equity of each hand or range.
 
@@ -85,8 +94,11 @@ def equity(
         hands: per player, cards (``As Ks``), ``random`` or a range (``evaluator.ranges``).
         board, dead: cards already on the board (0, 3, 4 or 5) and cards out of play.
         samples, seed: the Monte Carlo deals and their seed, when enumeration does not fit.
-        exact: None enumerates when it fits; True insists (an error when it does not fit).
+        exact: None enumerates when it fits a budget of about a second (``EXACT_WORK``); True
+            insists (an error above ``EXACT_LIMIT``); False samples.
         top: the top-N % provider for ranges such as ``15%`` (``evaluator.ranges``).
+        threads: boards evaluated on this many threads when enumerating (default: every core);
+            the answer does not depend on it.
 
     Returns a dict: ``game``, ``board``, ``exact``, ``samples`` (boards enumerated, or deals
     sampled) and per hand ``hand``, ``equity`` (with ``equity_se``), ``win``, ``tie``,
@@ -109,68 +121,123 @@ def equity(
         raise SampyongError(f"bad seed {seed}: must be 0 to 2**64-1")
     if samples <= 0:
         raise SampyongError("samples must be positive")
+    if threads is not None and threads < 1:
+        raise SampyongError("threads must be at least 1")
+    missing = g.board_cards - len(board_cards)
+    deck_left = 52 - len(set(fixed + board_cards + dead_cards))
+    if deck_left < missing + g.hole_cards * sum(not isinstance(e, list) for e in entries):
+        raise SampyongError("not enough cards left in the deck for these hands and board")
+    labels = [t if isinstance(e, Range) else ("random" if e is None else format_cards(e)) for t, e in zip(hands, entries)]
+    combos = [e.size if isinstance(e, Range) else None for e in entries]
+    if exact is not False:
+        s = _spot(g, hands, entries, board_cards, dead_cards)
+        work = showdown.evaluations(s, folded=False)
+        if work > EXACT_WORK:
+            work = showdown.evaluations(s)
+        if exact and work > EXACT_LIMIT:
+            raise SampyongError(f"too large to enumerate exactly (about {work:.1e} evaluations, over {EXACT_LIMIT:.0e}): sample instead")
+        if exact or work <= EXACT_WORK:
+            _check_samples(True, samples, len(entries))
+            if all(isinstance(e, list) for e in entries) and _light(g, s.completions * len(entries)):
+                return _light_equity(g, entries, board_cards, dead_cards, labels)
+            result = showdown.showdown(g, s, threads)
+            unit, weight = result.unit, result.totals[0, 6]
+            if not weight:
+                raise SampyongError("these ranges never fit together: every combination shares a card")
+            rows = [
+                {"share": t[0] / unit / weight, "high": t[1] / unit / weight, "low": t[2] / unit / weight,
+                 "win": t[3] / weight, "tie": t[4] / weight, "scoop": t[5] / weight}
+                for t in result.totals
+            ]
+            return _rows_result(g, board_cards, True, result.boards, rows, labels, combos)
+    _check_samples(False, samples, len(entries))
     if any(isinstance(e, Range) for e in entries):
-        return _range_equity(g, hands, entries, board_cards, dead_cards, samples, seed, exact)
-    known = entries
-    used = fixed + board_cards + dead_cards
+        return _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples, seed)
+    return _sampled_hands(g, entries, board_cards, dead_cards, samples, seed, labels)
+
+
+def _spot(g: Game, texts, entries, board_cards, dead_cards) -> showdown.Spot:
+    """The showdown's spot: a hand is a range of one, ``random`` every hand."""
+    hands, weights = [], []
+    for text, entry in zip(texts, entries):
+        if entry is None:
+            every = np.array(list(itertools.combinations(range(52), g.hole_cards)), np.uint8)
+            hands.append(every)
+            weights.append(np.ones(len(every)))
+        elif isinstance(entry, Range):
+            hands.append(np.array(entry.combos, np.uint8))
+            weights.append(np.array(entry.weights, np.float64))
+        else:
+            hands.append(np.array([sorted(entry)], np.uint8))
+            weights.append(np.ones(1))
+    s = showdown.spot(g, hands, weights, board_cards, dead_cards)
+    for text, entry, kept in zip(texts, entries, s.hands):
+        if not len(kept):
+            raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
+    return s
+
+
+def _light(g: Game, work: int) -> bool:
+    """Whether numpy answers before numba would have loaded: a small enumeration of fixed hands
+    in a free-use game, in a process that has not loaded numba yet (where it has, the kernels
+    are faster)."""
+    return work <= LIGHT_EVALUATIONS and vectorized.covers(g) and not _numba_loaded()
+
+
+def _numba_loaded() -> bool:
+    return "numba" in sys.modules
+
+
+def _light_equity(g: Game, known, board_cards, dead_cards, labels) -> dict:
+    """Fixed hands enumerated in numpy over every completion of the board."""
+    players = len(known)
+    unit = share_unit(players)
+    used = [c for h in known for c in h] + board_cards + dead_cards
     remaining = np.array(sorted(set(range(52)) - set(used)), dtype=np.uint8)
     missing = g.board_cards - len(board_cards)
-    randoms = [i for i, h in enumerate(known) if h is None]
-    if len(remaining) < missing + g.hole_cards * len(randoms):
-        raise SampyongError("not enough cards left in the deck for these hands and board")
-    space = comb(len(remaining), missing) * len(known)
-    if exact is None:
-        exact = not randoms and space <= EXACT_LIMIT
-    elif exact and (randoms or space > EXACT_LIMIT):
-        raise SampyongError("too large to enumerate exactly (random hands, or over 1e8 evaluations): sample instead")
-    _check_samples(exact, samples, len(known))
+    fast = vectorized.vectorized_evaluator(g)
+    tally = _Tally(players, np.int64)
+    fixed_hole = np.array(known, dtype=np.uint8)
+    for full_board in _boards(np.array(board_cards, np.uint8), remaining, missing):
+        hole = np.ascontiguousarray(np.broadcast_to(fixed_hole, (len(full_board), players, g.hole_cards)))
+        high, low = fast.high_low(hole, full_board)
+        tally.add(high, low, unit, 1)
+    total = comb(len(remaining), missing)
+    return _result(g, board_cards, True, total, total, unit, tally, labels, [None] * players)
 
-    fast = _evaluator(g, space if exact else None)
+
+def _sampled_hands(g: Game, known, board_cards, dead_cards, samples, seed, labels) -> dict:
+    """Fixed and ``random`` hands, sampled."""
+    from evaluator.deal import deal_cards  # numba's: only sampling loads it
+    from evaluator.fast import fast_evaluator
+
+    fast = fast_evaluator(g)
     players = len(known)
     unit = share_unit(players)
     tally = _Tally(players, np.int64)
+    used = [c for h in known if h for c in h] + board_cards + dead_cards
+    remaining = np.array(sorted(set(range(52)) - set(used)), dtype=np.uint8)
+    missing = g.board_cards - len(board_cards)
+    randoms = [i for i, h in enumerate(known) if h is None]
     fixed_hole = np.array([h if h else [0] * g.hole_cards for h in known], dtype=np.uint8)
-
-    def add(hole, full_board):
-        high, low = fast.high_low(hole, full_board)
+    rng = np.random.default_rng(seed)
+    need = missing + g.hole_cards * len(randoms)
+    for start in range(0, samples, BATCH):
+        n = min(BATCH, samples - start)
+        drawn = deal_cards(rng, n, need, deck=remaining)
+        hole = np.repeat(fixed_hole[None], n, axis=0)
+        for k, i in enumerate(randoms):
+            hole[:, i, :] = drawn[:, missing + k * g.hole_cards : missing + (k + 1) * g.hole_cards]
+        full_board = np.concatenate([np.tile(np.array(board_cards, np.uint8), (n, 1)), drawn[:, :missing]], axis=1)
+        high, low = fast.high_low(np.ascontiguousarray(hole), np.ascontiguousarray(full_board))
         tally.add(high, low, unit, 1)
-
-    if exact:
-        total = comb(len(remaining), missing)
-        for full_board in _boards(np.array(board_cards, np.uint8), remaining, missing):
-            add(np.ascontiguousarray(np.broadcast_to(fixed_hole, (len(full_board), players, g.hole_cards))), full_board)
-    else:
-        from evaluator.deal import deal_cards  # numba's: only sampling loads it
-
-        rng = np.random.default_rng(seed)
-        total = samples
-        need = missing + g.hole_cards * len(randoms)
-        for start in range(0, samples, BATCH):
-            n = min(BATCH, samples - start)
-            drawn = deal_cards(rng, n, need, deck=remaining)
-            hole = np.repeat(fixed_hole[None], n, axis=0)
-            for k, i in enumerate(randoms):
-                hole[:, i, :] = drawn[:, missing + k * g.hole_cards : missing + (k + 1) * g.hole_cards]
-            full_board = np.concatenate([np.tile(np.array(board_cards, np.uint8), (n, 1)), drawn[:, :missing]], axis=1)
-            add(np.ascontiguousarray(hole), np.ascontiguousarray(full_board))
-    labels = ["random" if h is None else format_cards(h) for h in known]
-    return _result(g, board_cards, exact, total, total, unit, tally, labels, [None] * players)
+    return _result(g, board_cards, False, samples, samples, unit, tally, labels, [None] * players)
 
 
 def _check_samples(exact: bool, samples: int, players: int) -> None:
     most = (2**63 - 1) // share_unit(players) ** 2  # share^2 per sample, summed in int64
     if not exact and samples > most:
         raise SampyongError(f"at most {most:,} samples for {players} hands (the squared shares must fit 64-bit counters)")
-
-
-def _evaluator(g: Game, evaluations: int | None):
-    """What evaluates ``evaluations`` hands (None: sampling, as many as asked): numpy for a small
-    enumeration of a free-use game, the numba kernels otherwise."""
-    if evaluations is not None and evaluations <= LIGHT_EVALUATIONS and vectorized.covers(g):
-        return vectorized.vectorized_evaluator(g)
-    from evaluator.fast import fast_evaluator  # imports numba and loads its kernels: about 0.5 s
-
-    return fast_evaluator(g)
 
 
 def _boards(board: np.ndarray, remaining: np.ndarray, missing: int) -> Iterator[np.ndarray]:
@@ -180,33 +247,13 @@ def _boards(board: np.ndarray, remaining: np.ndarray, missing: int) -> Iterator[
     >>> [b.tolist() for b in _boards(np.array([0], np.uint8), np.array([3, 5, 7], np.uint8), 2)]
     [[[0, 3, 5], [0, 3, 7], [0, 5, 7]]]
     """
-    subsets = _completions(remaining, missing)
+    subsets = completions(remaining, missing)
     for start in range(0, len(subsets), BATCH):
         part = subsets[start : start + BATCH]
         full = np.empty((len(part), len(board) + missing), np.uint8)
         full[:, : len(board)] = board
         full[:, len(board) :] = part
         yield full
-
-
-def _completions(remaining: np.ndarray, missing: int) -> np.ndarray:
-    """Every ``missing``-card subset of ``remaining`` as rows, in lexicographic order.
-
-    Built a column at a time: each row so far is repeated once per position that may follow
-    its last one.
-
-    >>> _completions(np.array([3, 5, 7, 9], np.uint8), 2).tolist()
-    [[3, 5], [3, 7], [3, 9], [5, 7], [5, 9], [7, 9]]
-    """
-    m = len(remaining)
-    index = np.zeros((1, 0), np.uint8)  # positions in ``remaining``, one row per subset so far
-    for column in range(missing):
-        first = index[:, -1].astype(np.int64) + 1 if column else np.zeros(1, np.int64)
-        counts = np.maximum(m - missing + column - first + 1, 0)  # positions this column may take
-        ends = np.cumsum(counts)
-        following = np.arange(ends[-1] if len(ends) else 0) - np.repeat(ends - counts - first, counts)
-        index = np.column_stack([np.repeat(index, counts, axis=0), following.astype(np.uint8)])
-    return remaining[index]
 
 
 class _Tally:
@@ -265,34 +312,44 @@ def _showdowns(high: np.ndarray, low: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def _result(g, board_cards, exact, samples, total, unit, tally, labels, combos) -> dict:
-    totals = tally.totals
-    share, share_sq, high_share, low_share = (totals[:, i] / unit ** (2 if i == 1 else 1) / total for i in range(4))
+    """The answer from a tally of ``total`` deals (or weight)."""
+    share, share_sq, high_share, low_share = (tally.totals[:, i] / unit ** (2 if i == 1 else 1) / total for i in range(4))
     se = np.zeros(len(labels)) if exact else np.sqrt(np.maximum(share_sq - share**2, 0) / max(samples - 1, 1))
+    rows = [
+        {"share": share[i], "se": se[i], "high": high_share[i], "low": low_share[i],
+         "win": tally.wins[i] / total, "tie": tally.ties[i] / total, "scoop": tally.scoops[i] / total}
+        for i in range(len(labels))
+    ]
+    return _rows_result(g, board_cards, exact, samples, rows, labels, combos)
+
+
+def _rows_result(g, board_cards, exact, samples, rows, labels, combos) -> dict:
+    """The answer's dict from each hand's shares (fractions of the pot) and rates."""
     out = []
-    for i, label in enumerate(labels):
-        row = {
+    for row, label, size in zip(rows, labels, combos):
+        hand = {
             "hand": label,
-            "equity": float(share[i]),
-            "equity_se": float(se[i]),
-            "win": float(tally.wins[i] / total),
-            "tie": float(tally.ties[i] / total),
-            "high": float(high_share[i]),
-            "low": float(low_share[i]),
-            "scoop": float(tally.scoops[i] / total),
+            "equity": float(row["share"]),
+            "equity_se": float(row.get("se", 0.0)),
+            "win": float(row["win"]),
+            "tie": float(row["tie"]),
+            "high": float(row["high"]),
+            "low": float(row["low"]),
+            "scoop": float(row["scoop"]),
         }
-        if combos[i] is not None:
-            row["combos"] = combos[i]
-        out.append(row)
+        if size is not None:
+            hand["combos"] = size
+        out.append(hand)
     return {"game": g.name, "board": format_cards(board_cards), "exact": bool(exact), "samples": int(samples), "hands": out}
 
 
-def _range_equity(g, texts, entries, board_cards, dead_cards, samples, seed, exact) -> dict:
-    """Equity when some hands are ranges: every compatible combination of their hands (each
-    weighted by the product of its hands' weights), exactly or by weighted sampling."""
+def _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples, seed) -> dict:
+    """Ranges (and fixed or ``random`` hands) sampled: each range's hand drawn by weight."""
+    from evaluator.fast import fast_evaluator
+
+    fast = fast_evaluator(g)
     players = len(entries)
     unit = share_unit(players)
-    hole_cards = g.hole_cards
-    missing = g.board_cards - len(board_cards)
     blocked = set(board_cards) | set(dead_cards)
     choices = []  # per player: (combos array, weights) or None for random
     for entry in entries:
@@ -305,46 +362,13 @@ def _range_equity(g, texts, entries, board_cards, dead_cards, samples, seed, exa
             choices.append((np.array([entry.combos[i] for i in keep], np.uint8), np.array([entry.weights[i] for i in keep])))
         else:
             choices.append((np.array([sorted(entry)], np.uint8), np.ones(1)))
-    randoms = [i for i, c in enumerate(choices) if c is None]
-    deck_left = 52 - len(blocked) - hole_cards * players
-    if deck_left < missing:
-        raise SampyongError("not enough cards left in the deck for these hands and board")
-    assignments = int(np.prod([len(c[0]) for c in choices if c is not None], dtype=np.float64))
-    space = assignments * comb(deck_left, missing) * players
-    if exact is None:
-        exact = not randoms and space <= EXACT_LIMIT
-    elif exact and (randoms or space > EXACT_LIMIT):
-        raise SampyongError("too large to enumerate exactly (random hands, or over 1e8 evaluations): sample instead")
-    _check_samples(exact, samples, players)
-    fast = _evaluator(g, space if exact else None)
+    missing = g.board_cards - len(board_cards)
     tally = _Tally(players, np.float64)
     board = np.array(board_cards, np.uint8)
-    labels = [t if isinstance(e, Range) else ("random" if e is None else format_cards(e)) for t, e in zip(texts, entries)]
-    combos = [e.size if isinstance(e, Range) else None for e in entries]
-    if exact:
-        weight_sum = 0.0
-        boards = 0
-        for pick in itertools.product(*[range(len(c[0])) for c in choices]):
-            holes = [choices[p][0][k] for p, k in enumerate(pick)]
-            held = np.concatenate(holes)
-            if len(set(held.tolist())) != len(held):
-                continue
-            weight = float(np.prod([choices[p][1][k] for p, k in enumerate(pick)]))
-            remaining = np.array(sorted(set(range(52)) - blocked - set(held.tolist())), np.uint8)
-            for full in _boards(board, remaining, missing):
-                hole = np.ascontiguousarray(np.broadcast_to(np.stack(holes), (len(full), players, hole_cards)))
-                high, low = fast.high_low(hole, full)
-                tally.add(high, low, unit, weight)
-            completions = comb(len(remaining), missing)
-            weight_sum += weight * completions
-            boards += completions
-        if not weight_sum:
-            raise SampyongError("these ranges never fit together: every combination shares a card")
-        return _result(g, board_cards, True, boards, weight_sum, unit, tally, labels, combos)
     rng = np.random.default_rng(seed)
     for start in range(0, samples, BATCH):
         n = min(BATCH, samples - start)
-        hole, full = _sample_ranges(rng, n, choices, blocked, board, missing, hole_cards)
+        hole, full = _sample_ranges(rng, n, choices, blocked, board, missing, g.hole_cards)
         high, low = fast.high_low(hole, full)
         tally.add(high, low, unit, 1.0)
     return _result(g, board_cards, False, samples, samples, unit, tally, labels, combos)

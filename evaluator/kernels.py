@@ -158,7 +158,7 @@ def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low
     return value, low_value[_low_mask(_rank_mask(bits))]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def byte_offsets(hole, board, rows):
     """Where ``hole`` and ``board`` start, in bytes from the start of ``rows``."""
     return hole.ctypes.data - rows.ctypes.data, board.ctypes.data - rows.ctypes.data
@@ -205,7 +205,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
     has_low = low_qualifier is not None  # without, one_per_board and shared_board never write ``low``
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def one_per_board(cards, high, low):
         """``shared_board`` for a batch with one player per board (random hands), read from the
         deal's rows: ``cards`` is those rows flattened, ``uint8[n * (hole_cards + board_cards)]``
@@ -272,7 +272,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
             if word == 0:
                 return
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def shared_board(hole, board, high, low):
         """Best high and low of every player when any 5 of hole + board may play: the board's
         part of each pool is summed once per deal and shared by its players."""
@@ -296,7 +296,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                 if has_low:
                     low[i, p] = low_strength
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def high_low_present(hole, board, high, low, present):
         """``shared_board`` plus the category bits some 5 of hole + board make exactly.
 
@@ -339,7 +339,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                 low[i, p] = low_value[_low_mask(_rank_mask(bits))]
                 present[i, p] = found
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def low_only(hole, board, low):
         """Just the low (another qualifier on hands whose high is already known)."""
         n, players, _ = hole.shape
@@ -356,7 +356,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     return FreeKernels(one_per_board, shared_board, high_low_present, low_only)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def subset_high_low(
     hole, board, hole_sets, board_sets, pairs,
     lo_index, start5, rank_value5, rank_present5, flush_value, flush_present, low_value,
@@ -586,7 +586,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     n_hole = hole_cards
     use0, use1, use2, use3 = (h in hand_splits for h in range(4))
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def split_high_low_present(
         hole, board, hole_sets, hole_set_size, board_sets, board_set_size,
         lo_index, start, hole_rank_index, split_value, split_present, split_offset, split_stride,
@@ -707,7 +707,7 @@ def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     n_holes = len(rank_multisets(hole_cards))
     use0, use1, use2, use3 = (h in hand_splits for h in range(4))
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def hole_table_high_low(hole, board, lo_index, start, table, strength_of, flush_ordinal, split_low, low_mask, high, low):
         n, players, _ = hole.shape
         total = n * players
@@ -819,7 +819,7 @@ def _with_flush_present(found, bits, suit, flush_present, offsuit_present, paire
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def enumerate_pools(
     deck, first, size, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
     offsuit_present, paired_bits, best_positions, present_patterns, low_patterns,
@@ -875,7 +875,7 @@ def enumerate_pools(
             low_patterns[_low_mask(_rank_mask(b))] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rerank_high(high, present, source_category_of_position, position_of_category, top_position, out, redo):
     """High strengths under another order of the same categories, from ``high`` and ``present``.
 

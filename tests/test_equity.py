@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from evaluator import reference
 import evaluator.equity
+import evaluator.range_showdown
 from evaluator.cards import format_cards, make_card, parse_cards
 from evaluator.equity import equity
 from evaluator.errors import SampyongError
@@ -130,7 +131,7 @@ def test_monte_carlo_random_hand_within_4_se_of_a_brute_force(game_name, hero, b
     and the reported SE is the exact per-deal spread over the square root of the samples."""
     g = game(game_name)
     samples = 20_000
-    result = equity(game_name, [hero, "random"], board=board, dead=dead, samples=samples, seed=7)
+    result = equity(game_name, [hero, "random"], board=board, dead=dead, samples=samples, seed=7, exact=False)
     assert not result["exact"] and result["samples"] == samples
     hero_cards, board_cards = parse_cards(hero), parse_cards(board)
     parts = [_reference_parts(g, [hero_cards, list(other)], board_cards)
@@ -184,9 +185,10 @@ def test_bad_input(args, message):
 
 
 def test_exact_refused_when_too_large():
-    """Asking for exact with a random hand is a clear error."""
+    """Asking for exact where the work is over EXACT_LIMIT (a hand against two random hands
+    before the flop) is a clear error."""
     with pytest.raises(SampyongError, match="too large"):
-        equity("holdem", ["As Ah", "random"], exact=True)
+        equity("holdem", ["As Ah", "random", "random"], exact=True)
 
 
 # --- the exact/sampled choice, seeds, sample limits, ranges -------------------------------
@@ -196,7 +198,7 @@ def test_largest_seed_accepted_and_one_more_refused():
     """Every seed from 0 to 2**64 - 1 is accepted (2**63 and 2**64 - 1 included, same seed same
     result) and 2**64 or a negative seed is refused."""
     args = ("holdem", ["As Ah", "random"])
-    kwargs = {"board": "Kd Qc 7h 7s 2d", "samples": 500}
+    kwargs = {"board": "Kd Qc 7h 7s 2d", "samples": 500, "exact": False}
     for seed in (2**63, 2**64 - 1):
         first = equity(*args, seed=seed, **kwargs)
         assert not first["exact"] and first["samples"] == 500
@@ -206,35 +208,40 @@ def test_largest_seed_accepted_and_one_more_refused():
             equity(*args, seed=seed, **kwargs)
 
 
-def test_hands_enumerated_exactly_up_to_the_limit_of_evaluations(monkeypatch):
-    """Hand against hand is enumerated when boards times hands is at most EXACT_LIMIT, sampled
-    one evaluation above it: As Ah, Kd Kc on a turn have 44 rivers, so 2 x 44 = 88 evaluations."""
-    evaluations = 44 * 2
-    for limit, exact in ((evaluations, True), (evaluations - 1, False)):
-        monkeypatch.setattr(evaluator.equity, "EXACT_LIMIT", limit)
+def test_hands_enumerated_exactly_up_to_the_budget_of_work(monkeypatch):
+    """Hand against hand is enumerated when its work is at most EXACT_WORK and sampled one unit
+    above it; ``exact=True`` insists up to EXACT_LIMIT. As Ah, Kd Kc on a turn have 44 rivers
+    and no suit symmetry (the board holds every suit); heads-up each hand's sweep counts once per
+    subset of its 2 cards: 44 x 2 x 4 = 352."""
+    work = 44 * 2 * 4
+    for budget, exact in ((work, True), (work - 1, False)):
+        monkeypatch.setattr(evaluator.equity, "EXACT_WORK", budget)
         result = equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h", samples=1000)
         assert result["exact"] is exact and result["samples"] == (44 if exact else 1000)
-        if not exact:
-            with pytest.raises(SampyongError, match="too large"):
-                equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h", exact=True)
+    assert equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h", exact=True)["exact"]
+    monkeypatch.setattr(evaluator.equity, "EXACT_LIMIT", work - 1)
+    with pytest.raises(SampyongError, match="too large"):
+        equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h", exact=True)
 
 
-def test_ranges_enumerated_exactly_up_to_the_limit_of_evaluations(monkeypatch):
-    """A range against a hand is enumerated when hands of the range times boards times hands is
-    at most EXACT_LIMIT, sampled one above it: AA (6 hands) against Kd Kc on a turn, 6 x 44 x 2."""
-    evaluations = 6 * 44 * 2
-    for limit, exact in ((evaluations, True), (evaluations - 1, False)):
-        monkeypatch.setattr(evaluator.equity, "EXACT_LIMIT", limit)
+def test_ranges_enumerated_exactly_up_to_the_budget_of_work(monkeypatch):
+    """A range against a hand is enumerated when boards times hands times card subsets is at
+    most EXACT_WORK, sampled one above it: AA (6 hands) and Kd Kc on a turn, whose kings never
+    fall (46 rivers), 46 x 7 x 4."""
+    work = 46 * 7 * 4
+    for budget, exact in ((work, True), (work - 1, False)):
+        monkeypatch.setattr(evaluator.equity, "EXACT_WORK", budget)
         result = equity("holdem", ["AA", "Kd Kc"], board="Qs 7d 2c 3h", samples=1000)
-        assert result["exact"] is exact and result["samples"] == (6 * 44 if exact else 1000)
+        assert result["exact"] is exact and result["samples"] == (46 if exact else 1000)
 
 
-def test_range_against_a_random_hand_is_sampled_and_matches_a_brute_force():
-    """A range against a random hand is sampled even when tiny (nothing random is enumerated),
-    and its equity lies within 4 standard errors of a brute force with eval7."""
+def test_range_against_a_random_hand_matches_a_brute_force():
+    """A range against a random hand: enumerated (a random hand is every hand), its equity
+    equal to a brute force with eval7; sampled, within 4 standard errors of it."""
     board = "Kd Qc 7h 7s 2d"
-    result = equity("holdem", ["AA", "random"], board=board, samples=20_000, seed=5)
-    assert not result["exact"] and result["samples"] == 20_000
+    enumerated = equity("holdem", ["AA", "random"], board=board)
+    result = equity("holdem", ["AA", "random"], board=board, samples=20_000, seed=5, exact=False)
+    assert enumerated["exact"] and not result["exact"] and result["samples"] == 20_000
     board_cards = [eval7.Card(c) for c in board.split()]
     aces = list(itertools.combinations(["As", "Ah", "Ad", "Ac"], 2))
     shares = []
@@ -248,6 +255,7 @@ def test_range_against_a_random_hand_is_sampled_and_matches_a_brute_force():
     exact = statistics.fmean(shares)
     se = statistics.pstdev(shares) / 20_000**0.5
     assert abs(result["hands"][0]["equity"] - exact) <= 4 * se
+    assert enumerated["hands"][0]["equity"] == pytest.approx(exact, abs=1e-12)
     assert result["hands"][0]["equity"] + result["hands"][1]["equity"] == pytest.approx(1.0)
 
 
@@ -259,7 +267,7 @@ def test_two_random_hands_on_a_flop_match_a_brute_force():
     live = "Ks Qd 7c 7d Js Ts 2c 3d".split()
     dead = format_cards(sorted(set(_unseen(hero, board)) - set(parse_cards(" ".join(live)))))
     samples = 20_000
-    result = equity("holdem", [hero, "random", "random"], board=board, dead=dead, samples=samples, seed=11)
+    result = equity("holdem", [hero, "random", "random"], board=board, dead=dead, samples=samples, seed=11, exact=False)
     assert not result["exact"] and result["samples"] == samples
     fixed = [eval7.Card(c) for c in board.split()]
     shares = []  # per deal, each hand's share of the pot
@@ -287,10 +295,11 @@ def test_most_samples_is_what_64_bit_squared_shares_allow(monkeypatch):
     class Accepted(Exception):
         pass
 
-    def accepted(game, evaluations):
+    def accepted(*args):
         raise Accepted  # the sample count passed; stop before dealing
 
-    monkeypatch.setattr(evaluator.equity, "_evaluator", accepted)
+    monkeypatch.setattr(evaluator.equity, "_sampled_hands", accepted)
+    monkeypatch.setattr(evaluator.equity, "_sampled_ranges", accepted)
     for hands, most in ((["As Ah", "random"], 2**59 - 1), (["As Ah", "random", "random"], (2**63 - 1) // 144)):
         for entries in (hands, ["AA", *hands[1:]]):  # hands, and ranges
             with pytest.raises(Accepted):
@@ -313,24 +322,27 @@ def test_range_results_give_combos_and_hands_do_not():
 @pytest.mark.parametrize("game_name, hands, board", [
     ("holdem", ["As Ah", "Kd Kc", "7c 2d"], "Qs 7d 2c"),
     ("pls7", ["As 2h 3d", "Kc Kd 4s"], "5h 6c 9d"),  # high and low
-    ("pls7", ["AA*", "Kc Kd 4s"], "5h 6c 9d 2s"),  # a range
     ("holdem", ["As Ah", "Kd Kc", "Qs Qh", "Jd Jc", "Ts Th", "9d 9c", "8s 8h", "7d 7c", "6s 6h"], "2c 3c 4d"),  # 9 seats
 ])
 def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, hands, board):
-    """A small exact enumeration reads the tables in numpy (``evaluator.vectorized``); forced onto
-    the numba kernels, every figure of the answer is the same."""
+    """A small exact enumeration of fixed hands reads the tables in numpy (``evaluator.vectorized``)
+    in a process without numba; through the showdown kernel, every figure of the answer is the same."""
     picked = []
-    choose = evaluator.equity._evaluator
+    light_path, kernel_path = evaluator.equity._light_equity, evaluator.range_showdown.showdown
 
-    def spy(g, evaluations):
-        picked.append(type(choose(g, evaluations)).__name__)
-        return choose(g, evaluations)
+    def spy(path, name):
+        def call(*args):
+            picked.append(name)
+            return path(*args)
+        return call
 
-    monkeypatch.setattr(evaluator.equity, "_evaluator", spy)
+    monkeypatch.setattr(evaluator.equity, "_light_equity", spy(light_path, "numpy"))
+    monkeypatch.setattr(evaluator.range_showdown, "showdown", spy(kernel_path, "kernel"))
+    monkeypatch.setattr(evaluator.equity, "_numba_loaded", lambda: False)
     light = equity(game_name, hands, board=board)
     monkeypatch.setattr(evaluator.equity, "LIGHT_EVALUATIONS", 0)
     assert equity(game_name, hands, board=board) == light and light["exact"]
-    assert picked == ["VectorizedEvaluator", "FastEvaluator"]
+    assert picked == ["numpy", "kernel"]
 
 
 @pytest.mark.parametrize("size, missing", [(5, 0), (5, 5), (9, 1), (12, 3), (20, 4)])

@@ -1,0 +1,181 @@
+"""The numba kernels of ``evaluator.range_showdown`` and ``evaluator.isomorphism``: the heads-up sweep,
+every tuple of three or more players, and boards folded by suit symmetry.
+
+Apart from those modules so that the calculator's small answers, which never run them, import
+no numba (``evaluator.jit``).
+"""
+
+import numpy as np
+
+from evaluator.jit import njit
+
+
+@njit(cache=True, nogil=True)
+def fold(completions, maps):
+    m, k = completions.shape
+    keep = np.zeros(m, np.bool_)
+    size = np.zeros(m, np.int64)
+    for i in range(m):
+        mask = np.int64(0)
+        for j in range(k):
+            mask |= np.int64(1) << completions[i, j]
+        fixed = 0
+        smallest = True
+        for g in range(maps.shape[0]):
+            image = np.int64(0)
+            for j in range(k):
+                image |= np.int64(1) << maps[g, completions[i, j]]
+            if image < mask:
+                smallest = False
+                break
+            if image == mask:
+                fixed += 1
+        if smallest:
+            keep[i] = True
+            size[i] = maps.shape[0] // fixed
+    return keep, size
+
+
+@njit(inline="always")
+def _count(hand, low, hist, total, hero_subsets, signs):
+    """The villain's tallied weight against ``hand`` without the hands sharing a card with it,
+    as (worse low, equal low, all): inclusion-exclusion over the hand's proper subsets."""
+    worse = 0.0
+    equal = 0.0
+    every = 0.0
+    for s in range(signs.shape[0]):
+        at = hero_subsets[hand, s]
+        if at < 0:
+            continue
+        sign = signs[s]
+        every += sign * total[at]
+        equal += sign * hist[at, low]
+        for k in range(low):
+            worse += sign * hist[at, k]
+    return worse, equal, every
+
+
+@njit(cache=True, nogil=True)
+def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, mask_v, weight_v,
+              hero_subsets, villain_subsets, signs, full_sign, match, ids, lows, outcomes, acc):
+    n_h, n_v, subsets = mask_h.shape[0], mask_v.shape[0], villain_subsets.shape[1]
+    hist = np.zeros((ids, lows))
+    total = np.zeros(ids)
+    valid_h = np.empty(n_h, np.int64)
+    valid_v = np.empty(n_v, np.int64)
+    below = np.empty((n_h, 3))
+    upto = np.empty((n_h, 3))
+    for t in range(board_masks.shape[0]):
+        board, board_weight = board_masks[t], board_weights[t]
+        m_h = 0
+        for i in range(n_h):
+            if mask_h[i] & board == 0:
+                valid_h[m_h] = i
+                m_h += 1
+        m_v = 0
+        for j in range(n_v):
+            if mask_v[j] & board == 0:
+                valid_v[m_v] = j
+                m_v += 1
+        if m_h == 0 or m_v == 0:
+            continue
+        order_h = valid_h[:m_h][np.argsort(high_h[t, valid_h[:m_h]])]
+        order_v = valid_v[:m_v][np.argsort(high_v[t, valid_v[:m_v]])]
+        j = 0
+        i = 0
+        while i < m_h:
+            strength = high_h[t, order_h[i]]
+            while j < m_v and high_v[t, order_v[j]] < strength:
+                v = order_v[j]
+                for s in range(subsets):
+                    hist[villain_subsets[v, s], low_v[t, v]] += weight_v[v]
+                    total[villain_subsets[v, s]] += weight_v[v]
+                j += 1
+            end = i
+            while end < m_h and high_h[t, order_h[end]] == strength:
+                h = order_h[end]
+                below[end, 0], below[end, 1], below[end, 2] = _count(h, low_h[t, h], hist, total, hero_subsets, signs)
+                end += 1
+            while j < m_v and high_v[t, order_v[j]] == strength:
+                v = order_v[j]
+                for s in range(subsets):
+                    hist[villain_subsets[v, s], low_v[t, v]] += weight_v[v]
+                    total[villain_subsets[v, s]] += weight_v[v]
+                j += 1
+            for q in range(i, end):
+                h = order_h[q]
+                worse, equal, every = _count(h, low_h[t, h], hist, total, hero_subsets, signs)
+                if match[h] >= 0:  # the hand itself: as strong, the same low
+                    equal += full_sign * weight_v[match[h]]
+                    every += full_sign * weight_v[match[h]]
+                upto[q, 0], upto[q, 1], upto[q, 2] = worse, equal, every
+            i = end
+        while j < m_v:
+            v = order_v[j]
+            for s in range(subsets):
+                hist[villain_subsets[v, s], low_v[t, v]] += weight_v[v]
+                total[villain_subsets[v, s]] += weight_v[v]
+            j += 1
+        for q in range(m_h):
+            h = order_h[q]
+            low = low_h[t, h]
+            worse, equal, every = _count(h, low, hist, total, hero_subsets, signs)
+            if match[h] >= 0:
+                equal += full_sign * weight_v[match[h]]
+                every += full_sign * weight_v[match[h]]
+            has_low = 1 if low > 0 else 0
+            for cell in range(3):
+                if cell == 0:
+                    c_worse, c_equal, c_every = below[q, 0], below[q, 1], below[q, 2]
+                elif cell == 1:
+                    c_worse, c_equal, c_every = upto[q, 0] - below[q, 0], upto[q, 1] - below[q, 1], upto[q, 2] - below[q, 2]
+                else:
+                    c_worse, c_equal, c_every = worse - upto[q, 0], equal - upto[q, 1], every - upto[q, 2]
+                c_better = c_every - c_worse - c_equal
+                for k in range(6):
+                    acc[h, k] += board_weight * (
+                        c_worse * outcomes[has_low, cell, 0, k]
+                        + c_equal * outcomes[has_low, cell, 1, k]
+                        + c_better * outcomes[has_low, cell, 2, k]
+                    )
+            acc[h, 6] += board_weight * every
+        for q in range(m_v):  # empty the tallies for the next board
+            v = order_v[q]
+            for s in range(subsets):
+                hist[villain_subsets[v, s], low_v[t, v]] = 0.0
+                total[villain_subsets[v, s]] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def multiway(board_masks, board_weights, high, low, tuples, tuple_masks, tuple_weights, unit, acc):
+    players = tuples.shape[1]
+    for t in range(board_masks.shape[0]):
+        board = board_masks[t]
+        for u in range(tuples.shape[0]):
+            if tuple_masks[u] & board:
+                continue
+            weight = board_weights[t] * tuple_weights[u]
+            top_high = high[t, tuples[u, 0]]
+            top_low = low[t, tuples[u, 0]]
+            for p in range(1, players):
+                top_high = max(top_high, high[t, tuples[u, p]])
+                top_low = max(top_low, low[t, tuples[u, p]])
+            high_winners = 0
+            low_winners = 0
+            for p in range(players):
+                high_winners += high[t, tuples[u, p]] == top_high
+                low_winners += top_low > 0 and low[t, tuples[u, p]] == top_low
+            high_share = (unit // 2 if top_low > 0 else unit) // high_winners
+            low_share = unit // 2 // max(low_winners, 1)
+            for p in range(players):
+                c = tuples[u, p]
+                h = high_share if high[t, c] == top_high else 0
+                lo = low_share if top_low > 0 and low[t, c] == top_low else 0
+                share = h + lo
+                acc[p, 0] += weight * share
+                acc[p, 1] += weight * h
+                acc[p, 2] += weight * lo
+                acc[p, 3] += weight * (share == unit)
+                acc[p, 4] += weight * (0 < share < unit)
+                acc[p, 5] += weight * (share == unit and top_low > 0)
+                acc[p, 6] += weight
