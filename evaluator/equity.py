@@ -25,7 +25,9 @@ process that has not loaded numba, so the calculator answers at once.
 from __future__ import annotations
 
 import itertools
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from math import comb
 
@@ -34,7 +36,7 @@ import numpy as np
 from evaluator import range_showdown as showdown, vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
-from evaluator.isomorphism import completions
+from evaluator.isomorphism import completions, suit_blocks, symmetries
 from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import pot_shares, share_unit
@@ -47,6 +49,9 @@ BATCH = 1 << 16
 # Enumerations of up to this many evaluations read the tables in numpy (``evaluator.vectorized``,
 # some 30 M a second with the tally): done before numba would have loaded (about 0.5 s).
 LIGHT_EVALUATIONS = 5_000_000
+# Fixed hands of up to this many players are enumerated by ``kernels``' ``fixed_hands`` (its
+# showdown codes, 2 bits a player, count into an array of 2**16).
+FIXED_MOST = 8
 
 
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
@@ -138,8 +143,11 @@ def equity(
             raise SampyongError(f"too large to enumerate exactly (about {work:.1e} evaluations, over {EXACT_LIMIT:.0e}): sample instead")
         if exact or work <= EXACT_WORK:
             _check_samples(True, samples, len(entries))
-            if all(isinstance(e, list) for e in entries) and _light(g, s.completions * len(entries)):
-                return _light_equity(g, entries, board_cards, dead_cards, labels)
+            if all(isinstance(e, list) for e in entries) and vectorized.covers(g):
+                if _light(g, s.completions * len(entries)):
+                    return _light_equity(g, entries, board_cards, dead_cards, labels)
+                if len(entries) <= FIXED_MOST:
+                    return _fixed_equity(g, s, labels)
             result = showdown.showdown(g, s, threads)
             unit, weight = result.unit, result.totals[0, 6]
             if not weight:
@@ -206,6 +214,24 @@ def _light_equity(g: Game, known, board_cards, dead_cards, labels) -> dict:
     return _result(g, board_cards, True, total, total, unit, tally, labels, [None] * players)
 
 
+def _fixed_equity(g: Game, s: showdown.Spot, labels) -> dict:
+    """Fixed hands of a free-use game: every completion of the board counted by ``kernels``'
+    ``fixed_hands`` (by the ranks of the new cards, and one by one only where a flush may play)."""
+    from evaluator.fast import fast_evaluator
+
+    kernel = fast_evaluator(g)._free_kernels.fixed_hands
+    hole = np.ascontiguousarray(np.concatenate(s.hands))
+    players = len(hole)
+    counts = np.zeros(1 << (2 * players), np.int64)
+    kernel(hole, np.array(s.board, np.uint8), s.deck, s.missing, counts)
+    codes = np.flatnonzero(counts)
+    bits = (codes[:, None] >> np.arange(2 * players)) & 1
+    unit = share_unit(players)
+    tally = _Tally(players, np.int64)
+    tally.add_showdowns(bits[:, :players], bits[:, players:], counts[codes], unit, 1)
+    return _result(g, list(s.board), True, s.completions, s.completions, unit, tally, labels, [None] * players)
+
+
 def _sampled_hands(g: Game, known, board_cards, dead_cards, samples, seed, labels) -> dict:
     """Fixed and ``random`` hands, sampled."""
     from evaluator.deal import deal_cards  # numba's: only sampling loads it
@@ -269,7 +295,11 @@ class _Tally:
         """Add each deal's pot shares (``evaluator.settle.pot_shares``, in whole units) times
         ``weight``. Shares depend only on who won each half, so each distinct showdown is shared
         out once and counted; with weight 1 every sum is an exact integer."""
-        high_winners, low_winners, deals = _showdowns(high, low)
+        self.add_showdowns(*_showdowns(high, low), unit, weight)
+
+    def add_showdowns(self, high_winners, low_winners, deals, unit, weight) -> None:
+        """Add showdowns given as who won the high and the low (``int64[k, players]`` of 0/1)
+        and how many deals each was."""
         high_part, low_part = pot_shares(high_winners, low_winners, unit)
         units = high_part + low_part
         dtype = self.totals.dtype

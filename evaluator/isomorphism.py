@@ -16,6 +16,7 @@ all 24; any known board card of a suit breaks the symmetries that move it.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -42,6 +43,43 @@ def symmetries(board: list[int], dead: list[int], hands: list[np.ndarray], weigh
         if all(_maps_onto_itself(cards, h, w) for h, w in zip(hands, weights)):
             keep.append(cards)
     return np.array(keep, np.int64)
+
+
+def suit_blocks(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The folding of ``kernels``' ``fixed_hands`` for the group of ``maps``: when the group is
+    every permutation of the suits within each of its orbits of suits, ``(pairs, orbit_of)``:
+    the consecutive suits of each orbit (``int64[k, 2]``) and, by which pairs' new cards have
+    equal rank masks (bit k for pair k), how many completions one stands for; else None.
+
+    >>> from evaluator.cards import parse_cards
+    >>> pairs, orbit_of = suit_blocks(symmetries([], [], [np.array([parse_cards("As Ah")], np.uint8)], [np.ones(1)]))
+    >>> pairs.tolist(), orbit_of.tolist()
+    ([[0, 1], [2, 3]], [4, 2, 2, 1])
+    """
+    suits = maps[:, :4] & 3  # each permutation's image of the suits (cards 0-3 are the deuces)
+    orbits: list[list[int]] = []
+    for s in range(4):
+        if not any(s in o for o in orbits):
+            orbits.append(sorted(set(suits[:, s].tolist())))
+    if len(maps) != int(np.prod([math.factorial(len(o)) for o in orbits])):
+        return None
+    pairs = [(o[i], o[i + 1]) for o in orbits for i in range(len(o) - 1)]
+    orbit_of = np.zeros(1 << len(pairs), np.int64)
+    for ties in range(len(orbit_of)):
+        size, k = 1, 0
+        for o in orbits:
+            run_lengths, run = [], 1
+            for _ in range(len(o) - 1):
+                if ties >> k & 1:
+                    run += 1
+                else:
+                    run_lengths.append(run)
+                    run = 1
+                k += 1
+            run_lengths.append(run)
+            size *= math.factorial(len(o)) // int(np.prod([math.factorial(r) for r in run_lengths]))
+        orbit_of[ties] = size
+    return np.array(pairs, np.int64).reshape(-1, 2), orbit_of
 
 
 def _maps_onto_itself(cards: np.ndarray, hands: np.ndarray, weights: np.ndarray) -> bool:

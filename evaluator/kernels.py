@@ -164,6 +164,73 @@ def byte_offsets(hole, board, rows):
     return hole.ctypes.data - rows.ctypes.data, board.ctypes.data - rows.ctypes.data
 
 
+@njit(cache=True, nogil=True)
+def _rank_multisets(available, count):
+    """Every multiset of ``count`` ranks that ``available[rank]`` cards of each rank allow: its
+    summed ``CARD_KEY``, its rank mask and how many sets of cards it stands for (the product of
+    C(available[r], copies of r)); ``count`` 0 gives the empty multiset once."""
+    size = 1
+    for j in range(count):
+        size = size * (13 + j) // (j + 1)  # at most C(13 + count - 1, count)
+    keys = np.zeros(size, np.int64)
+    masks = np.zeros(size, np.int64)
+    ways = np.zeros(size, np.int64)
+    if count == 0:
+        ways[0] = 1
+        return keys[:1], masks[:1], ways[:1]
+    rank_at = np.zeros(count, np.int64)
+    n = 0
+    level = 0
+    while True:
+        r = rank_at[level]
+        if r > 12:
+            if level == 0:
+                break
+            level -= 1
+            rank_at[level] += 1
+            continue
+        copies = 1  # of rank r among the new cards so far, this one included
+        while copies <= level and rank_at[level - copies] == r:
+            copies += 1
+        if copies > available[r]:
+            rank_at[level] += 1
+            continue
+        if level + 1 < count:
+            rank_at[level + 1] = r
+            level += 1
+            continue
+        key = np.int64(0)
+        mask = np.int64(0)
+        w = np.int64(1)
+        for j in range(count):
+            key += CARD_KEY[4 * rank_at[j]]
+            mask |= np.int64(1) << rank_at[j]
+            run = 1
+            while j - run >= 0 and rank_at[j - run] == rank_at[j]:
+                run += 1
+            w = w * (available[rank_at[j]] - run + 1) // run  # C(available, run), one copy at a time
+        keys[n], masks[n], ways[n] = key, mask, w
+        n += 1
+        rank_at[level] += 1
+    return keys[:n], masks[:n], ways[:n]
+
+
+@njit(inline="always")
+def _next_subset(index, n):
+    """Advance ``index`` (ascending positions of a subset of ``range(n)``) to the next subset in
+    lexicographic order; False after the last (an empty subset has only itself)."""
+    k = index.shape[0]
+    i = k - 1
+    while i >= 0 and index[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    index[i] += 1
+    for j in range(i + 1, k):
+        index[j] = index[j - 1] + 1
+    return True
+
+
 class FreeKernels(NamedTuple):
     """The free-use kernels of one game: ``(pools, high, low)`` for the first, ``(hole, board,
     high, low)`` for the second."""
@@ -172,6 +239,7 @@ class FreeKernels(NamedTuple):
     shared_board: Callable
     high_low_present: Callable
     low_only: Callable
+    fixed_hands: Callable
 
 
 @lru_cache(maxsize=None)
@@ -353,7 +421,172 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     bits |= CARD_SUIT_BIT[hole[i, p, j]]
                 low[i, p] = low_value[_low_mask(_rank_mask(bits))]
 
-    return FreeKernels(one_per_board, shared_board, high_low_present, low_only)
+    @njit(inline="always")
+    def _codes(key, ranks, hand_key, hand_ranks, flush_of):
+        """The showdown code (bit p: player p holds the best high; bit players + p: the best low)
+        of a board of summed ``CARD_KEY`` ``key`` and rank mask ``ranks``, as ``(plain, true)``:
+        highs from the rank multisets alone, and the same with each player's flush
+        (``flush_of[p]``, 0 for none) where it is better. Lows come from the rank masks."""
+        players = hand_key.shape[0]
+        top_plain = np.int64(-1)
+        top_true = np.int64(-1)
+        top_low = np.int64(0)
+        plain_code = 0
+        true_code = 0
+        low_code = 0
+        for p in range(players):
+            pool = key + hand_key[p]
+            plain = np.int64(rank_value[start_row[pool >> HI_SHIFT] + lo_index[pool & LO_MASK]])
+            true = max(plain, flush_of[p])
+            low = np.int64(low_value[_low_mask(ranks | hand_ranks[p])])
+            if plain > top_plain:
+                top_plain, plain_code = plain, 1 << p
+            elif plain == top_plain:
+                plain_code |= 1 << p
+            if true > top_true:
+                top_true, true_code = true, 1 << p
+            elif true == top_true:
+                true_code |= 1 << p
+            if low > top_low:
+                top_low, low_code = low, 1 << p
+            elif low == top_low and low > 0:
+                low_code |= 1 << p
+        return plain_code | (low_code << players), true_code | (low_code << players)
+
+    @njit(cache=True, nogil=True)
+    def fixed_hands(hole, board, deck, missing, counts):
+        """Every completion of ``board`` (``uint8[known]``) by ``missing`` cards of ``deck``
+        (``uint8[m]``) for the fixed hands ``hole`` (``uint8[players, hole_cards]``): each
+        completion's showdown code (bit p: player p holds the best high; bit players + p: the
+        best low, when one qualifies) counted in ``counts``.
+
+        Boards are counted by the rank multiset of their new cards, not one by one: without a
+        flush a pool's high and low depend on its ranks alone, and the boards with given new
+        ranks number a product of binomials of the deck's cards of each rank. Then the boards
+        on which a pool may hold five cards of suit ``s`` (at least ``need[s]`` new cards of it:
+        five less the board's and the most any hand holds) move from their rank-only code to
+        their true one: the new cards of suit ``s`` dealt one subset at a time (each pool's
+        flush is then known), the others again by ranks where they cannot reach another suit's
+        need, else one by one. A board reaching two suits' need is moved under the first.
+        """
+        players = hole.shape[0]
+        hand_key = np.zeros(players, np.int64)
+        hand_ranks = np.zeros(players, np.int64)
+        held = np.zeros((players, 4), np.int64)
+        hand_suit_ranks = np.zeros((players, 4), np.int64)
+        for p in range(players):
+            for j in range(n_hole):
+                c = np.int64(hole[p, j])
+                hand_key[p] += CARD_KEY[c]
+                hand_ranks[p] |= np.int64(1) << (c >> 2)
+                held[p, c & 3] += 1
+                hand_suit_ranks[p, c & 3] |= np.int64(1) << (c >> 2)
+        key = np.int64(0)
+        ranks = np.int64(0)
+        on_board = np.zeros(4, np.int64)
+        board_suit_ranks = np.zeros(4, np.int64)
+        for j in range(board.shape[0]):
+            c = np.int64(board[j])
+            key += CARD_KEY[c]
+            ranks |= np.int64(1) << (c >> 2)
+            on_board[c & 3] += 1
+            board_suit_ranks[c & 3] |= np.int64(1) << (c >> 2)
+        need = np.zeros(4, np.int64)
+        for s in range(4):
+            most = 0
+            for p in range(players):
+                most = max(most, held[p, s])
+            need[s] = max(5 - most - on_board[s], 0)
+        no_flush = np.zeros(players, np.int64)
+        available = np.zeros(13, np.int64)
+        for c in deck:
+            available[c >> 2] += 1
+        # 1. Every board by the ranks of its new cards, as if no pool held a flush.
+        keys, masks, ways = _rank_multisets(available, missing)
+        for i in range(keys.shape[0]):
+            plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush)
+            counts[plain] += ways[i]
+        # 2. The boards on which a flush may play.
+        flush_of = np.zeros(players, np.int64)
+        every_flush = np.zeros(players, np.int64)
+        new_cards = np.zeros(4, np.int64)
+        new_suit_ranks = np.zeros(4, np.int64)
+        for s in range(4):
+            if need[s] > missing:
+                continue
+            suited = np.array([c for c in deck if c & 3 == s], np.int64)
+            others = np.array([c for c in deck if c & 3 != s], np.int64)
+            others_available = available.copy()
+            for c in suited:
+                others_available[c >> 2] -= 1
+            for k in range(need[s], min(missing, len(suited)) + 1):
+                rest = missing - k
+                if rest > len(others):
+                    continue
+                alone = True  # the other new cards cannot reach another suit's need
+                for t in range(4):
+                    if t != s and need[t] <= rest:
+                        alone = False
+                other_keys, other_masks, other_ways = _rank_multisets(others_available, rest)
+                pick = np.arange(k)
+                while True:
+                    suited_key = key
+                    suited_ranks = ranks
+                    suited_mask = board_suit_ranks[s]
+                    for j in range(k):
+                        c = suited[pick[j]]
+                        suited_key += CARD_KEY[c]
+                        suited_ranks |= np.int64(1) << (c >> 2)
+                        suited_mask |= np.int64(1) << (c >> 2)
+                    for p in range(players):
+                        flush_of[p] = 0
+                        if held[p, s] + on_board[s] + k >= 5:
+                            flush_of[p] = np.int64(flush_value[suited_mask | hand_suit_ranks[p, s]])
+                    if alone:
+                        for i in range(other_keys.shape[0]):
+                            plain, true = _codes(suited_key + other_keys[i], suited_ranks | other_masks[i], hand_key,
+                                                 hand_ranks, flush_of)
+                            if plain != true:
+                                counts[plain] -= other_ways[i]
+                                counts[true] += other_ways[i]
+                    else:
+                        other_pick = np.arange(rest)
+                        while True:
+                            earlier = False  # the board reaches an earlier suit's need: moved there
+                            for t in range(s):
+                                if need[t] <= rest:
+                                    n_t = 0
+                                    for j in range(rest):
+                                        n_t += (others[other_pick[j]] & 3) == t
+                                    earlier |= n_t >= need[t]
+                            if not earlier:
+                                other_key = suited_key
+                                other_ranks = suited_ranks
+                                for t in range(4):
+                                    new_cards[t] = k if t == s else 0
+                                    new_suit_ranks[t] = suited_mask if t == s else board_suit_ranks[t]
+                                for j in range(rest):
+                                    c = others[other_pick[j]]
+                                    other_key += CARD_KEY[c]
+                                    other_ranks |= np.int64(1) << (c >> 2)
+                                    new_cards[c & 3] += 1
+                                    new_suit_ranks[c & 3] |= np.int64(1) << (c >> 2)
+                                for p in range(players):  # a flush in any suit: another may play too
+                                    every_flush[p] = 0
+                                    for t in range(4):
+                                        if held[p, t] + on_board[t] + new_cards[t] >= 5:
+                                            every_flush[p] = max(every_flush[p], np.int64(
+                                                flush_value[new_suit_ranks[t] | hand_suit_ranks[p, t]]))
+                                plain, true = _codes(other_key, other_ranks, hand_key, hand_ranks, every_flush)
+                                if plain != true:
+                                    counts[plain] -= 1
+                                    counts[true] += 1
+                            if not _next_subset(other_pick, len(others)):
+                                break
+                    if not _next_subset(pick, len(suited)):
+                        break
+
+    return FreeKernels(one_per_board, shared_board, high_low_present, low_only, fixed_hands)
 
 
 @njit(cache=True, nogil=True)

@@ -326,9 +326,9 @@ def test_range_results_give_combos_and_hands_do_not():
 ])
 def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, hands, board):
     """A small exact enumeration of fixed hands reads the tables in numpy (``evaluator.vectorized``)
-    in a process without numba; through the showdown kernel, every figure of the answer is the same."""
+    in a process without numba; through the fixed-hands kernel, every figure of the answer is the same."""
     picked = []
-    light_path, kernel_path = evaluator.equity._light_equity, evaluator.range_showdown.showdown
+    light_path, kernel_path = evaluator.equity._light_equity, evaluator.equity._fixed_equity  # 9 seats: the sweep's
 
     def spy(path, name):
         def call(*args):
@@ -337,7 +337,8 @@ def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, ha
         return call
 
     monkeypatch.setattr(evaluator.equity, "_light_equity", spy(light_path, "numpy"))
-    monkeypatch.setattr(evaluator.range_showdown, "showdown", spy(kernel_path, "kernel"))
+    monkeypatch.setattr(evaluator.equity, "_fixed_equity", spy(kernel_path, "kernel"))
+    monkeypatch.setattr(evaluator.range_showdown, "showdown", spy(evaluator.range_showdown.showdown, "kernel"))
     monkeypatch.setattr(evaluator.equity, "_numba_loaded", lambda: False)
     light = equity(game_name, hands, board=board)
     monkeypatch.setattr(evaluator.equity, "LIGHT_EVALUATIONS", 0)

@@ -162,3 +162,35 @@ def test_plo8_equals_a_brute_force_over_pokerkits_omaha_hands():
             share, scoops, deals = share + s, scoops + scooped, deals + 1
     assert deals > 0 and math.isclose(result["equity"], share / deals, abs_tol=1e-12)
     assert math.isclose(result["scoop"], scoops / deals, abs_tol=1e-12)
+
+
+FIXED_CASES = [
+    # (game, hands, board, live cards besides the hands and board: the rest are dead)
+    ("holdem", ["As Ah", "Kd Kc"], "", "Qs Qh Js Jh 9s 8s 7h 6h 2c 3c 4d 5d Td"),
+    ("holdem", ["Ah Kh", "7h 2h", "Qc Jc"], "", "Th 9h 3h 4c 5c 6s 8d 9d Ts Js As"),
+    ("holdem", ["Ah Kh", "7h 2h"], "Th 9h 3c", ""),
+    ("pls7", ["As 2s 3s", "4h 5h 6h"], "", "7s 8s 9h Th 2c 3d 4c 5d 6c Kc Kd Ad Jh"),
+    ("pls7", ["As 2s 3s", "Qd Qc 2h", "7h 8h 9h"], "4s 5h Td", ""),
+    ("pls7", ["As 2s 3s", "4h 5h 6h", "Kd Qd Jd", "7c 8c 9c"], "Ts Js 2h", "Qs 3h 2d 3d 2c 3c 4s 5s 6s Kh"),
+    ("pls", ["Ks Qs Js", "Ah Kh Qh"], "2s 3h 4d", "Ts 9s Th Jh 5d 6c 7c 8d"),
+    ("pls7-2", ["As 2s 3h", "4h 5h 6d"], "7s 8s 9d", "9s Ts 7h 8h 2c 3c 4c"),
+]
+
+
+@pytest.mark.parametrize("game_name, hands, board, live", FIXED_CASES)
+@pytest.mark.parametrize("knobs", [{}, {"ranking": "both"}, {"low": 8}])
+def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, board, live, knobs):
+    """Fixed hands in a free-use game (boards counted by the ranks of their new cards, flushes
+    dealt one by one): every figure equals the brute force over every completion, suited hands
+    that reach flushes in one or two suits, one to four players, preflop to the turn, under
+    other rankings and lows (the 2-3 hole-card game takes the split path and is checked too)."""
+    g = game(game_name).variant(**knobs) if knobs else game(game_name)
+    from evaluator.equity import equity
+
+    named = set(parse_cards(" ".join(hands))) | set(parse_cards(board) if board else []) | set(parse_cards(live) if live else [])
+    dead = format_cards(sorted(set(range(52)) - named)) if live else ""
+    got = equity(g, hands, board=board, dead=dead, exact=True)
+    want = brute_force_equity(g, hands, board=board, dead=dead)
+    for have, expected in zip(got["hands"], want):
+        for field, value in expected.items():
+            assert have[field] == pytest.approx(value, abs=1e-12), (hands, field)
