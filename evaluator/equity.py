@@ -25,6 +25,7 @@ process that has not loaded numba, so the calculator answers at once.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -36,7 +37,7 @@ import numpy as np
 from evaluator import range_showdown as showdown, vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
-from evaluator.isomorphism import completions, suit_blocks, symmetries
+from evaluator.isomorphism import card_masks, completions, symmetries
 from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import pot_shares, share_unit
@@ -49,9 +50,11 @@ BATCH = 1 << 16
 # Enumerations of up to this many evaluations read the tables in numpy (``evaluator.vectorized``,
 # some 30 M a second with the tally): done before numba would have loaded (about 0.5 s).
 LIGHT_EVALUATIONS = 5_000_000
-# Fixed hands of up to this many players are enumerated by ``kernels``' ``fixed_hands`` (its
-# showdown codes, 2 bits a player, count into an array of 2**16).
-FIXED_MOST = 8
+# Deal by deal (``kernels``' ``fixed_tuples``) for up to this many players (showdown codes, 2 bits a
+# player, count into an array of 2**16), at most this many tuples, this many to a block of work.
+DEALS_PLAYERS = 8
+DEALS_MOST = 5_000_000
+DEALS_BLOCK = 256
 
 
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
@@ -139,15 +142,17 @@ def equity(
         work = showdown.evaluations(s, folded=False)
         if work > EXACT_WORK:
             work = showdown.evaluations(s)
+        by_deals = vectorized.covers(g) and len(entries) <= DEALS_PLAYERS and deals_work(s) < work
+        if by_deals:
+            work = deals_work(s)
         if exact and work > EXACT_LIMIT:
             raise SampyongError(f"too large to enumerate exactly (about {work:.1e} evaluations, over {EXACT_LIMIT:.0e}): sample instead")
         if exact or work <= EXACT_WORK:
             _check_samples(True, samples, len(entries))
-            if all(isinstance(e, list) for e in entries) and vectorized.covers(g):
-                if _light(g, s.completions * len(entries)):
-                    return _light_equity(g, entries, board_cards, dead_cards, labels)
-                if len(entries) <= FIXED_MOST:
-                    return _fixed_equity(g, s, labels)
+            if all(isinstance(e, list) for e in entries) and _light(g, s.completions * len(entries)):
+                return _light_equity(g, entries, board_cards, dead_cards, labels)
+            if by_deals:
+                return _deals_equity(g, s, labels, combos, threads)
             result = showdown.showdown(g, s, threads)
             unit, weight = result.unit, result.totals[0, 6]
             if not weight:
@@ -214,22 +219,83 @@ def _light_equity(g: Game, known, board_cards, dead_cards, labels) -> dict:
     return _result(g, board_cards, True, total, total, unit, tally, labels, [None] * players)
 
 
-def _fixed_equity(g: Game, s: showdown.Spot, labels) -> dict:
-    """Fixed hands of a free-use game: every completion of the board counted by ``kernels``'
-    ``fixed_hands`` (by the ranks of the new cards, and one by one only where a flush may play)."""
+def _deals_equity(g: Game, s: showdown.Spot, labels, combos, threads: int | None) -> dict:
+    """A free-use game, deal by deal: every card-disjoint tuple of the ranges' hands, tuples
+    equal up to a permutation of the suits that keeps the spot counted once with their weights
+    summed, and each tuple's completions of the board counted by ``kernels``' ``fixed_tuples``
+    (by the ranks of the new cards; one by one only where a flush may play). Blocks of tuples on
+    threads, added in order."""
     from evaluator.fast import fast_evaluator
 
-    kernel = fast_evaluator(g)._free_kernels.fixed_hands
-    hole = np.ascontiguousarray(np.concatenate(s.hands))
-    players = len(hole)
-    counts = np.zeros(1 << (2 * players), np.int64)
-    kernel(hole, np.array(s.board, np.uint8), s.deck, s.missing, counts)
+    kernel = fast_evaluator(g)._free_kernels.fixed_tuples
+    holes, weights = _folded_deals(s)
+    players = len(s.hands)
+    blocked = np.int64(sum(1 << c for c in s.board + s.dead))
+    board = np.array(s.board, np.uint8)
+    starts = range(0, len(holes), DEALS_BLOCK)
+
+    def block(start):
+        counts = np.zeros(1 << (2 * players))
+        kernel(holes[start : start + DEALS_BLOCK], weights[start : start + DEALS_BLOCK], board, blocked, s.missing, counts)
+        return counts
+
+    workers = threads or os.cpu_count() or 1
+    if workers == 1 or len(starts) == 1:
+        parts = [block(start) for start in starts]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(block, starts))
+    counts = np.zeros(1 << (2 * players))
+    for part in parts:
+        counts += part
+    if not counts.sum():
+        raise SampyongError("these ranges never fit together: every combination shares a card")
     codes = np.flatnonzero(counts)
     bits = (codes[:, None] >> np.arange(2 * players)) & 1
     unit = share_unit(players)
-    tally = _Tally(players, np.int64)
-    tally.add_showdowns(bits[:, :players], bits[:, players:], counts[codes], unit, 1)
-    return _result(g, list(s.board), True, s.completions, s.completions, unit, tally, labels, [None] * players)
+    tally = _Tally(players, np.float64)
+    tally.add_showdowns(bits[:, :players], bits[:, players:], counts[codes], unit, 1.0)
+    return _result(g, list(s.board), True, s.completions, counts.sum(), unit, tally, labels, combos)
+
+
+def _folded_deals(s: showdown.Spot) -> tuple[np.ndarray, np.ndarray]:
+    """The card-disjoint tuples of the spot's hands, one per orbit of the suit permutations that
+    keep the spot (the smallest image, by each player's card mask in turn), with the orbit's
+    summed weight: ``(uint8[tuples, players, hole cards], float64[tuples])``."""
+    tuples, _, tuple_weights = showdown.deals(s.hands, s.weights)
+    every = np.concatenate(s.hands).astype(np.int64)
+    maps = s.symmetries
+    if len(maps) == 1 or len(tuples) <= 1:
+        return np.ascontiguousarray(every[tuples].astype(np.uint8)), tuple_weights
+    masks = np.stack([card_masks(cards[every]) for cards in maps])  # [maps, hands]
+    best = np.zeros(len(tuples), np.int64)  # per tuple, the map giving its smallest image
+    for g in range(1, len(maps)):
+        less = np.zeros(len(tuples), np.bool_)
+        equal = np.ones(len(tuples), np.bool_)
+        for column in range(tuples.shape[1]):
+            mine, theirs = masks[g, tuples[:, column]], masks[best, tuples[:, column]]
+            less |= equal & (mine < theirs)
+            equal &= mine == theirs
+        best[less] = g
+    image = masks[best[:, None], tuples]  # [tuples, players]: the smallest images' masks
+    order = np.lexsort(image.T[::-1])
+    image, best, tuples, tuple_weights = image[order], best[order], tuples[order], tuple_weights[order]
+    first = np.ones(len(image), np.bool_)
+    first[1:] = (image[1:] != image[:-1]).any(axis=1)
+    weights = np.add.reduceat(tuple_weights, np.flatnonzero(first))
+    holes = np.sort(maps[best[first, None, None], every[tuples[first]]], axis=2)
+    return np.ascontiguousarray(holes.astype(np.uint8)), weights
+
+
+def deals_work(s: showdown.Spot) -> float:
+    """The work of ``_deals_equity`` in hand evaluations: the tuples (at most the product of the
+    ranges' sizes, over the spot's symmetries) times the rank multisets of the new cards, each
+    evaluated for every player."""
+    tuples = float(np.prod([len(h) for h in s.hands], dtype=np.float64))
+    if tuples > DEALS_MOST:
+        return math.inf
+    work = tuples * comb(12 + s.missing, s.missing) * len(s.hands)
+    return work if tuples == 1 else work / len(s.symmetries)
 
 
 def _sampled_hands(g: Game, known, board_cards, dead_cards, samples, seed, labels) -> dict:

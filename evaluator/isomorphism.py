@@ -16,7 +16,6 @@ all 24; any known board card of a suit breaks the symmetries that move it.
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 
@@ -24,6 +23,7 @@ import numpy as np
 # PERMUTATION_CARDS[k][card]: the card with its suit relabelled by the k-th permutation.
 PERMUTATIONS = tuple(itertools.permutations(range(4)))
 PERMUTATION_CARDS = np.array([[(c >> 2) * 4 + p[c & 3] for c in range(52)] for p in PERMUTATIONS], np.int64)
+_PERMUTATION_LISTS = PERMUTATION_CARDS.tolist()
 
 
 def card_masks(hands: np.ndarray) -> np.ndarray:
@@ -36,57 +36,30 @@ def symmetries(board: list[int], dead: list[int], hands: list[np.ndarray], weigh
     """``int64[k, 52]``: the card maps of the suit permutations (the identity first) that fix
     ``board`` and ``dead`` as sets and map each player's ``hands`` (``uint8[n, cards]``) onto
     themselves with equal ``weights``."""
+    known = [set(board), set(dead)]
+    ranges = []
+    for h, w in zip(hands, weights):
+        h, w = np.asarray(h, np.int64), np.asarray(w)
+        masks = card_masks(h)
+        order = np.argsort(masks)
+        ranges.append((h, w, masks[order], w[order]))
     keep = []
-    for cards in PERMUTATION_CARDS:
-        if set(cards[board].tolist()) != set(board) or set(cards[dead].tolist()) != set(dead):
-            continue
-        if all(_maps_onto_itself(cards, h, w) for h, w in zip(hands, weights)):
+    for cards, as_list in zip(PERMUTATION_CARDS, _PERMUTATION_LISTS):
+        if any(as_list[c] not in cards_of for cards_of in known for c in cards_of):
+            continue  # a known card's image is not known: plain Python, quicker than numpy for a few cards
+        if all(_maps_onto_itself(cards, *r) for r in ranges):
             keep.append(cards)
     return np.array(keep, np.int64)
 
 
-def suit_blocks(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The folding of ``kernels``' ``fixed_hands`` for the group of ``maps``: when the group is
-    every permutation of the suits within each of its orbits of suits, ``(pairs, orbit_of)``:
-    the consecutive suits of each orbit (``int64[k, 2]``) and, by which pairs' new cards have
-    equal rank masks (bit k for pair k), how many completions one stands for; else None.
-
-    >>> from evaluator.cards import parse_cards
-    >>> pairs, orbit_of = suit_blocks(symmetries([], [], [np.array([parse_cards("As Ah")], np.uint8)], [np.ones(1)]))
-    >>> pairs.tolist(), orbit_of.tolist()
-    ([[0, 1], [2, 3]], [4, 2, 2, 1])
-    """
-    suits = maps[:, :4] & 3  # each permutation's image of the suits (cards 0-3 are the deuces)
-    orbits: list[list[int]] = []
-    for s in range(4):
-        if not any(s in o for o in orbits):
-            orbits.append(sorted(set(suits[:, s].tolist())))
-    if len(maps) != int(np.prod([math.factorial(len(o)) for o in orbits])):
-        return None
-    pairs = [(o[i], o[i + 1]) for o in orbits for i in range(len(o) - 1)]
-    orbit_of = np.zeros(1 << len(pairs), np.int64)
-    for ties in range(len(orbit_of)):
-        size, k = 1, 0
-        for o in orbits:
-            run_lengths, run = [], 1
-            for _ in range(len(o) - 1):
-                if ties >> k & 1:
-                    run += 1
-                else:
-                    run_lengths.append(run)
-                    run = 1
-                k += 1
-            run_lengths.append(run)
-            size *= math.factorial(len(o)) // int(np.prod([math.factorial(r) for r in run_lengths]))
-        orbit_of[ties] = size
-    return np.array(pairs, np.int64).reshape(-1, 2), orbit_of
-
-
-def _maps_onto_itself(cards: np.ndarray, hands: np.ndarray, weights: np.ndarray) -> bool:
-    masks = card_masks(hands)
-    moved = card_masks(cards[np.asarray(hands, np.int64)])
-    order, moved_order = np.argsort(masks), np.argsort(moved)
-    return bool(np.array_equal(masks[order], moved[moved_order]) and np.array_equal(weights[order], weights[moved_order]))
+def _maps_onto_itself(cards, hands, weights, sorted_masks, sorted_weights) -> bool:
+    """Whether ``cards`` maps the hands onto themselves, each image of the same weight as the
+    hand it is (compared sorted by card mask)."""
+    moved = card_masks(cards[hands])
+    if len(moved) == 1:
+        return bool(moved[0] == sorted_masks[0])
+    order = np.argsort(moved)
+    return bool(np.array_equal(moved[order], sorted_masks) and np.array_equal(weights[order], sorted_weights))
 
 
 def folded_boards(completions: np.ndarray, maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -165,54 +165,68 @@ def byte_offsets(hole, board, rows):
 
 
 @njit(cache=True, nogil=True)
-def _rank_multisets(available, count):
-    """Every multiset of ``count`` ranks that ``available[rank]`` cards of each rank allow: its
-    summed ``CARD_KEY``, its rank mask and how many sets of cards it stands for (the product of
-    C(available[r], copies of r)); ``count`` 0 gives the empty multiset once."""
+def new_card_ranks(most):
+    """Every multiset of 0 to ``most`` ranks (at most four copies of a rank), by size: entries
+    ``start[count]`` to ``start[count + 1]``, each with its summed ``CARD_KEY``, its rank mask,
+    and its distinct ranks and their copies (``ranks[i, :distinct[i]]``, ``copies[i, ...]``)."""
     size = 1
-    for j in range(count):
-        size = size * (13 + j) // (j + 1)  # at most C(13 + count - 1, count)
-    keys = np.zeros(size, np.int64)
-    masks = np.zeros(size, np.int64)
-    ways = np.zeros(size, np.int64)
-    if count == 0:
-        ways[0] = 1
-        return keys[:1], masks[:1], ways[:1]
-    rank_at = np.zeros(count, np.int64)
-    n = 0
-    level = 0
-    while True:
-        r = rank_at[level]
-        if r > 12:
-            if level == 0:
-                break
-            level -= 1
+    total = 1
+    for j in range(most):
+        size = size * (13 + j) // (j + 1)  # C(13 + count - 1, count) multisets of ``count`` ranks at most
+        total += size
+    keys = np.zeros(total, np.int64)
+    masks = np.zeros(total, np.int64)
+    ranks = np.zeros((total, 5), np.int64)
+    copies = np.zeros((total, 5), np.int64)
+    distinct = np.zeros(total, np.int64)
+    start = np.zeros(most + 2, np.int64)
+    n = 1  # the empty multiset first
+    rank_at = np.zeros(5, np.int64)
+    for count in range(1, most + 1):
+        start[count] = n
+        level = 0
+        rank_at[0] = 0
+        while True:
+            r = rank_at[level]
+            if r > 12:
+                if level == 0:
+                    break
+                level -= 1
+                rank_at[level] += 1
+                continue
+            same = 1  # copies of rank r so far, this one included
+            while same <= level and rank_at[level - same] == r:
+                same += 1
+            if same > 4:
+                rank_at[level] += 1
+                continue
+            if level + 1 < count:
+                rank_at[level + 1] = r
+                level += 1
+                continue
+            for j in range(count):
+                keys[n] += CARD_KEY[4 * rank_at[j]]
+                masks[n] |= np.int64(1) << rank_at[j]
+                if j == 0 or rank_at[j] != rank_at[j - 1]:
+                    ranks[n, distinct[n]] = rank_at[j]
+                    distinct[n] += 1
+                copies[n, distinct[n] - 1] += 1
+            n += 1
             rank_at[level] += 1
-            continue
-        copies = 1  # of rank r among the new cards so far, this one included
-        while copies <= level and rank_at[level - copies] == r:
-            copies += 1
-        if copies > available[r]:
-            rank_at[level] += 1
-            continue
-        if level + 1 < count:
-            rank_at[level + 1] = r
-            level += 1
-            continue
-        key = np.int64(0)
-        mask = np.int64(0)
-        w = np.int64(1)
-        for j in range(count):
-            key += CARD_KEY[4 * rank_at[j]]
-            mask |= np.int64(1) << rank_at[j]
-            run = 1
-            while j - run >= 0 and rank_at[j - run] == rank_at[j]:
-                run += 1
-            w = w * (available[rank_at[j]] - run + 1) // run  # C(available, run), one copy at a time
-        keys[n], masks[n], ways[n] = key, mask, w
-        n += 1
-        rank_at[level] += 1
-    return keys[:n], masks[:n], ways[:n]
+    start[most + 1] = n
+    return keys[:n], masks[:n], ranks[:n], copies[:n], distinct[:n], start
+
+
+@njit(inline="always")
+def _ways(i, ranks, copies, distinct, available):
+    """How many sets of cards multiset ``i`` of ``new_card_ranks`` stands for, ``available[r]``
+    cards of each rank r: the product of C(available[r], copies)."""
+    w = np.int64(1)
+    for d in range(distinct[i]):
+        a = available[ranks[i, d]]
+        for k in range(copies[i, d]):
+            w = w * (a - k) // (k + 1)
+    return w
 
 
 @njit(inline="always")
@@ -239,7 +253,7 @@ class FreeKernels(NamedTuple):
     shared_board: Callable
     high_low_present: Callable
     low_only: Callable
-    fixed_hands: Callable
+    fixed_tuples: Callable
 
 
 @lru_cache(maxsize=None)
@@ -454,11 +468,12 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
         return plain_code | (low_code << players), true_code | (low_code << players)
 
     @njit(cache=True, nogil=True)
-    def fixed_hands(hole, board, deck, missing, counts):
-        """Every completion of ``board`` (``uint8[known]``) by ``missing`` cards of ``deck``
-        (``uint8[m]``) for the fixed hands ``hole`` (``uint8[players, hole_cards]``): each
-        completion's showdown code (bit p: player p holds the best high; bit players + p: the
-        best low, when one qualifies) counted in ``counts``.
+    def fixed_tuples(holes, weights, board, blocked, missing, counts):
+        """Every completion of ``board`` (``uint8[known]``) by ``missing`` cards neither in the
+        ``blocked`` mask nor held, for each deal ``holes[t]`` (``uint8[players, hole_cards]``) of
+        weight ``weights[t]``: each completion's showdown code (bit p: player p holds the best
+        high; bit players + p: the best low, when one qualifies) counted in ``counts`` (float64:
+        the weights' sums, exact integers for whole weights).
 
         Boards are counted by the rank multiset of their new cards, not one by one: without a
         flush a pool's high and low depend on its ranks alone, and the boards with given new
@@ -469,18 +484,8 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
         flush is then known), the others again by ranks where they cannot reach another suit's
         need, else one by one. A board reaching two suits' need is moved under the first.
         """
-        players = hole.shape[0]
-        hand_key = np.zeros(players, np.int64)
-        hand_ranks = np.zeros(players, np.int64)
-        held = np.zeros((players, 4), np.int64)
-        hand_suit_ranks = np.zeros((players, 4), np.int64)
-        for p in range(players):
-            for j in range(n_hole):
-                c = np.int64(hole[p, j])
-                hand_key[p] += CARD_KEY[c]
-                hand_ranks[p] |= np.int64(1) << (c >> 2)
-                held[p, c & 3] += 1
-                hand_suit_ranks[p, c & 3] |= np.int64(1) << (c >> 2)
+        players = holes.shape[1]
+        keys, masks, ranks_of, copies_of, distinct, start = new_card_ranks(missing)
         key = np.int64(0)
         ranks = np.int64(0)
         on_board = np.zeros(4, np.int64)
@@ -491,102 +496,138 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
             ranks |= np.int64(1) << (c >> 2)
             on_board[c & 3] += 1
             board_suit_ranks[c & 3] |= np.int64(1) << (c >> 2)
+        hand_key = np.zeros(players, np.int64)
+        hand_ranks = np.zeros(players, np.int64)
+        held = np.zeros((players, 4), np.int64)
+        hand_suit_ranks = np.zeros((players, 4), np.int64)
         need = np.zeros(4, np.int64)
-        for s in range(4):
-            most = 0
-            for p in range(players):
-                most = max(most, held[p, s])
-            need[s] = max(5 - most - on_board[s], 0)
         no_flush = np.zeros(players, np.int64)
-        available = np.zeros(13, np.int64)
-        for c in deck:
-            available[c >> 2] += 1
-        # 1. Every board by the ranks of its new cards, as if no pool held a flush.
-        keys, masks, ways = _rank_multisets(available, missing)
-        for i in range(keys.shape[0]):
-            plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush)
-            counts[plain] += ways[i]
-        # 2. The boards on which a flush may play.
         flush_of = np.zeros(players, np.int64)
-        every_flush = np.zeros(players, np.int64)
+        available = np.zeros(13, np.int64)
+        others_available = np.zeros(13, np.int64)
         new_cards = np.zeros(4, np.int64)
         new_suit_ranks = np.zeros(4, np.int64)
-        for s in range(4):
-            if need[s] > missing:
-                continue
-            suited = np.array([c for c in deck if c & 3 == s], np.int64)
-            others = np.array([c for c in deck if c & 3 != s], np.int64)
-            others_available = available.copy()
-            for c in suited:
-                others_available[c >> 2] -= 1
-            for k in range(need[s], min(missing, len(suited)) + 1):
-                rest = missing - k
-                if rest > len(others):
+        suited = np.zeros(52, np.int64)
+        others = np.zeros(52, np.int64)
+        pick = np.zeros(5, np.int64)
+        other_pick = np.zeros(5, np.int64)
+        for t in range(holes.shape[0]):
+            weight = weights[t]
+            taken = blocked
+            hand_key[:] = 0
+            hand_ranks[:] = 0
+            held[:] = 0
+            hand_suit_ranks[:] = 0
+            for p in range(players):
+                for j in range(n_hole):
+                    c = np.int64(holes[t, p, j])
+                    taken |= np.int64(1) << c
+                    hand_key[p] += CARD_KEY[c]
+                    hand_ranks[p] |= np.int64(1) << (c >> 2)
+                    held[p, c & 3] += 1
+                    hand_suit_ranks[p, c & 3] |= np.int64(1) << (c >> 2)
+            available[:] = 0
+            for c in range(52):
+                if not (taken >> c) & 1:
+                    available[c >> 2] += 1
+            for s in range(4):
+                most = 0
+                for p in range(players):
+                    most = max(most, held[p, s])
+                need[s] = max(5 - most - on_board[s], 0)
+            # 1. Every board by the ranks of its new cards, as if no pool held a flush.
+            for i in range(start[missing], start[missing + 1]):
+                ways = _ways(i, ranks_of, copies_of, distinct, available)
+                if ways:
+                    plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush)
+                    counts[plain] += ways * weight
+            # 2. The boards on which a flush may play.
+            for s in range(4):
+                if need[s] > missing:
                     continue
-                alone = True  # the other new cards cannot reach another suit's need
-                for t in range(4):
-                    if t != s and need[t] <= rest:
-                        alone = False
-                other_keys, other_masks, other_ways = _rank_multisets(others_available, rest)
-                pick = np.arange(k)
-                while True:
-                    suited_key = key
-                    suited_ranks = ranks
-                    suited_mask = board_suit_ranks[s]
+                n_suited = 0
+                n_others = 0
+                others_available[:] = available
+                for c in range(52):
+                    if not (taken >> c) & 1:
+                        if c & 3 == s:
+                            suited[n_suited] = c
+                            n_suited += 1
+                            others_available[c >> 2] -= 1
+                        else:
+                            others[n_others] = c
+                            n_others += 1
+                for k in range(need[s], min(missing, n_suited) + 1):
+                    rest = missing - k
+                    if rest > n_others:
+                        continue
+                    alone = True  # the other new cards cannot reach another suit's need
+                    for u in range(4):
+                        if u != s and need[u] <= rest:
+                            alone = False
                     for j in range(k):
-                        c = suited[pick[j]]
-                        suited_key += CARD_KEY[c]
-                        suited_ranks |= np.int64(1) << (c >> 2)
-                        suited_mask |= np.int64(1) << (c >> 2)
-                    for p in range(players):
-                        flush_of[p] = 0
-                        if held[p, s] + on_board[s] + k >= 5:
-                            flush_of[p] = np.int64(flush_value[suited_mask | hand_suit_ranks[p, s]])
-                    if alone:
-                        for i in range(other_keys.shape[0]):
-                            plain, true = _codes(suited_key + other_keys[i], suited_ranks | other_masks[i], hand_key,
-                                                 hand_ranks, flush_of)
-                            if plain != true:
-                                counts[plain] -= other_ways[i]
-                                counts[true] += other_ways[i]
-                    else:
-                        other_pick = np.arange(rest)
-                        while True:
-                            earlier = False  # the board reaches an earlier suit's need: moved there
-                            for t in range(s):
-                                if need[t] <= rest:
-                                    n_t = 0
+                        pick[j] = j
+                    while True:
+                        suited_key = key
+                        suited_ranks = ranks
+                        suited_mask = board_suit_ranks[s]
+                        for j in range(k):
+                            c = suited[pick[j]]
+                            suited_key += CARD_KEY[c]
+                            suited_ranks |= np.int64(1) << (c >> 2)
+                            suited_mask |= np.int64(1) << (c >> 2)
+                        for p in range(players):
+                            flush_of[p] = 0
+                            if held[p, s] + on_board[s] + k >= 5:
+                                flush_of[p] = np.int64(flush_value[suited_mask | hand_suit_ranks[p, s]])
+                        if alone:
+                            for i in range(start[rest], start[rest + 1]):
+                                ways = _ways(i, ranks_of, copies_of, distinct, others_available)
+                                if ways:
+                                    plain, true = _codes(suited_key + keys[i], suited_ranks | masks[i], hand_key,
+                                                         hand_ranks, flush_of)
+                                    if plain != true:
+                                        counts[plain] -= ways * weight
+                                        counts[true] += ways * weight
+                        else:
+                            for j in range(rest):
+                                other_pick[j] = j
+                            while True:
+                                earlier = False  # the board reaches an earlier suit's need: moved there
+                                for u in range(s):
+                                    if need[u] <= rest:
+                                        n_u = 0
+                                        for j in range(rest):
+                                            n_u += (others[other_pick[j]] & 3) == u
+                                        earlier |= n_u >= need[u]
+                                if not earlier:
+                                    other_key = suited_key
+                                    other_ranks = suited_ranks
+                                    for u in range(4):
+                                        new_cards[u] = k if u == s else 0
+                                        new_suit_ranks[u] = suited_mask if u == s else board_suit_ranks[u]
                                     for j in range(rest):
-                                        n_t += (others[other_pick[j]] & 3) == t
-                                    earlier |= n_t >= need[t]
-                            if not earlier:
-                                other_key = suited_key
-                                other_ranks = suited_ranks
-                                for t in range(4):
-                                    new_cards[t] = k if t == s else 0
-                                    new_suit_ranks[t] = suited_mask if t == s else board_suit_ranks[t]
-                                for j in range(rest):
-                                    c = others[other_pick[j]]
-                                    other_key += CARD_KEY[c]
-                                    other_ranks |= np.int64(1) << (c >> 2)
-                                    new_cards[c & 3] += 1
-                                    new_suit_ranks[c & 3] |= np.int64(1) << (c >> 2)
-                                for p in range(players):  # a flush in any suit: another may play too
-                                    every_flush[p] = 0
-                                    for t in range(4):
-                                        if held[p, t] + on_board[t] + new_cards[t] >= 5:
-                                            every_flush[p] = max(every_flush[p], np.int64(
-                                                flush_value[new_suit_ranks[t] | hand_suit_ranks[p, t]]))
-                                plain, true = _codes(other_key, other_ranks, hand_key, hand_ranks, every_flush)
-                                if plain != true:
-                                    counts[plain] -= 1
-                                    counts[true] += 1
-                            if not _next_subset(other_pick, len(others)):
-                                break
-                    if not _next_subset(pick, len(suited)):
-                        break
+                                        c = others[other_pick[j]]
+                                        other_key += CARD_KEY[c]
+                                        other_ranks |= np.int64(1) << (c >> 2)
+                                        new_cards[c & 3] += 1
+                                        new_suit_ranks[c & 3] |= np.int64(1) << (c >> 2)
+                                    for p in range(players):  # a flush in any suit: another may play too
+                                        flush_of[p] = 0
+                                        for u in range(4):
+                                            if held[p, u] + on_board[u] + new_cards[u] >= 5:
+                                                flush_of[p] = max(flush_of[p], np.int64(
+                                                    flush_value[new_suit_ranks[u] | hand_suit_ranks[p, u]]))
+                                    plain, true = _codes(other_key, other_ranks, hand_key, hand_ranks, flush_of)
+                                    if plain != true:
+                                        counts[plain] -= weight
+                                        counts[true] += weight
+                                if not _next_subset(other_pick[:rest], n_others):
+                                    break
+                        if not _next_subset(pick[:k], n_suited):
+                            break
 
-    return FreeKernels(one_per_board, shared_board, high_low_present, low_only, fixed_hands)
+    return FreeKernels(one_per_board, shared_board, high_low_present, low_only, fixed_tuples)
 
 
 @njit(cache=True, nogil=True)

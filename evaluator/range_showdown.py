@@ -27,6 +27,7 @@ of threads.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -89,6 +90,11 @@ class Spot:
     def completions(self) -> int:
         return comb(len(self.deck), self.missing)
 
+    @functools.cached_property
+    def symmetries(self) -> np.ndarray:
+        """The card maps of the suit permutations that keep the spot (``isomorphism.symmetries``)."""
+        return symmetries(list(self.board), list(self.dead), list(self.hands), list(self.weights))
+
 
 def spot(g: Game, hands: list[np.ndarray], weights: list[np.ndarray], board: list[int], dead: list[int]) -> Spot:
     """The ``Spot`` of these ranges on ``board``; hands that meet the board or the dead cards
@@ -117,7 +123,7 @@ def evaluations(s: Spot, folded: bool = True) -> float:
     players = len(s.hands)
     boards = s.completions
     if folded:
-        boards /= len(symmetries(list(s.board), list(s.dead), list(s.hands), list(s.weights)))
+        boards /= len(s.symmetries)
     per_board = sum(len(h) for h in s.hands)
     if players == 2:
         per_board *= 1 << s.hands[0].shape[1]
@@ -135,7 +141,7 @@ def showdown(g: Game, s: Spot, threads: int | None = None) -> Showdown:
 
     fast = fast_evaluator(g)
     players = len(s.hands)
-    maps = symmetries(list(s.board), list(s.dead), list(s.hands), list(s.weights))
+    maps = s.symmetries
     rows, orbit = folded_boards(completions(s.deck, s.missing), maps)
     full = np.empty((len(rows), g.board_cards), np.uint8)
     full[:, : len(s.board)] = s.board
@@ -267,23 +273,28 @@ def _outcomes() -> np.ndarray:
 _OUTCOMES = _outcomes()
 
 
+def deals(hands: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every card-disjoint tuple of one hand per player: ``(int64[tuples, players])`` indices
+    into the players' hands concatenated, the tuples' card masks and their weights (products)."""
+    offsets = np.cumsum([0] + [len(h) for h in hands])
+    tuples = np.zeros((1, 0), np.int64)
+    tuple_masks = np.zeros(1, np.int64)
+    tuple_weights = np.ones(1)
+    for p, (h, w) in enumerate(zip(hands, weights)):
+        m = card_masks(h)
+        row, hand = np.nonzero((tuple_masks[:, None] & m[None, :]) == 0)
+        tuples = np.column_stack([tuples[row], hand + offsets[p]])
+        tuple_masks = tuple_masks[row] | m[hand]
+        tuple_weights = tuple_weights[row] * w[hand]
+    return tuples, tuple_masks, tuple_weights
+
+
 class _Multiway:
     """Every card-disjoint tuple of the ranges' hands, with its weight."""
 
     def __init__(self, hands: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]):
-        offsets = np.cumsum([0] + [len(h) for h in hands])
-        masks = [card_masks(h) for h in hands]
-        tuples = np.zeros((1, 0), np.int64)
-        tuple_masks = np.zeros(1, np.int64)
-        tuple_weights = np.ones(1)
-        for p, (m, w) in enumerate(zip(masks, weights)):
-            disjoint = (tuple_masks[:, None] & m[None, :]) == 0
-            row, hand = np.nonzero(disjoint)
-            tuples = np.column_stack([tuples[row], hand + offsets[p]])
-            tuple_masks = tuple_masks[row] | m[hand]
-            tuple_weights = tuple_weights[row] * w[hand]
         self.players = len(hands)
-        self.tuples, self.tuple_masks, self.tuple_weights = tuples, tuple_masks, tuple_weights
+        self.tuples, self.tuple_masks, self.tuple_weights = deals(hands, weights)
 
     def run(self, boards, board_weights, high, low_class, unit):
         from evaluator.range_showdown_kernels import multiway

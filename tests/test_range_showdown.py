@@ -117,7 +117,7 @@ def test_folding_suit_symmetric_boards_changes_no_sum(monkeypatch):
     folded = showdown(g, s, threads=1)
     assert folded.evaluated < folded.boards and folded.per_hand is None
     monkeypatch.setattr(showdown_module, "symmetries", lambda *args: np.arange(52)[None, :])
-    plain = showdown(g, s, threads=1)
+    plain = showdown(g, spot(g, hands, weights, board, []), threads=1)
     assert plain.evaluated == plain.boards
     assert np.array_equal(folded.totals, plain.totals)
 
@@ -194,3 +194,30 @@ def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, boar
     for have, expected in zip(got["hands"], want):
         for field, value in expected.items():
             assert have[field] == pytest.approx(value, abs=1e-12), (hands, field)
+
+
+@pytest.mark.parametrize("game_name, texts, board, dead", [
+    ("holdem", ["AA, KQs@50, 72o", "KK, 76s, T9o@25"], "2c 2d 2h", ""),  # the suits of the deuces permute
+    ("holdem", ["AK", "QQ", "JTs"], "", "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h 3h 4h 5h 6h"),
+    ("pls7", ["AA2, A23@40", "K45, 345"], "9c 9d 9h 9s", ""),
+    ("pls", ["AKQ", "JJ*@30"], "2s 3s 4h", "5c 6c 7c 8c 9c 5d 6d 7d 8d 9d 5h 6h 7h 8h 9h Tc Td Th Ts"),
+])
+def test_deals_folded_by_suit_equal_a_brute_force(game_name, texts, board, dead):
+    """Ranges that suit permutations keep, deal by deal: tuples equal up to those permutations
+    counted once with their summed weights (fewer tuples than deals), and every figure equal to
+    the brute force over every tuple and board."""
+    from evaluator.equity import _folded_deals, _spot, _entry, equity
+
+    g = game(game_name)
+    board_cards = parse_cards(board) if board else []
+    dead_cards = parse_cards(dead) if dead else []
+    s = _spot(g, texts, [_entry(g, t, None) for t in texts], board_cards, dead_cards)
+    holes, weights = _folded_deals(s)
+    _, _, every_weight = showdown_module.deals(s.hands, s.weights)
+    assert len(s.symmetries) > 1 and len(holes) < len(every_weight)
+    assert weights.sum() == pytest.approx(every_weight.sum(), abs=1e-9)
+    got = equity(g, texts, board=board, dead=dead, exact=True)
+    want = brute_force_equity(g, texts, board=board, dead=dead)
+    for have, expected in zip(got["hands"], want):
+        for field, value in expected.items():
+            assert have[field] == pytest.approx(value, abs=1e-12), (texts, field)
