@@ -334,12 +334,15 @@ class Equity:
 
 
 def equity(
-    hands: list[str], *, board: str = "", dead: str = "", game: str = "pls7", samples: str | int = "1M", seed: int = 0,
-    exact: bool | None = None,
+    hands: list[str], *, board: str = "", dead: str = "", game: str = "pls7", samples: str | int | None = None,
+    seed: int = 0, exact: bool | None = None, threads: int | None = None,
 ) -> Equity:
     """Equity of hands, ``random`` hands and ranges against each other (``sampyong equity``):
-    exact when it fits, else sampled with standard errors; ``N%`` ranges use the game's ranking
-    (``ranking``). ``SampyongError`` for bad cards, ranges or counts.
+    exact when enumerating fits about a second, else sampled with standard errors; ``N%``
+    ranges use the game's ranking (``ranking``). ``samples`` forces sampling (default 1M deals
+    when enumeration does not fit), ``exact=True`` enumerates beyond the budget, ``threads``
+    sets how many threads enumerate (default every core; the answer does not depend on it).
+    ``SampyongError`` for bad cards, ranges or counts.
 
     >>> result = equity(["As Ah", "Kd Kc"], board="Qs Js 2h 3c", game="holdem")
     >>> result.exact, [round(h["equity"], 4) for h in result.hands]
@@ -349,9 +352,14 @@ def equity(
     from evaluator.games import game as preset
     from pipeline.counts import parse_count
 
+    if samples is not None and exact:
+        raise SampyongError("give samples (Monte Carlo) or exact, not both")
+    if samples is not None:
+        exact = False
     rules = preset(game)
-    result = compute(rules, list(hands), board=board, dead=dead, samples=parse_count(str(samples), "sample count"),
-                     seed=seed, exact=exact, top=lambda percent: ranking(rules).top(percent))
+    result = compute(rules, list(hands), board=board, dead=dead,
+                     samples=parse_count(str("1M" if samples is None else samples), "sample count"),
+                     seed=seed, exact=exact, top=lambda percent: ranking(rules).top(percent), threads=threads)
     return Equity(result["game"], result["board"], result["exact"], result["samples"], tuple(result["hands"]))
 
 

@@ -262,15 +262,21 @@ def equity_(
     board: Annotated[str, typer.Option(help="Known board cards (0, 3, 4 or 5).")] = "",
     dead: Annotated[str, typer.Option(help="Cards known to be out of play.")] = "",
     game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
-    samples: Annotated[str, typer.Option(help="Monte Carlo deals when exact enumeration does not fit.")] = "1M",
+    samples: Annotated[
+        Optional[str], typer.Option(help="Sample this many Monte Carlo deals instead of enumerating (default: 1M when enumeration does not fit).")
+    ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Enumerate even when it takes longer than about a second.")] = False,
+    threads: Annotated[Optional[int], typer.Option(help="Threads that enumerate (default: every core; same answer).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for Monte Carlo.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """All-in equity of hands and ranges against each other: exact when it fits (<= 1e8 evaluations), else sampled."""
+    """All-in equity of hands and ranges against each other: exact (every board, every deal of the
+    ranges) when that takes about a second or less, else sampled with standard errors."""
     from evaluator.games import game as preset
     from sampyong import api
 
-    result = api.equity(hands, board=board, dead=dead, game=game, samples=samples, seed=seed)
+    result = api.equity(hands, board=board, dead=dead, game=game, samples=samples, seed=seed, exact=exact or None,
+                        threads=threads)
     if as_json:
         typer.echo(json.dumps(dataclasses.asdict(result) | {"hands": list(result.hands)}))
         return

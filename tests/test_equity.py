@@ -166,6 +166,22 @@ def test_cli_json():
         assert hand["high"] == pytest.approx(won / 44) and hand["tie"] == hand["low"] == hand["equity_se"] == 0
 
 
+def test_cli_samples_force_sampling_and_threads_change_nothing():
+    """--samples samples even what enumerates at once; --threads 1 and 2 print the same exact
+    answer; --exact enumerates what the budget would sample (a hand against a random hand
+    before the flop, 0.5 s or so)."""
+    def run(*args):
+        result = CliRunner().invoke(app, ["equity", *args, "--game", "holdem", "--json"])
+        assert result.exit_code == 0, result.stderr
+        return json.loads(result.stdout)
+
+    sampled = run("As Ah", "Kd Kc", "--board", "Qs 7d 2c 3h", "--samples", "1000")
+    assert not sampled["exact"] and sampled["samples"] == 1000
+    one, two = (run("AA, KQs", "KK, JTs", "--board", "Qs 7d 2c", "--threads", t) for t in ("1", "2"))
+    assert one == two and one["exact"]
+    assert run("As Ah", "random", "--exact")["hands"][0]["equity"] == pytest.approx(0.8520, abs=1e-4)
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -175,6 +191,10 @@ def test_cli_json():
         (["As Ah", "Kd Kc", "--board", "2c 3c"], "board takes"),
         (["As Ah", "Kd Kq"], "is not a hand"),  # Kx is a suit variable: Kd Kx is a range
         (["As Ah", "Kd Kc", "--samples", "0"], "must be positive"),
+        (["As Ah", "Kd Kc", "--samples", "1000", "--exact"], "not both"),
+        (["As Ah", "Kd Kc", "--threads", "0"], "at least 1"),
+        (["As Ah", "random", "random", "random", "--exact"], "too large"),
+        (["AsAh, AsAd", "As Kd"], "never fit together"),
     ],
 )
 def test_bad_input(args, message):
