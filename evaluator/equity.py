@@ -54,7 +54,9 @@ LIGHT_EVALUATIONS = 5_000_000
 # player, count into an array of 2**16), at most this many tuples, this many to a block of work.
 DEALS_PLAYERS = 8
 DEALS_MOST = 5_000_000
-DEALS_BLOCK = 256
+DEALS_BLOCK = 8
+# Below this work (``deals_work``), telling the spot's symmetries costs more than folding saves.
+FOLD_FROM = 50_000
 
 
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
@@ -264,7 +266,7 @@ def _folded_deals(s: showdown.Spot) -> tuple[np.ndarray, np.ndarray]:
     summed weight: ``(uint8[tuples, players, hole cards], float64[tuples])``."""
     tuples, _, tuple_weights = showdown.deals(s.hands, s.weights)
     every = np.concatenate(s.hands).astype(np.int64)
-    maps = s.symmetries
+    maps = s.symmetries if _unfolded_work(s) > FOLD_FROM else np.arange(52)[None, :]
     if len(maps) == 1 or len(tuples) <= 1:
         return np.ascontiguousarray(every[tuples].astype(np.uint8)), tuple_weights
     masks = np.stack([card_masks(cards[every]) for cards in maps])  # [maps, hands]
@@ -291,11 +293,15 @@ def deals_work(s: showdown.Spot) -> float:
     """The work of ``_deals_equity`` in hand evaluations: the tuples (at most the product of the
     ranges' sizes, over the spot's symmetries) times the rank multisets of the new cards, each
     evaluated for every player."""
+    work = _unfolded_work(s)
+    return work if work <= FOLD_FROM else work / len(s.symmetries)
+
+
+def _unfolded_work(s: showdown.Spot) -> float:
     tuples = float(np.prod([len(h) for h in s.hands], dtype=np.float64))
     if tuples > DEALS_MOST:
         return math.inf
-    work = tuples * comb(12 + s.missing, s.missing) * len(s.hands)
-    return work if tuples == 1 else work / len(s.symmetries)
+    return tuples * comb(12 + s.missing, s.missing) * len(s.hands)
 
 
 def _sampled_hands(g: Game, known, board_cards, dead_cards, samples, seed, labels) -> dict:

@@ -30,6 +30,7 @@ import dataclasses
 import functools
 import itertools
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from math import comb
 
@@ -159,7 +160,8 @@ def showdown(g: Game, s: Spot, threads: int | None = None) -> Showdown:
     def block(start: int):
         boards = full[start : start + per_block]
         high, low = _evaluate(fast, every, boards)
-        return plan.run(boards, weights[start : start + per_block], high, np.searchsorted(classes, low), share_unit(players))
+        return plan.run(boards, weights[start : start + per_block], high, np.searchsorted(classes, low), share_unit(players),
+                        len(classes))
 
     workers = threads or os.cpu_count() or 1
     if workers == 1 or len(starts) == 1:
@@ -200,6 +202,7 @@ class _HeadsUp:
 
     def __init__(self, hands: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...]):
         self.hands, self.weights = hands, weights
+        self._local = threading.local()
         size = hands[0].shape[1]
         proper = [s for k in range(size) for s in itertools.combinations(range(size), k)]
         self.signs = np.array([(-1.0) ** len(s) for s in proper])
@@ -218,7 +221,7 @@ class _HeadsUp:
             match = np.where(self.masks[villain][order][place] == self.masks[hero], order[place], -1).astype(np.int64)
             self.directions.append((hero, villain, len(ids), villain_subsets, hero_subsets, match))
 
-    def run(self, boards, board_weights, high, low_class, unit):
+    def run(self, boards, board_weights, high, low_class, unit, lows):
         from evaluator.range_showdown_kernels import heads_up
 
         n0 = len(self.hands[0])
@@ -232,11 +235,22 @@ class _HeadsUp:
                 np.ascontiguousarray(high[:, columns[hero]]), np.ascontiguousarray(low_class[:, columns[hero]]),
                 np.ascontiguousarray(high[:, columns[villain]]), np.ascontiguousarray(low_class[:, columns[villain]]),
                 self.masks[hero], self.masks[villain], self.weights[villain],
-                hero_subsets, villain_subsets, self.signs, self.full_sign, match, ids, int(low_class.max(initial=0)) + 1,
+                hero_subsets, villain_subsets, self.signs, self.full_sign, match, *self._tallies(ids, lows),
                 _OUTCOMES, acc,
             )
             parts.append(acc)
         return parts
+
+    def _tallies(self, ids: int, lows: int) -> tuple[np.ndarray, np.ndarray]:
+        """This thread's zeroed tallies by villain card subset and low class (``hist``) and by
+        subset alone (``total``), made once per thread and direction: the kernel leaves them
+        zeroed after every board, and for large ranges of four cards they run to many MB."""
+        tallies = getattr(self._local, "tallies", None)
+        if tallies is None:
+            tallies = self._local.tallies = {}
+        if (ids, lows) not in tallies:
+            tallies[ids, lows] = (np.zeros((ids, lows + 1)), np.zeros(ids))  # a Fenwick tree over the lows
+        return tallies[ids, lows]
 
     def finish(self, parts):
         per_hand = tuple(sum(p[k] for p in parts) for k in range(2))
@@ -296,7 +310,7 @@ class _Multiway:
         self.players = len(hands)
         self.tuples, self.tuple_masks, self.tuple_weights = deals(hands, weights)
 
-    def run(self, boards, board_weights, high, low_class, unit):
+    def run(self, boards, board_weights, high, low_class, unit, lows):
         from evaluator.range_showdown_kernels import multiway
 
         acc = np.zeros((self.players, len(COLUMNS)))

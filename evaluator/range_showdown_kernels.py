@@ -49,18 +49,49 @@ def _count(hand, low, hist, total, hero_subsets, signs):
             continue
         sign = signs[s]
         every += sign * total[at]
-        equal += sign * hist[at, low]
-        for k in range(low):
-            worse += sign * hist[at, k]
+        below = _below(hist, at, low)
+        worse += sign * below
+        equal += sign * (_below(hist, at, low + 1) - below)
     return worse, equal, every
+
+
+@njit(inline="always")
+def _below(hist, at, low):
+    """The tallied weight of subset ``at`` with a low class below ``low``: ``hist[at]`` is a
+    Fenwick tree over the classes (class c at position c + 1), so a hand's count against lower
+    lows is a few reads, not one per class (PLO8: 56 lows)."""
+    out = 0.0
+    i = low
+    while i > 0:
+        out += hist[at, i]
+        i -= i & -i
+    return out
+
+
+@njit(inline="always")
+def _tally(hist, total, at, low, weight):
+    """Add ``weight`` at subset ``at`` and low class ``low`` (``weight`` 0.0 with ``total`` and
+    the tree's path set back to zero: ``_clear``)."""
+    total[at] += weight
+    i = low + 1
+    while i < hist.shape[1]:
+        hist[at, i] += weight
+        i += i & -i
+
+
+@njit(inline="always")
+def _clear(hist, total, at, low):
+    total[at] = 0.0
+    i = low + 1
+    while i < hist.shape[1]:
+        hist[at, i] = 0.0
+        i += i & -i
 
 
 @njit(cache=True, nogil=True)
 def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, mask_v, weight_v,
-              hero_subsets, villain_subsets, signs, full_sign, match, ids, lows, outcomes, acc):
+              hero_subsets, villain_subsets, signs, full_sign, match, hist, total, outcomes, acc):
     n_h, n_v, subsets = mask_h.shape[0], mask_v.shape[0], villain_subsets.shape[1]
-    hist = np.zeros((ids, lows))
-    total = np.zeros(ids)
     valid_h = np.empty(n_h, np.int64)
     valid_v = np.empty(n_v, np.int64)
     below = np.empty((n_h, 3))
@@ -88,8 +119,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
             while j < m_v and high_v[t, order_v[j]] < strength:
                 v = order_v[j]
                 for s in range(subsets):
-                    hist[villain_subsets[v, s], low_v[t, v]] += weight_v[v]
-                    total[villain_subsets[v, s]] += weight_v[v]
+                    _tally(hist, total, villain_subsets[v, s], low_v[t, v], weight_v[v])
                 j += 1
             end = i
             while end < m_h and high_h[t, order_h[end]] == strength:
@@ -99,8 +129,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
             while j < m_v and high_v[t, order_v[j]] == strength:
                 v = order_v[j]
                 for s in range(subsets):
-                    hist[villain_subsets[v, s], low_v[t, v]] += weight_v[v]
-                    total[villain_subsets[v, s]] += weight_v[v]
+                    _tally(hist, total, villain_subsets[v, s], low_v[t, v], weight_v[v])
                 j += 1
             for q in range(i, end):
                 h = order_h[q]
@@ -113,8 +142,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
         while j < m_v:
             v = order_v[j]
             for s in range(subsets):
-                hist[villain_subsets[v, s], low_v[t, v]] += weight_v[v]
-                total[villain_subsets[v, s]] += weight_v[v]
+                _tally(hist, total, villain_subsets[v, s], low_v[t, v], weight_v[v])
             j += 1
         for q in range(m_h):
             h = order_h[q]
@@ -142,8 +170,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
         for q in range(m_v):  # empty the tallies for the next board
             v = order_v[q]
             for s in range(subsets):
-                hist[villain_subsets[v, s], low_v[t, v]] = 0.0
-                total[villain_subsets[v, s]] = 0.0
+                _clear(hist, total, villain_subsets[v, s], low_v[t, v])
 
 
 @njit(cache=True, nogil=True)

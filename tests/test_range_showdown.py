@@ -202,12 +202,14 @@ def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, boar
     ("pls7", ["AA2, A23@40", "K45, 345"], "9c 9d 9h 9s", ""),
     ("pls", ["AKQ", "JJ*@30"], "2s 3s 4h", "5c 6c 7c 8c 9c 5d 6d 7d 8d 9d 5h 6h 7h 8h 9h Tc Td Th Ts"),
 ])
-def test_deals_folded_by_suit_equal_a_brute_force(game_name, texts, board, dead):
+def test_deals_folded_by_suit_equal_a_brute_force(monkeypatch, game_name, texts, board, dead):
     """Ranges that suit permutations keep, deal by deal: tuples equal up to those permutations
-    counted once with their summed weights (fewer tuples than deals), and every figure equal to
-    the brute force over every tuple and board."""
+    counted once with their summed weights (fewer tuples than deals; folded however small the
+    work), and every figure equal to the brute force over every tuple and board."""
+    import evaluator.equity
     from evaluator.equity import _folded_deals, _spot, _entry, equity
 
+    monkeypatch.setattr(evaluator.equity, "FOLD_FROM", 0)
     g = game(game_name)
     board_cards = parse_cards(board) if board else []
     dead_cards = parse_cards(dead) if dead else []
