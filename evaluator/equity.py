@@ -51,12 +51,15 @@ BATCH = 1 << 16
 # some 30 M a second with the tally): done before numba would have loaded (about 0.5 s).
 LIGHT_EVALUATIONS = 5_000_000
 # Deal by deal (``kernels``' ``fixed_tuples``) for up to this many players (showdown codes, 2 bits a
-# player, count into an array of 2**16), at most this many tuples, this many to a block of work.
+# player, count into an array of 2**16), at most this many tuples, in blocks of about this many
+# evaluations (a call costs some microseconds: a flop's deal takes two).
 DEALS_PLAYERS = 8
 DEALS_MOST = 5_000_000
-DEALS_BLOCK = 8
-# Below this work (``deals_work``), telling the spot's symmetries costs more than folding saves.
+DEALS_BLOCK = 50_000
+# Below this work (``deals_work``), telling the spot's symmetries costs more than folding saves,
+# and below the second, starting threads more than they save (the sums are the same either way).
 FOLD_FROM = 50_000
+THREADS_FROM = 500_000
 
 
 def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
@@ -231,18 +234,24 @@ def _deals_equity(g: Game, s: showdown.Spot, labels, combos, threads: int | None
 
     kernel = fast_evaluator(g)._free_kernels.fixed_tuples
     holes, weights = _folded_deals(s)
+    if not len(holes):
+        raise SampyongError("these ranges never fit together: every combination shares a card")
+    holes, weights, rank_weights = _by_ranks(holes, weights)
     players = len(s.hands)
     blocked = np.int64(sum(1 << c for c in s.board + s.dead))
     board = np.array(s.board, np.uint8)
-    starts = range(0, len(holes), DEALS_BLOCK)
+    # Blocks of about DEALS_BLOCK evaluations, sized by the spot alone (never by the threads).
+    size = max(1, DEALS_BLOCK // (comb(12 + s.missing, s.missing) * players))
+    starts = range(0, len(holes), size)
 
     def block(start):
         counts = np.zeros(1 << (2 * players))
-        kernel(holes[start : start + DEALS_BLOCK], weights[start : start + DEALS_BLOCK], board, blocked, s.missing, counts)
+        part = slice(start, start + size)
+        kernel(holes[part], weights[part], rank_weights[part], board, blocked, s.missing, counts)
         return counts
 
     workers = threads or os.cpu_count() or 1
-    if workers == 1 or len(starts) == 1:
+    if workers == 1 or len(starts) == 1 or deals_work(s) < THREADS_FROM:
         parts = [block(start) for start in starts]
     else:
         with ThreadPoolExecutor(workers) as pool:
@@ -287,6 +296,27 @@ def _folded_deals(s: showdown.Spot) -> tuple[np.ndarray, np.ndarray]:
     weights = np.add.reduceat(tuple_weights, np.flatnonzero(first))
     holes = np.sort(maps[best[first, None, None], every[tuples[first]]], axis=2)
     return np.ascontiguousarray(holes.astype(np.uint8)), weights
+
+
+def _by_ranks(holes: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The deals sorted by their hands' ranks (each hand's, in order of players), and per deal
+    the summed weight of the deals from it with the same ranks where it is the first of them,
+    0 for the others: ``fixed_tuples`` counts boards by rank once per such run.
+
+    >>> holes = np.array([[[51, 47], [43, 42]], [[50, 46], [43, 41]], [[3, 7], [0, 1]]], np.uint8)
+    >>> _, _, rank_weights = _by_ranks(holes, np.array([1.0, 2.0, 4.0]))
+    >>> rank_weights.tolist()
+    [4.0, 3.0, 0.0]
+    """
+    ranks = np.sort(holes >> 2, axis=2).reshape(len(holes), -1).astype(np.int64)
+    order = np.lexsort(ranks.T[::-1])
+    holes, weights, ranks = holes[order], weights[order], ranks[order]
+    first = np.ones(len(holes), np.bool_)
+    first[1:] = (ranks[1:] != ranks[:-1]).any(axis=1)
+    rank_weights = np.zeros(len(holes))
+    starts = np.flatnonzero(first)
+    rank_weights[starts] = np.add.reduceat(weights, starts) if len(starts) else []
+    return np.ascontiguousarray(holes), weights, rank_weights
 
 
 def deals_work(s: showdown.Spot) -> float:

@@ -468,12 +468,16 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
         return plain_code | (low_code << players), true_code | (low_code << players)
 
     @njit(cache=True, nogil=True)
-    def fixed_tuples(holes, weights, board, blocked, missing, counts):
+    def fixed_tuples(holes, weights, rank_weights, board, blocked, missing, counts):
         """Every completion of ``board`` (``uint8[known]``) by ``missing`` cards neither in the
         ``blocked`` mask nor held, for each deal ``holes[t]`` (``uint8[players, hole_cards]``) of
         weight ``weights[t]``: each completion's showdown code (bit p: player p holds the best
         high; bit players + p: the best low, when one qualifies) counted in ``counts`` (float64:
         the weights' sums, exact integers for whole weights).
+
+        The rank-only counts of a deal depend on its hands' ranks alone, so deals sorted by
+        their ranks share them: ``rank_weights[t]`` is the summed weight of the deals from ``t``
+        with the same ranks where ``t`` is the first of them, 0 for the others.
 
         Boards are counted by the rank multiset of their new cards, not one by one: without a
         flush a pool's high and low depend on its ranks alone, and the boards with given new
@@ -537,10 +541,12 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                 need[s] = max(5 - most - on_board[s], 0)
             # 1. Every board by the ranks of its new cards, as if no pool held a flush.
             for i in range(start[missing], start[missing + 1]):
+                if rank_weights[t] == 0:
+                    break
                 ways = _ways(i, ranks_of, copies_of, distinct, available)
                 if ways:
                     plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush)
-                    counts[plain] += ways * weight
+                    counts[plain] += ways * rank_weights[t]
             # 2. The boards on which a flush may play.
             for s in range(4):
                 if need[s] > missing:
