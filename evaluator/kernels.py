@@ -230,6 +230,41 @@ def _ways(i, ranks, copies, distinct, available):
 
 
 @njit(inline="always")
+def _codes(key, ranks, hand_key, hand_ranks, flush_of, start_row, lo_index, rank_value, low_value):
+    """The showdown code (bit p: player p holds the best high; bit players + p: the best low)
+    of a board of summed ``CARD_KEY`` ``key`` and rank mask ``ranks``, as ``(plain, true)``:
+    highs from the rank multisets alone, and the same with each player's flush
+    (``flush_of[p]``, 0 for none) where it is better. Lows come from the rank masks. The tables
+    are arguments, not a closure's: a kernel holding another jitted closure misses numba's disk
+    cache in every new process (7 s of compiling a call)."""
+    players = hand_key.shape[0]
+    top_plain = np.int64(-1)
+    top_true = np.int64(-1)
+    top_low = np.int64(0)
+    plain_code = 0
+    true_code = 0
+    low_code = 0
+    for p in range(players):
+        pool = key + hand_key[p]
+        plain = np.int64(rank_value[start_row[pool >> HI_SHIFT] + lo_index[pool & LO_MASK]])
+        true = max(plain, flush_of[p])
+        low = np.int64(low_value[_low_mask(ranks | hand_ranks[p])])
+        if plain > top_plain:
+            top_plain, plain_code = plain, 1 << p
+        elif plain == top_plain:
+            plain_code |= 1 << p
+        if true > top_true:
+            top_true, true_code = true, 1 << p
+        elif true == top_true:
+            true_code |= 1 << p
+        if low > top_low:
+            top_low, low_code = low, 1 << p
+        elif low == top_low and low > 0:
+            low_code |= 1 << p
+    return plain_code | (low_code << players), true_code | (low_code << players)
+
+
+@njit(inline="always")
 def _next_subset(index, n):
     """Advance ``index`` (ascending positions of a subset of ``range(n)``) to the next subset in
     lexicographic order; False after the last (an empty subset has only itself)."""
@@ -435,38 +470,6 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     bits |= CARD_SUIT_BIT[hole[i, p, j]]
                 low[i, p] = low_value[_low_mask(_rank_mask(bits))]
 
-    @njit(inline="always")
-    def _codes(key, ranks, hand_key, hand_ranks, flush_of):
-        """The showdown code (bit p: player p holds the best high; bit players + p: the best low)
-        of a board of summed ``CARD_KEY`` ``key`` and rank mask ``ranks``, as ``(plain, true)``:
-        highs from the rank multisets alone, and the same with each player's flush
-        (``flush_of[p]``, 0 for none) where it is better. Lows come from the rank masks."""
-        players = hand_key.shape[0]
-        top_plain = np.int64(-1)
-        top_true = np.int64(-1)
-        top_low = np.int64(0)
-        plain_code = 0
-        true_code = 0
-        low_code = 0
-        for p in range(players):
-            pool = key + hand_key[p]
-            plain = np.int64(rank_value[start_row[pool >> HI_SHIFT] + lo_index[pool & LO_MASK]])
-            true = max(plain, flush_of[p])
-            low = np.int64(low_value[_low_mask(ranks | hand_ranks[p])])
-            if plain > top_plain:
-                top_plain, plain_code = plain, 1 << p
-            elif plain == top_plain:
-                plain_code |= 1 << p
-            if true > top_true:
-                top_true, true_code = true, 1 << p
-            elif true == top_true:
-                true_code |= 1 << p
-            if low > top_low:
-                top_low, low_code = low, 1 << p
-            elif low == top_low and low > 0:
-                low_code |= 1 << p
-        return plain_code | (low_code << players), true_code | (low_code << players)
-
     @njit(cache=True, nogil=True)
     def fixed_tuples(holes, weights, rank_weights, board, blocked, missing, counts):
         """Every completion of ``board`` (``uint8[known]``) by ``missing`` cards neither in the
@@ -545,7 +548,8 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     break
                 ways = _ways(i, ranks_of, copies_of, distinct, available)
                 if ways:
-                    plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush)
+                    plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush, start_row, lo_index,
+                                      rank_value, low_value)
                     counts[plain] += ways * rank_weights[t]
             # 2. The boards on which a flush may play.
             for s in range(4):
@@ -591,7 +595,7 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                                 ways = _ways(i, ranks_of, copies_of, distinct, others_available)
                                 if ways:
                                     plain, true = _codes(suited_key + keys[i], suited_ranks | masks[i], hand_key,
-                                                         hand_ranks, flush_of)
+                                                         hand_ranks, flush_of, start_row, lo_index, rank_value, low_value)
                                     if plain != true:
                                         counts[plain] -= ways * weight
                                         counts[true] += ways * weight
@@ -624,7 +628,8 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                                             if held[p, u] + on_board[u] + new_cards[u] >= 5:
                                                 flush_of[p] = max(flush_of[p], np.int64(
                                                     flush_value[new_suit_ranks[u] | hand_suit_ranks[p, u]]))
-                                    plain, true = _codes(other_key, other_ranks, hand_key, hand_ranks, flush_of)
+                                    plain, true = _codes(other_key, other_ranks, hand_key, hand_ranks, flush_of, start_row,
+                                                         lo_index, rank_value, low_value)
                                     if plain != true:
                                         counts[plain] -= weight
                                         counts[true] += weight
