@@ -37,7 +37,7 @@ import numpy as np
 from evaluator import range_showdown as showdown, vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
-from evaluator.isomorphism import card_masks, completions, symmetries
+from evaluator.isomorphism import card_masks, completions
 from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import pot_shares, share_unit
