@@ -159,7 +159,7 @@ def showdown(g: Game, s: Spot, threads: int | None = None) -> Showdown:
 
     def block(start: int):
         boards = full[start : start + per_block]
-        high, low = _evaluate(fast, every, boards)
+        high, low = evaluate_hands(fast, every, boards)
         return plan.run(boards, weights[start : start + per_block], high, np.searchsorted(classes, low), share_unit(players),
                         len(classes))
 
@@ -180,7 +180,7 @@ def _low_classes(g: Game) -> np.ndarray:
     return np.unique(np.concatenate([[0], low_table(g.low)])).astype(np.uint32)
 
 
-def _evaluate(fast, hands: np.ndarray, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def evaluate_hands(fast, hands: np.ndarray, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(high, low)``, ``uint32[boards, hands]``. A hand that meets a board is evaluated as
     some hand that does not (the kernels expect distinct cards) and counts for nothing."""
     n, size = hands.shape

@@ -1,0 +1,92 @@
+"""The solver's face: ``sy.solve`` and ``sy.load_solution`` (``sampyong solve`` is the CLI over them).
+
+>>> solution = solve(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,QQ,72o", ip="KK,JJ,T9s", pot=100, stack=100,
+...                  bets="75%", raises="", iterations=200)
+>>> solution.exploitability < 0.5, round(solution.ev("oop") + solution.ev("ip"), 6)
+(True, 100.0)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from evaluator.errors import SampyongError
+from solver.solution import Settings, Solution
+
+DEFAULT_BETS = "flop: 33%, 75%; turn: 50%, 100%; river: 75%, allin"
+DEFAULT_RAISES = "100%"
+DEFAULT_ITERATIONS = 1000
+DEFAULT_TARGET = 0.3  # % of the pot
+
+
+def solve(*, game: str = "pls7", board: str, oop: str, ip: str, pot: int = 100, stack: int = 400,
+          bets: str | None = None, raises: str | None = None, max_raises: int = 1, target: float | None = DEFAULT_TARGET,
+          iterations: int = DEFAULT_ITERATIONS, threads: int | None = None, betting: str | None = None,
+          progress: Callable | None = None) -> Solution:
+    """Solve a heads-up postflop spot (DCFR) and return its ``Solution``.
+
+    ``board``: 3, 4 or 5 cards; ``oop``/``ip``: ranges in the range grammar (``N%`` by the
+    game's ranking); ``pot`` and ``stack`` (each player's chips behind) in chips; ``bets`` and
+    ``raises`` per street (``"turn: 33%, 75%; river: 75%, allin"``; ``pot``, ``Nx`` for raises,
+    ``""`` for none); ``max_raises`` a street after the first bet; ``betting`` the structure
+    (default: the game's, pot-limit for the Omaha games and PLS7); stops after ``iterations`` or
+    when the exploitability is at most ``target`` % of the pot. ``threads``: numba threads (the
+    answer does not depend on them). ``progress(check)`` is called at each exploitability check.
+    """
+    settings = Settings(game=game, board=board, oop=oop, ip=ip, pot=int(pot), stack=int(stack),
+                        bets=DEFAULT_BETS if bets is None else bets, raises=DEFAULT_RAISES if raises is None else raises,
+                        max_raises=int(max_raises), betting=betting or "", target=target, iterations=int(iterations))
+    if settings.iterations < 1:
+        raise SampyongError(f"iterations must be at least 1, not {iterations}")
+    if target is not None and target <= 0:
+        raise SampyongError(f"the target is a positive % of the pot, not {target}")
+    rules, problem = prepare(settings)
+    from solver.dcfr import solve as run
+
+    start = time.perf_counter()
+    state, history = run(problem, settings.iterations, target, threads, progress)
+    return Solution(settings, rules, problem, state, history, time.perf_counter() - start)
+
+
+def prepare(settings: Settings):
+    """The game and the solver's ``Problem`` of ``settings`` (their tree built, strengths evaluated)."""
+    from engine.betting import default_betting, parse_betting
+    from evaluator.cards import parse_cards
+    from evaluator.games import game as preset
+    from evaluator.ranges import parse_range
+    from sampyong.api import ranking
+    from solver.betting import Spot, parse_sizes
+    from solver.poker import poker_problem
+
+    rules = preset(settings.game)
+    structure = parse_betting(settings.betting) if settings.betting else default_betting(rules)
+    if structure.kind == "fixed-limit":
+        raise SampyongError("the solver plays no-limit and pot-limit spots, not fixed-limit")
+    board = tuple(parse_cards(settings.board))
+    bets = parse_sizes(settings.bets)
+    street = ("flop", "turn", "river")[min(max(len(board), 3), 5) - 3]
+    if settings.bets.strip() and not any(bets.values()):
+        raise SampyongError(f"bets {settings.bets!r} give no bet size")
+    if not any(bets[s] for s in ("flop", "turn", "river")[("flop", "turn", "river").index(street):]):
+        raise SampyongError(f"bets {settings.bets!r} give no bet size from the {street} on")
+    if settings.max_raises < 0:
+        raise SampyongError(f"max raises must be 0 or more, not {settings.max_raises}")
+    spot = Spot(board=board, pot=settings.pot, stack=settings.stack, bets=bets,
+                raises=parse_sizes(settings.raises, raises=True), max_raises=settings.max_raises, betting=structure)
+
+    def top(percent: float):
+        return ranking(rules).top(percent)
+
+    ranges = (parse_range(settings.oop, rules, top), parse_range(settings.ip, rules, top))
+    return rules, poker_problem(rules, spot, ranges)
+
+
+def load_solution(folder: str | Path) -> Solution:
+    """The solution ``Solution.save`` wrote to ``folder``."""
+    from solver.solution import read_settings, restore
+
+    settings = read_settings(folder)
+    rules, problem = prepare(settings)
+    return restore(folder, settings, rules, problem)

@@ -1,0 +1,77 @@
+"""A poker spot as a solver ``Problem``: ranges parsed on the board, the betting tree, and the
+showdown strengths of every hand on every river the tree deals (``FastEvaluator``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from evaluator.cards import check_distinct
+from evaluator.errors import SampyongError
+from evaluator.games import Game
+from evaluator.isomorphism import card_masks
+from evaluator.ranges import Range
+from solver.betting import Spot, build_tree
+from solver.dcfr import Problem
+
+MEMORY_LIMIT = 6 << 30  # bytes of solver arrays refused up front (this laptop class has 8 GB)
+
+
+def range_hands(g: Game, r: Range, board: tuple[int, ...], who: str) -> tuple[np.ndarray, np.ndarray]:
+    """The range's hands that do not meet the board, and their weights."""
+    hands = np.array(r.combos, np.int64).reshape(len(r.combos), g.hole_cards)
+    weights = np.array(r.weights, np.float64)
+    keep = (card_masks(hands) & sum(1 << c for c in board)) == 0
+    if not keep.any():
+        raise SampyongError(f"the {who} range {r.text!r} has no hand left on this board")
+    return hands[keep], weights[keep]
+
+
+def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range]) -> Problem:
+    """The ``Problem`` of ``spot`` with the two ranges (out of position first)."""
+    if len(spot.board) not in (3, 4, 5):
+        raise SampyongError(f"a board of 3, 4 or 5 cards, not {len(spot.board)}")
+    check_distinct(list(spot.board))
+    if spot.pot < 1:
+        raise SampyongError(f"the pot must be at least 1 chip, not {spot.pot}")
+    if spot.stack < spot.min_bet:
+        raise SampyongError(f"the stack must be at least the minimum bet ({spot.min_bet} chip), not {spot.stack}")
+    hands, weights = zip(*(range_hands(g, r, spot.board, who) for r, who in zip(ranges, ("oop", "ip"))))
+    if not ((card_masks(hands[0])[:, None] & card_masks(hands[1])[None, :]) == 0).any():
+        raise SampyongError("no hand of the oop range can face a hand of the ip range: every pair shares a card")
+    tree = build_tree(spot, hands, weights)
+    problem = Problem(tree, hands, weights, _strengths(g, hands))
+    if problem.memory() > MEMORY_LIMIT:
+        raise SampyongError(f"this spot needs {problem.memory() / 2**30:.1f} GB of solver arrays "
+                            f"({tree.nodes:,} nodes), above the {MEMORY_LIMIT >> 30} GB limit: "
+                            "narrow the ranges or the bet sizes, or solve a later street")
+    return problem
+
+
+def _strengths(g: Game, hands):
+    def strengths(boards):
+        from evaluator.fast import fast_evaluator
+        from evaluator.range_showdown import evaluate_hands
+
+        fast = fast_evaluator(g)
+        rows = np.array(boards, np.uint8)
+        out = []
+        for h in hands:
+            high, low = evaluate_hands(fast, np.asarray(h, np.uint8), rows)
+            out.append((high.astype(np.int64), low.astype(np.int64) if g.low is not None else None))
+        return out
+
+    return strengths
+
+
+def categories(g: Game, hands: np.ndarray, board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Each hand's high category (``Category`` values) on ``board`` and whether it holds a
+    qualifying low there (a board of 3 or 4 cards: the best hand of the cards so far)."""
+    from evaluator.fast import fast_evaluator
+
+    partial = dataclasses.replace(g, board_cards=len(board))
+    fast = fast_evaluator(partial)
+    hole = np.asarray(hands, np.uint8)[None, :, :]
+    high, low = fast.high_low(np.ascontiguousarray(hole), np.array([board], np.uint8))
+    return fast.category(high)[0], (low[0] > 0) if g.low is not None else np.zeros(len(hands), bool)
