@@ -7,12 +7,16 @@ from __future__ import annotations
 
 __all__ = [
     "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
-    "play", "policies", "range", "ranking", "replay", "report", "run", "table", "table_app", "tune", "view",
+    "load_solution", "play", "policies", "range", "ranking", "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
 ]
 
 
 def __getattr__(name: str):
     # The API is imported on first use, so that ``sampyong eval`` and friends stay light.
+    if name in ("solve", "load_solution"):
+        from sampyong import solutions as solver_face
+
+        return getattr(solver_face, name)
     if name in __all__:
         from sampyong import api
 

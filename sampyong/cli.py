@@ -293,6 +293,58 @@ def equity_(
         )
 
 
+@app.command("solve")
+@user_errors
+def solve_(
+    board: Annotated[str, typer.Option(help='The board: 3, 4 or 5 cards ("Ks 7d 2c 9h").')],
+    oop: Annotated[str, typer.Option(help='The range out of position, who acts first ("QQ+, AKs", "30%"; see `sampyong range --help`).')],
+    ip: Annotated[str, typer.Option(help="The range in position.")],
+    game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
+    pot: Annotated[int, typer.Option(help="Chips in the pot.")] = 100,
+    stack: Annotated[int, typer.Option(help="Each player's chips behind (the effective stack).")] = 400,
+    bets: Annotated[Optional[str], typer.Option(help='Bet sizes per street, as % of the pot, "pot" or "allin" (default "flop: 33%, 75%; turn: 50%, 100%; river: 75%, allin").')] = None,
+    raises: Annotated[Optional[str], typer.Option(help='Raise sizes per street: % of the pot after the call, "pot", "Nx" the bet faced, "allin" (default "100%"; "" for none).')] = None,
+    max_raises: Annotated[int, typer.Option(help="Raises a street allows after its first bet.")] = 1,
+    betting: Annotated[Optional[str], typer.Option(help="no-limit or pot-limit (default: the game's; pot-limit caps every bet and raise at the pot).")] = None,
+    target: Annotated[float, typer.Option(help="Stop when the exploitability is at most this % of the pot.")] = 0.3,
+    iterations: Annotated[int, typer.Option(help="Stop after this many DCFR iterations at most.")] = 1000,
+    threads: Annotated[Optional[int], typer.Option(help="Threads (default: every core; same answer).")] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Run folder (default outputs/solve/GAME-BOARD-ID).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the summary.")] = False,
+) -> None:
+    """Solve a heads-up postflop spot: DCFR until the exploitability (exact best responses, % of
+    the pot) reaches --target, then the run folder: strategy.parquet, settings.toml, report.md."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from sampyong.solutions import run_folder, solve
+
+    with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} iterations"),
+                  TextColumn("{task.fields[exploitability]}"), TimeElapsedColumn(), transient=True,
+                  disable=as_json or not sys.stderr.isatty(), console=Console(stderr=True)) as bar:
+        task = bar.add_task("solve", total=iterations, exploitability="")
+
+        def progress(check) -> None:
+            bar.update(task, completed=check.iteration, exploitability=f"exploitability {check.exploitability:.3f} %")
+
+        solution = solve(game=game, board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
+                         max_raises=max_raises, betting=betting, target=target, iterations=iterations, threads=threads,
+                         progress=progress)
+    folder = solution.save(out or run_folder(solution.settings))
+    summary = {"game": solution.game.name, "board": board, "exploitability": solution.exploitability,
+               "iterations": solution.iterations, "seconds": round(solution.seconds, 3), "ev_oop": solution.ev("oop"),
+               "ev_ip": solution.ev("ip"), "nodes": solution.tree.nodes, "out": str(folder)}
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    typer.echo(f"{solution.game.name}  board {board}  pot {pot}  stack {stack}: {solution.tree.nodes:,} nodes, "
+               f"{solution.problem.n_hands[0]:,} v {solution.problem.n_hands[1]:,} combos")
+    typer.echo(f"  exploitability {solution.exploitability:.3f} % of the pot after {solution.iterations:,} iterations "
+               f"({solution.seconds:.1f} s)")
+    typer.echo(f"  EV oop {summary['ev_oop']:.2f}  ip {summary['ev_ip']:.2f} chips")
+    typer.echo(f"  report: {folder / 'report.md'}")
+
+
 @app.command("range")
 @user_errors
 def range_(

@@ -78,17 +78,17 @@ class Spot:
     min_bet: int = 1
 
 
-def build_tree(spot: Spot, hands, weights) -> Tree:
+def build_tree(spot: Spot, hands, weights, fold_suits: bool = True) -> Tree:
     """The tree of ``spot``; ``hands`` and ``weights`` (per player) decide which deals share a
-    subtree by suit symmetry."""
-    builder = _Builder(spot, [np.asarray(h) for h in hands], [np.asarray(w) for w in weights])
+    subtree by suit symmetry (none when ``fold_suits`` is False)."""
+    builder = _Builder(spot, [np.asarray(h) for h in hands], [np.asarray(w) for w in weights], fold_suits)
     root = builder.street(tuple(spot.board), (0, 0))
     return Tree.of(root, spot.pot, builder.boards)
 
 
 class _Builder:
-    def __init__(self, spot: Spot, hands, weights):
-        self.spot, self.hands, self.weights = spot, hands, weights
+    def __init__(self, spot: Spot, hands, weights, fold_suits: bool):
+        self.spot, self.hands, self.weights, self.fold_suits = spot, hands, weights, fold_suits
         self.structure = spot.betting.encode(spot.min_bet)
         self.boards: list[tuple[int, ...]] = []
         self.board_ids: dict[tuple[int, ...], int] = {}
@@ -149,7 +149,7 @@ class _Builder:
             return Node(SHOWDOWN, board=self.board(board), contributed=paid)
         all_in = paid[0] >= self.spot.stack or paid[1] >= self.spot.stack
         node = Node(CHANCE, board=self.board(board), contributed=paid, symmetric=[])
-        maps = symmetries(list(board), [], self.hands, self.weights)
+        maps = symmetries(list(board), [], self.hands, self.weights) if self.fold_suits else np.arange(52)[None, :]
         free = [c for c in range(52) if c not in board]
         for card in free:
             images = {int(m[card]) for m in maps}

@@ -28,8 +28,9 @@ def range_hands(g: Game, r: Range, board: tuple[int, ...], who: str) -> tuple[np
     return hands[keep], weights[keep]
 
 
-def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range]) -> Problem:
-    """The ``Problem`` of ``spot`` with the two ranges (out of position first)."""
+def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range], fold_suits: bool = True) -> Problem:
+    """The ``Problem`` of ``spot`` with the two ranges (out of position first); ``fold_suits``:
+    deals equal up to suits share a subtree (``solver.betting``)."""
     if len(spot.board) not in (3, 4, 5):
         raise SampyongError(f"a board of 3, 4 or 5 cards, not {len(spot.board)}")
     check_distinct(list(spot.board))
@@ -40,7 +41,7 @@ def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range]) -> Problem:
     hands, weights = zip(*(range_hands(g, r, spot.board, who) for r, who in zip(ranges, ("oop", "ip"))))
     if not ((card_masks(hands[0])[:, None] & card_masks(hands[1])[None, :]) == 0).any():
         raise SampyongError("no hand of the oop range can face a hand of the ip range: every pair shares a card")
-    tree = build_tree(spot, hands, weights)
+    tree = build_tree(spot, hands, weights, fold_suits)
     problem = Problem(tree, hands, weights, _strengths(g, hands))
     if problem.memory() > MEMORY_LIMIT:
         raise SampyongError(f"this spot needs {problem.memory() / 2**30:.1f} GB of solver arrays "

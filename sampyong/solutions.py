@@ -35,9 +35,12 @@ def solve(*, game: str = "pls7", board: str, oop: str, ip: str, pot: int = 100, 
     when the exploitability is at most ``target`` % of the pot. ``threads``: numba threads (the
     answer does not depend on them). ``progress(check)`` is called at each exploitability check.
     """
+    from engine.betting import default_betting
+    from evaluator.games import game as preset
+
     settings = Settings(game=game, board=board, oop=oop, ip=ip, pot=int(pot), stack=int(stack),
                         bets=DEFAULT_BETS if bets is None else bets, raises=DEFAULT_RAISES if raises is None else raises,
-                        max_raises=int(max_raises), betting=betting or "", target=target, iterations=int(iterations))
+                        max_raises=int(max_raises), betting=betting or default_betting(preset(game)).kind, target=target, iterations=int(iterations))
     if settings.iterations < 1:
         raise SampyongError(f"iterations must be at least 1, not {iterations}")
     if target is not None and target <= 0:
@@ -81,6 +84,15 @@ def prepare(settings: Settings):
 
     ranges = (parse_range(settings.oop, rules, top), parse_range(settings.ip, rules, top))
     return rules, poker_problem(rules, spot, ranges)
+
+
+def run_folder(settings: Settings, out: str | Path = "outputs") -> Path:
+    """The default run folder of ``settings``: ``OUT/solve/GAME-BOARD-DIGEST`` (the digest of
+    the settings, so the same spot solved again lands in the same folder)."""
+    import hashlib
+
+    digest = hashlib.sha256(settings.toml().encode()).hexdigest()[:10]
+    return Path(out) / "solve" / f"{settings.game}-{settings.board.replace(' ', '')}-{digest}"
 
 
 def load_solution(folder: str | Path) -> Solution:

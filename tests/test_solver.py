@@ -1,0 +1,170 @@
+"""The solver against slow references and closed forms (open_spiel and the LP have their own files).
+
+- Values and best responses of the kernels (sorted sweeps, card removal, hi-lo halves, chance
+  nodes) equal ``tests/solver_reference.py``'s walk over every pair of hands and every card,
+  under random strategies, in every game; payoffs sum to the pot.
+- Deals folded by suit symmetry give the same solve as the unfolded tree.
+- A polarized bettor against a bluff-catcher: the defence 1 / (1 + s) and the bluffs s / (1 + 2s)
+  of the bets, for s = 0.5, 1, 2.
+- A hi-lo river where one player holds the nut low against a range without a low: half the pot.
+- The tree: pot-limit caps, all-in, raises; bad input is one line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.betting import NO_LIMIT, POT_LIMIT
+from evaluator.cards import parse_cards
+from evaluator.errors import SampyongError
+from evaluator.games import game
+from evaluator.ranges import parse_range
+from solver.betting import Spot, build_tree, parse_sizes
+from solver.dcfr import State, solve
+from solver.kernels import AVERAGE, BEST
+from solver.poker import poker_problem
+from tests.solver_reference import Reference, random_strategies
+
+
+def problem_of(name, board, oop, ip, pot=100, stack=100, bets="75%", raises="", max_raises=1, fold_suits=True,
+               betting=None):
+    g = game(name)
+    spot = Spot(tuple(parse_cards(board)), pot, stack, parse_sizes(bets), parse_sizes(raises, raises=True), max_raises,
+                betting or (NO_LIMIT if name == "holdem" else POT_LIMIT))
+    return g, poker_problem(g, spot, (parse_range(oop, g), parse_range(ip, g)), fold_suits)
+
+
+SPOTS = [  # game, board, oop, ip, bets, raises: asymmetric ranges, so no deal is folded
+    ("holdem", "Qs Jh 2h 8d 3c", "AsAh,QcQd,7c2d,KhTh,9c9d", "KsKd,JcJd,Th9h,AcKc,8s8h", "75%, allin", "pot"),
+    ("holdem", "Qs Jh 2h 8d", "AsAh,QcQd,KhTh", "KsKd,Th9h,8s8h", "50%", ""),
+    ("plo8", "As 2d 7c Kh 9s", "Ac3c4d5d,KdKcQhJh,3h4h6c8c", "AdKs3s5s,QsQdJcJs,4c5c6d8d", "pot", "pot"),
+    ("pls7", "Ks 7d 2c 9h 4s", "As3c5d,KhKd2h,7c7h8s", "Ad2s3h,9c9s6d,QsJsTs", "75%", "pot"),
+    ("pls7", "Ks 7d 2c 9h", "As3c5d,KhKd2h", "Ad2s3h,QsJsTs", "pot", ""),
+]
+
+
+@pytest.mark.parametrize("spot", SPOTS, ids=[f"{s[0]}-{len(s[1].split())}" for s in SPOTS])
+def test_values_and_best_responses_equal_the_reference(spot):
+    name, board, oop, ip, bets, raises = spot
+    g, problem = problem_of(name, board, oop, ip, bets=bets, raises=raises)
+    assert len(problem.tree.maps) == 1
+    state = State(problem)
+    for p, sums in enumerate(random_strategies(problem, seed=7)):
+        state.strat[p][...] = sums
+    strategies = [state.average_strategy(p) for p in range(2)]
+    reference = Reference(g, problem, strategies)
+    for p in range(2):
+        assert state.value(AVERAGE, p) == pytest.approx(reference.expected(p), abs=1e-4)
+        assert state.value(BEST, p) == pytest.approx(reference.best_response(p), abs=1e-4)
+    assert state.value(AVERAGE, 0) + state.value(AVERAGE, 1) == pytest.approx(problem.tree.pot, abs=1e-4)
+
+
+def test_suit_folding_changes_no_number():
+    args = ("holdem", "Qs Js 8s 2h", "AA,KK,QJs,T9s", "QQ,JJ,AK,98s")  # diamonds and clubs alike
+    kwargs = dict(bets="50%", raises="pot", stack=150)
+    _, folded = problem_of(*args, **kwargs)
+    _, full = problem_of(*args, fold_suits=False, **kwargs)
+    assert len(folded.tree.maps) > 1 and folded.tree.nodes < full.tree.nodes
+    a, history_a = solve(folded, iterations=30, check_every=10)
+    b, history_b = solve(full, iterations=30, check_every=10)
+    for x, y in zip(history_a, history_b):
+        assert x.exploitability == pytest.approx(y.exploitability, abs=1e-4)
+    assert a.value(AVERAGE, 0) == pytest.approx(b.value(AVERAGE, 0), abs=1e-3)
+
+
+@pytest.mark.parametrize("s", [0.5, 1.0, 2.0])
+def test_polarized_bettor_against_a_bluff_catcher(s):
+    # Kings full (value) and 7-6 / 5-3 high (air) bet into aces up, which beat only the air; no
+    # hand of one range shares a card with the other's, so every deal is possible.
+    value, air, catcher = "KcKd,KcKh,KdKh", "7c6c,7h6h,5d3d", "AcAh,AdAh,AcAd"
+    g, problem = problem_of("holdem", "Ks 8d 4c 2s 2h", f"{value},{air}", catcher, stack=400,
+                            bets=f"{100 * s:g}%", raises="")
+    state, history = solve(problem, iterations=3000, target=0.005, check_every=100)
+    tree = problem.tree
+    bet = tree.find([tree.actions(0)[1]])
+    assert tree.actions(0)[1] == f"bet {round(100 * s)}"
+    bets = state.average_strategy(0)[problem.slot[0] + 1]
+    hands = [tuple(h) for h in problem.hands[0].tolist()]
+    is_air = np.array([h in {tuple(sorted(parse_cards(x))) for x in air.split(",")} for h in hands])
+    bluffs = bets[is_air].sum() / bets.sum()
+    defend = state.average_strategy(1)[problem.slot[bet] + 1].mean()  # "call" is the second action
+    assert bluffs == pytest.approx(s / (1 + 2 * s), abs=0.005)
+    assert defend == pytest.approx(1 / (1 + s), abs=0.005)
+
+
+def test_nut_low_against_a_high_only_range_gets_half_the_pot():
+    # oop: A-3 for the nut low and a pair of nines; ip: trips and no low. Any bet is called and
+    # returns half of itself, a fold loses the pot: oop's equilibrium value is half the pot.
+    g, problem = problem_of("plo8", "Kh Qs 7d 4c 2s", "Ac3d9h9c", "KcKdJhTh,KsKd8h8c", bets="pot", raises="pot")
+    state, _ = solve(problem, iterations=200)
+    assert state.value(AVERAGE, 0) == pytest.approx(50.0, abs=0.05)
+    assert state.exploitability() < 0.1
+
+
+def test_pot_limit_caps_bets_and_raises_at_the_pot():
+    _, problem = problem_of("pls7", "Ks 7d 2c 9h 4s", "As3c5d", "Ad2s3h", pot=100, stack=1000,
+                            bets="75%, 150%, allin", raises="pot, allin", max_raises=2)
+    tree = problem.tree
+    assert tree.actions(0) == ("check", "bet 75", "bet 100")  # 150 % and all-in are capped at the pot
+    assert tree.actions(tree.find("bet 100")) == ("fold", "call", "raise 400")  # call 100, then the pot of 300
+    # The pot of 1,300 after the call is more than the 1,000 stack: all-in.
+    assert tree.actions(tree.find("bet 100, raise 400")) == ("fold", "call", "allin 1000")
+    assert tree.actions(tree.find("bet 100, raise 400, allin 1000")) == ("fold", "call")
+
+
+def test_no_limit_allin_and_the_last_raise():
+    _, problem = problem_of("holdem", "Qs Jh 2h 8d 3c", "AsAh", "KsKd", pot=100, stack=100, bets="75%, allin",
+                            raises="pot")
+    tree = problem.tree
+    assert tree.actions(0) == ("check", "bet 75", "allin 100")
+    assert tree.actions(tree.find("bet 75")) == ("fold", "call", "allin 100")  # a pot raise is more than 25 behind
+    assert tree.actions(tree.find("allin 100")) == ("fold", "call")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(board="Ks 7d 2c 9h", oop="KsKd", ip="AA"), "no hand left"),
+    (dict(board="Ks Ks 2c 9h", oop="AA", ip="QQ"), "twice"),
+    (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets=";"), "give no bet size"),
+    (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets="12"), "bad size"),
+    (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", stack=0), "stack"),
+    (dict(board="Ks 7d", oop="AA", ip="QQ"), "3, 4 or 5 cards"),
+])
+def test_bad_spots_are_one_line_errors(kwargs, message):
+    from sampyong.solutions import solve as api_solve
+
+    with pytest.raises(SampyongError, match=message):
+        api_solve(game="holdem", **kwargs)
+
+
+def test_the_cli_writes_the_run_folder_and_the_api_gives_the_same_strategy(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    import polars as pl
+
+    import sampyong as sy
+
+    spot = dict(game="pls7", board="Ks 7d 2c 9h 4s", oop="AA*,KK*,A23", ip="QQ*,A45,T98", pot=100, stack=200,
+                bets="75%, pot", raises="pot", target=0.5, iterations=300)
+    args = [sys.executable, "-m", "sampyong", "solve", "--out", str(tmp_path / "run"), "--json", "--threads", "1"]
+    for key, value in spot.items():
+        args += [f"--{key.replace('_', '-')}", str(value)]
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    summary = json.loads(done.stdout)
+    assert summary["exploitability"] <= 0.5
+    folder = tmp_path / "run"
+    assert {p.name for p in folder.iterdir()} == {"settings.toml", "strategy.parquet", "state.npz",
+                                                 "exploitability.parquet", "exploitability.png", "report.md"}
+    assert "Exploitability" in (folder / "report.md").read_text()
+    solution = sy.solve(**spot, threads=2)
+    assert solution.exploitability == summary["exploitability"]  # the same on any thread count
+    saved = pl.read_parquet(folder / "strategy.parquet").filter(pl.col("node") == 0)
+    root = solution.strategy("")
+    assert saved["frequency"].to_list() == pytest.approx(root["frequency"].to_list(), abs=1e-6)
+    loaded = sy.load_solution(folder)
+    assert loaded.ev("oop") == pytest.approx(solution.ev("oop"), abs=1e-6)
+    bad = subprocess.run([*args[:4], "--board", "Ks Ks 2c 9h", "--oop", "AA*", "--ip", "QQ*", "--out",
+                          str(tmp_path / "bad")], capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
