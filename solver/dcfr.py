@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 from evaluator.isomorphism import card_masks
-from solver.tree import CHANCE, DECISION, SHOWDOWN, Tree
+from solver.tree import CHANCE, DECISION, FOLD, SHOWDOWN, Tree
 
 # strengths(boards) -> per player (high int64[boards, n], low int64[boards, n] or None): bigger
 # is stronger; a low of 0 is no low.
 Strengths = Callable[[list[tuple[int, ...]]], list[tuple[np.ndarray, np.ndarray | None]]]
 CHECK_EVERY = 10  # iterations between exploitability checks when a target is set
+CHANNELS = 64  # terminals of one kind on one board swept together, at most
 
 
 @dataclasses.dataclass
@@ -110,6 +111,7 @@ class Problem:
             p = tree.player[k]
             self.slot[k] = self.rows[p]
             self.rows[p] += tree.children[k]
+        self.group_start, self.group_nodes = _terminal_groups(tree)
         self.pairs = float(self.weights[0] @ self._disjoint_totals(0, self.weights[1]))
 
     def _permutations(self, p: int, masks: np.ndarray) -> np.ndarray:
@@ -144,6 +146,23 @@ class Problem:
         return self._disjoint_totals(player, reach[node, : self.n_hands[1 - player]].astype(np.float64))
 
 
+def _terminal_groups(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """The terminals cut into groups of one kind on one board, at most ``CHANNELS`` each: the
+    kernels sweep a group's terminals together, one channel each (``group_start`` indexes
+    ``group_nodes``)."""
+    terminal = np.nonzero(tree.kind >= FOLD)[0]
+    by_key: dict[tuple[int, int], list[int]] = {}
+    for k in terminal.tolist():
+        by_key.setdefault((int(tree.board[k]), int(tree.kind[k])), []).append(k)
+    nodes, starts = [], [0]
+    for key in sorted(by_key):
+        members = by_key[key]
+        for i in range(0, len(members), CHANNELS):
+            nodes.extend(members[i : i + CHANNELS])
+            starts.append(len(nodes))
+    return np.array(starts, np.int64), np.array(nodes, np.int64)
+
+
 class State:
     """The solve's arrays: regrets and average-strategy sums per player (``float32[rows, n]``)."""
 
@@ -163,7 +182,8 @@ class State:
         tree_pass(mode, trav, float(t.pot), p.hilo, t.kind, t.player, t.board, t.contributed, t.first_child, t.children,
                   t.level_start, t.deals_start, t.deal_child, t.deal_map, p.chance_weight, p.slot, p.n_hands,
                   p.weights, p.alive, p.alive_count, p.sd_row, p.sd_high, p.sd_low, p.sd_order_high, p.sd_order_low,
-                  p.hero_subsets, p.villain_subsets, p.match, p.ids, p.signs, p.full_sign, p.perms, self.regret,
+                  p.hero_subsets, p.villain_subsets, p.match, p.ids, p.signs, p.full_sign, p.perms, p.group_start,
+                  p.group_nodes, self.regret,
                   self.strat, alpha, beta, gamma, self.reach, self.cfv)
 
     def iterate(self) -> None:

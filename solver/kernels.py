@@ -30,158 +30,182 @@ DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
 
 
 @njit(inline="always")
-def _strategy(rows, slot, count, h, out):
-    """Regret matching (or the average strategy, from its sums) of hand ``h`` into ``out``."""
-    total = 0.0
+def _strategies(rows, slot, count, n, out):
+    """``out[a, h]``: regret matching on ``rows[slot + a, h]`` (or the average strategy, from its
+    sums) of every hand ``h < n``; actions outer, hands inner, so the loops run along rows."""
+    total = np.zeros(n)
     for a in range(count):
-        r = rows[slot + a, h]
-        if r > 0.0:
-            out[a] = r
-            total += r
-        else:
-            out[a] = 0.0
-    if total > 0.0:
-        for a in range(count):
-            out[a] /= total
-    else:
-        for a in range(count):
-            out[a] = 1.0 / count
+        for h in range(n):
+            r = rows[slot + a, h]
+            if r > 0.0:
+                total[h] += r
+    uniform = 1.0 / count
+    for a in range(count):
+        for h in range(n):
+            r = rows[slot + a, h]
+            out[a, h] = (r / total[h] if r > 0.0 else 0.0) if total[h] > 0.0 else uniform
 
 
 @njit(inline="always")
-def _disjoint(h, hero_subsets, signs, total):
-    """The tallied weight of the other range's hands that share no card with hand ``h``, but the
-    hand with all of ``h``'s cards (added by the caller)."""
-    out = 0.0
+def _add(v, weights, villain_subsets, tallies):
+    for s in range(villain_subsets.shape[1]):
+        at = villain_subsets[v, s]
+        for c in range(weights.shape[1]):
+            tallies[at, c] += weights[v, c]
+
+
+@njit(inline="always")
+def _disjoint(h, hero_subsets, signs, full_sign, match, weights, tallies, offset, width, out):
+    """``out[h, :width]``: per channel from ``offset``, the tallied weight of the other range's
+    hands that share no card with hand ``h`` (the hand with all of ``h``'s cards, ``match``,
+    is tallied by now when it is given)."""
+    for c in range(width):
+        out[h, c] = 0.0
     for s in range(signs.shape[0]):
         at = hero_subsets[h, s]
         if at >= 0:
-            out += signs[s] * total[at]
-    return out
-
-
-@njit(inline="always")
-def _add(v, weight, villain_subsets, total):
-    for s in range(villain_subsets.shape[1]):
-        total[villain_subsets[v, s]] += weight
+            sign = signs[s]
+            for c in range(width):
+                out[h, c] += sign * tallies[at, offset + c]
+    if match >= 0:
+        for c in range(width):
+            out[h, c] += full_sign * weights[match, offset + c]
 
 
 @njit
-def _sweep(order_t, m_t, strength_t, order_o, m_o, strength_o, w, hero_subsets, villain_subsets, signs, full_sign,
-           match, total, below, upto, every):
-    """For each live traverser hand: the other range's disjoint weight ``w`` strictly weaker
-    (``below``), weaker or as strong (``upto``) and in all (``every``). Leaves ``total`` zeroed."""
+def _sweep(order_t, m_t, strength_t, order_o, m_o, strength_o, weights, hero_subsets, villain_subsets, signs,
+           full_sign, match, tallies, offsets, width, below, upto, every):
+    """For each live traverser hand: the other range's disjoint weight strictly weaker
+    (``below``) and weaker or as strong (``upto``), in the ``width`` channels (columns of
+    ``weights``, one per terminal) from the hand's ``offsets`` entry (-1: the hand is skipped),
+    and in all (``every``, from channel 0; when ``every`` has columns). Leaves ``tallies`` zeroed."""
     i = 0
     j = 0
     while i < m_t:
         s = strength_t[order_t[i]]
         while j < m_o and strength_o[order_o[j]] < s:
-            v = order_o[j]
-            _add(v, w[v], villain_subsets, total)
+            _add(order_o[j], weights, villain_subsets, tallies)
             j += 1
         end = i
         while end < m_t and strength_t[order_t[end]] == s:
             h = order_t[end]
-            below[h] = _disjoint(h, hero_subsets, signs, total)
+            if offsets[h] >= 0:
+                _disjoint(h, hero_subsets, signs, full_sign, -1, weights, tallies, offsets[h], width, below)
             end += 1
+        tied = j
         while j < m_o and strength_o[order_o[j]] == s:
-            v = order_o[j]
-            _add(v, w[v], villain_subsets, total)
+            _add(order_o[j], weights, villain_subsets, tallies)
             j += 1
-        for q in range(i, end):
+        for q in range(i, end):  # the hand with the same cards, if any, is as strong: tallied now
             h = order_t[q]
-            u = _disjoint(h, hero_subsets, signs, total)
-            if match[h] >= 0:  # the same cards: as strong, tallied by now
-                u += full_sign * w[match[h]]
-            upto[h] = u
+            if offsets[h] < 0:
+                continue
+            if j == tied:  # nothing as strong: no tie
+                for c in range(width):
+                    upto[h, c] = below[h, c]
+            else:
+                _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, offsets[h], width, upto)
         i = end
-    while j < m_o:
-        v = order_o[j]
-        _add(v, w[v], villain_subsets, total)
-        j += 1
-    for q in range(m_t):
-        h = order_t[q]
-        e = _disjoint(h, hero_subsets, signs, total)
-        if match[h] >= 0:
-            e += full_sign * w[match[h]]
-        every[h] = e
-    for q in range(m_o):
+    if every.shape[1]:
+        while j < m_o:
+            _add(order_o[j], weights, villain_subsets, tallies)
+            j += 1
+        for q in range(m_t):
+            h = order_t[q]
+            _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, width, every)
+    for q in range(j):
         v = order_o[q]
         for s in range(villain_subsets.shape[1]):
-            total[villain_subsets[v, s]] = 0.0
+            tallies[villain_subsets[v, s]] = 0.0
 
 
 @njit
-def _fold_value(alive_t, m_t, alive_o, m_o, w, hero_subsets, villain_subsets, signs, full_sign, match, ids,
-                payoff, out):
-    total = np.zeros(ids)
-    for q in range(m_o):
-        v = alive_o[q]
-        _add(v, w[v], villain_subsets, total)
-    for q in range(m_t):
-        h = alive_t[q]
-        e = _disjoint(h, hero_subsets, signs, total)
-        if match[h] >= 0:
-            e += full_sign * w[match[h]]
-        out[h] = payoff * e
-
-
-@njit
-def _showdown_value(row, trav, hilo, n_t, alive_count_t, alive_count_o, sd_high, sd_low, sd_order_high,
-                    sd_order_low, w, hero_subsets, villain_subsets, signs, full_sign, match, ids, pot_end, paid, out):
-    """``out[h]`` = the traverser's payoff summed over the opponent's weights: ``pot_end`` times
-    its expected pot share, minus ``paid``, against each disjoint hand."""
+def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_o, alive, alive_count, sd_row,
+               sd_high, sd_low, sd_order_high, sd_order_low, hero_subsets, villain_subsets, match, ids, signs,
+               full_sign, reach, cfv):
+    """The traverser's values at terminals of one kind on one board, each terminal a channel:
+    folds pay the disjoint weight times the winner's chips; showdowns the expected pot share
+    (high sweep; in hi-lo also the high against the hands with a low, and the low sweep)."""
     opp = 1 - trav
-    total = np.zeros(ids)
-    below = np.zeros(n_t)
-    upto = np.zeros(n_t)
-    every = np.zeros(n_t)
-    order_t = sd_order_high[trav][row]
-    order_o = sd_order_high[opp][row]
-    high_t = sd_high[trav][row]
-    high_o = sd_high[opp][row]
-    _sweep(order_t, alive_count_t, high_t, order_o, alive_count_o, high_o, w, hero_subsets, villain_subsets,
-           signs, full_sign, match, total, below, upto, every)
-    if not hilo:
-        for q in range(alive_count_t):
-            h = order_t[q]
-            out[h] = pot_end * 0.5 * (below[h] + upto[h]) - paid * every[h]
+    k0 = nodes[0]
+    b = board[k0]
+    m_t, m_o = alive_count[trav, b], alive_count[opp, b]
+    count = nodes.shape[0]
+    if kind[k0] == 2:  # FOLD
+        weights = np.empty((n_o, count))
+        for c in range(count):
+            for q in range(m_o):
+                v = alive[opp][b, q]
+                weights[v, c] = reach[nodes[c], v]
+        tallies = np.zeros((ids, count))
+        every = np.empty((n_t, count))
+        for q in range(m_o):
+            _add(alive[opp][b, q], weights, villain_subsets, tallies)
+        for q in range(m_t):
+            h = alive[trav][b, q]
+            _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, count, every)
+        for c in range(count):
+            k = nodes[c]
+            payoff = pot + contributed[k, opp] if player[k] == opp else -1.0 * contributed[k, trav]
+            for h in range(n_t):
+                cfv[k, h] = 0.0
+            for q in range(m_t):
+                h = alive[trav][b, q]
+                cfv[k, h] = payoff * every[h, c]
         return
-    low_t = sd_low[trav][row]
-    low_o = sd_low[opp][row]
-    w_low = np.zeros(w.shape[0])
-    for q in range(alive_count_o):
-        v = order_o[q]
-        if low_o[v] > 0:
-            w_low[v] = w[v]
-    below_l = np.zeros(n_t)
-    upto_l = np.zeros(n_t)
-    every_l = np.zeros(n_t)
-    # The high against the hands with a low (a hand without a low wins half its high there).
-    _sweep(order_t, alive_count_t, high_t, order_o, alive_count_o, high_o, w_low, hero_subsets, villain_subsets,
-           signs, full_sign, match, total, below_l, upto_l, every_l)
-    high_vs_low = np.zeros(n_t)
-    for q in range(alive_count_t):
-        h = order_t[q]
-        high_vs_low[h] = 0.5 * (below_l[h] + upto_l[h])
-    # The low against every hand (no low counts as the worst).
-    _sweep(sd_order_low[trav][row], alive_count_t, low_t, sd_order_low[opp][row], alive_count_o, low_o, w,
-           hero_subsets, villain_subsets, signs, full_sign, match, total, below_l, upto_l, every_l)
-    for q in range(alive_count_t):
-        h = order_t[q]
-        high = 0.5 * (below[h] + upto[h])
-        if low_t[h] > 0:
-            share = 0.5 * high + 0.25 * (below_l[h] + upto_l[h])
-        else:
-            share = high - 0.5 * high_vs_low[h]
-        out[h] = pot_end * share - paid * every[h]
+    row = sd_row[b]
+    order_t, order_o = sd_order_high[trav][row], sd_order_high[opp][row]
+    low_t, low_o = sd_low[trav][row], sd_low[opp][row]
+    # Channels: the reach of each terminal (0 .. count); in hi-lo also the reach with the hands
+    # holding a low halved (count .. 2 count), which is what the high earns a hand without a low.
+    channels = 2 * count if hilo else count
+    weights = np.empty((n_o, channels))
+    for c in range(count):
+        for q in range(m_o):
+            v = order_o[q]
+            r = reach[nodes[c], v]
+            weights[v, c] = r
+            if hilo:
+                weights[v, count + c] = 0.5 * r if low_o[v] > 0 else r
+    offsets = np.zeros(n_t, np.int64)
+    if hilo:
+        for q in range(m_t):
+            h = order_t[q]
+            offsets[h] = 0 if low_t[h] > 0 else count
+    tallies = np.zeros((ids, channels))
+    below = np.empty((n_t, count))
+    upto = np.empty((n_t, count))
+    every = np.empty((n_t, count))
+    _sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
+           villain_subsets, signs, full_sign, match, tallies, offsets, count, below, upto, every)
+    if hilo:
+        order_low_t = sd_order_low[trav][row]
+        for q in range(m_t):  # the low sweep counts for the hands with a low only
+            h = order_low_t[q]
+            offsets[h] = 0 if low_t[h] > 0 else -1
+        below_l = np.empty((n_t, count))
+        upto_l = np.empty((n_t, count))
+        _sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
+               signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0)))
+    for c in range(count):
+        k = nodes[c]
+        pot_end = pot + contributed[k, 0] + contributed[k, 1]
+        paid = 1.0 * contributed[k, trav]
+        for h in range(n_t):
+            cfv[k, h] = 0.0
+        for q in range(m_t):
+            h = order_t[q]
+            share = 0.5 * (below[h, c] + upto[h, c])
+            if hilo and low_t[h] > 0:
+                share = 0.5 * share + 0.25 * (below_l[h, c] + upto_l[h, c])
+            cfv[k, h] = pot_end * share - paid * every[h, c]
 
 
 @njit(parallel=True, cache=True)
 def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_child, children, level_start,
               deals_start, deal_child, deal_map, chance_weight, slot, n_hands, weights, alive, alive_count, sd_row,
               sd_high, sd_low, sd_order_high, sd_order_low, hero_subsets, villain_subsets, match, ids, signs,
-              full_sign, perms, regret, strat, alpha, beta, gamma, reach, cfv):
+              full_sign, perms, group_start, group_nodes, regret, strat, alpha, beta, gamma, reach, cfv):
     """One pass of ``mode`` for player ``trav`` (see the module); fills ``reach`` (the opponent's,
     per node) and ``cfv`` (the traverser's counterfactual values, per node)."""
     opp = 1 - trav
@@ -200,15 +224,15 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                 count = children[k]
                 c0 = first_child[k]
                 if player[k] == opp:
-                    sigma = np.empty(count)
+                    sigma = np.empty((count, n_o))
                     s0 = slot[k]
-                    for h in range(n_o):
-                        _strategy(rows_o, s0, count, h, sigma)
-                        r = reach[k, h]
-                        for a in range(count):
-                            reach[c0 + a, h] = r * sigma[a]
+                    _strategies(rows_o, s0, count, n_o, sigma)
+                    for a in range(count):
+                        for h in range(n_o):
+                            r = reach[k, h] * sigma[a, h]
+                            reach[c0 + a, h] = r
                             if mode == CFR:
-                                sums_o[s0 + a, h] = sums_o[s0 + a, h] * gamma + r * sigma[a]
+                                sums_o[s0 + a, h] = sums_o[s0 + a, h] * gamma + r
                 else:
                     for a in range(count):
                         for h in range(n_o):
@@ -223,30 +247,20 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                     for q in range(alive_count[opp, b]):
                         h = alive[opp][b, q]
                         reach[child, h] = reach[k, h]
+    for g in prange(group_start.shape[0] - 1):
+        _terminals(group_nodes[group_start[g] : group_start[g + 1]], trav, pot, hilo, kind, player, board, contributed,
+                   n_t, n_o, alive, alive_count, sd_row, sd_high, sd_low, sd_order_high, sd_order_low,
+                   hero_subsets[trav], villain_subsets[trav], match[trav], ids[trav], signs, full_sign, reach, cfv)
     rows_t = regret[trav]
     sums_t = strat[trav]
     for level in range(levels - 1, -1, -1):
         for k in prange(level_start[level], level_start[level + 1]):
             kk = kind[k]
+            if kk == FOLD or kk == SHOWDOWN:
+                continue
             for h in range(n_t):
                 cfv[k, h] = 0.0
-            if kk == FOLD or kk == SHOWDOWN:
-                b = board[k]
-                w = reach[k, :n_o].astype(np.float64)
-                out = np.zeros(n_t)
-                if kk == FOLD:
-                    payoff = pot + contributed[k, opp] if player[k] == opp else -1.0 * contributed[k, trav]
-                    _fold_value(alive[trav][b], alive_count[trav, b], alive[opp][b], alive_count[opp, b], w,
-                                hero_subsets[trav], villain_subsets[trav], signs, full_sign, match[trav], ids[trav],
-                                payoff, out)
-                else:
-                    pot_end = pot + contributed[k, 0] + contributed[k, 1]
-                    _showdown_value(sd_row[b], trav, hilo, n_t, alive_count[trav, b], alive_count[opp, b], sd_high,
-                                    sd_low, sd_order_high, sd_order_low, w, hero_subsets[trav], villain_subsets[trav],
-                                    signs, full_sign, match[trav], ids[trav], pot_end, 1.0 * contributed[k, trav], out)
-                for h in range(n_t):
-                    cfv[k, h] = out[h]
-            elif kk == CHANCE:
+            if kk == CHANCE:
                 weight = chance_weight[k]
                 for d in range(deals_start[k], deals_start[k + 1]):
                     child = deal_child[d]
@@ -262,24 +276,24 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                 count = children[k]
                 c0 = first_child[k]
                 s0 = slot[k]
-                sigma = np.empty(count)
+                if mode == BEST:
+                    for h in range(n_t):
+                        cfv[k, h] = cfv[c0, h]
+                    for a in range(1, count):
+                        for h in range(n_t):
+                            cfv[k, h] = max(cfv[k, h], cfv[c0 + a, h])
+                    continue
+                sigma = np.empty((count, n_t))
+                _strategies(rows_t if mode == CFR else sums_t, s0, count, n_t, sigma)
+                value = np.zeros(n_t)
+                for a in range(count):
+                    for h in range(n_t):
+                        value[h] += sigma[a, h] * cfv[c0 + a, h]
                 for h in range(n_t):
-                    if mode == BEST:
-                        best = cfv[c0, h]
-                        for a in range(1, count):
-                            best = max(best, cfv[c0 + a, h])
-                        cfv[k, h] = best
-                        continue
-                    if mode == CFR:
-                        _strategy(rows_t, s0, count, h, sigma)
-                    else:
-                        _strategy(sums_t, s0, count, h, sigma)
-                    value = 0.0
+                    cfv[k, h] = value[h]
+                if mode == CFR:
                     for a in range(count):
-                        value += sigma[a] * cfv[c0 + a, h]
-                    cfv[k, h] = value
-                    if mode == CFR:
-                        for a in range(count):
+                        for h in range(n_t):
                             r = rows_t[s0 + a, h]
                             r *= alpha if r > 0.0 else beta
-                            rows_t[s0 + a, h] = r + (cfv[c0 + a, h] - value)
+                            rows_t[s0 + a, h] = r + (cfv[c0 + a, h] - value[h])
