@@ -2,7 +2,7 @@
 
 >>> solution = solve(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,QQ,72o", ip="KK,JJ,T9s", pot=100, stack=100,
 ...                  bets="75%", raises="", iterations=200)
->>> solution.exploitability < 0.5, round(solution.ev("oop") + solution.ev("ip"), 6)
+>>> solution.exploitability < 0.5, round(solution.ev("oop") + solution.ev("ip"), 3)
 (True, 100.0)
 """
 

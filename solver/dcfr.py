@@ -28,6 +28,7 @@ from solver.tree import CHANCE, DECISION, FOLD, SHOWDOWN, Tree
 # is stronger; a low of 0 is no low.
 Strengths = Callable[[list[tuple[int, ...]]], list[tuple[np.ndarray, np.ndarray | None]]]
 CHECK_EVERY = 10  # iterations between exploitability checks when a target is set
+SMALL_TREE = 200_000  # nodes x hands below which one thread beats the hand-offs at every level
 CHANNELS = 64  # terminals of one kind on one board swept together, at most
 
 
@@ -141,9 +142,9 @@ class Problem:
         width = int(self.n_hands.max())
         return int(4 * (2 * (self.rows * self.n_hands).sum() + 2 * self.tree.nodes * width))
 
-    def opponent_reach_total(self, player: int, reach: np.ndarray, node: int) -> np.ndarray:
-        """Per hand of ``player`` at ``node``: the other's reach over the hands it can hold."""
-        return self._disjoint_totals(player, reach[node, : self.n_hands[1 - player]].astype(np.float64))
+    def opponent_reach_total(self, player: int, reach: np.ndarray) -> np.ndarray:
+        """Per hand of ``player``: the other's ``reach`` (per its hands) over the hands sharing no card."""
+        return self._disjoint_totals(player, np.asarray(reach, np.float64))
 
 
 def _terminal_groups(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
@@ -211,16 +212,21 @@ class State:
         pot = self.problem.tree.pot
         return 100.0 * (self.value(BEST, 0) + self.value(BEST, 1) - pot) / 2.0 / pot
 
-    def average_strategy(self, player: int) -> np.ndarray:
-        """``float64[rows, n]``: the average strategy of each of ``player``'s decisions, rows by slot."""
+    def node_strategy(self, node: int) -> np.ndarray:
+        """``float64[actions, n]``: the average strategy of the decision ``node`` for each hand of
+        the player to act (uniform where its sums are 0)."""
         p, t = self.problem, self.problem.tree
-        sums = self.strat[player].astype(np.float64)
-        out = np.empty_like(sums)
+        player, s0, count = int(t.player[node]), int(p.slot[node]), int(t.children[node])
+        block = self.strat[player][s0 : s0 + count].astype(np.float64)
+        total = block.sum(axis=0)
+        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / count)
+
+    def average_strategy(self, player: int) -> np.ndarray:
+        """``float64[rows, n]``: every decision's ``node_strategy`` of ``player``, rows by slot."""
+        p, t = self.problem, self.problem.tree
+        out = np.empty(self.strat[player].shape)
         for k in t.decisions(player):
-            s0, count = p.slot[k], t.children[k]
-            block = sums[s0 : s0 + count]
-            total = block.sum(axis=0)
-            out[s0 : s0 + count] = np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / count)
+            out[p.slot[k] : p.slot[k] + t.children[k]] = self.node_strategy(k)
         return out
 
 
@@ -228,12 +234,15 @@ def solve(problem: Problem, iterations: int = 1000, target: float | None = None,
           progress: Callable[[Progress], Any] | None = None, check_every: int = CHECK_EVERY) -> tuple[State, list[Progress]]:
     """DCFR on ``problem`` for ``iterations``, or until the exploitability is at most ``target``
     (% of the pot), checked every ``check_every`` iterations and at the end. Returns the state
-    and the checks made."""
+    and the checks made. ``threads``: numba's (default: every core, one for a small tree); the
+    result does not depend on them."""
     import numba
 
     state = State(problem)
     history: list[Progress] = []
     previous_threads = numba.get_num_threads()
+    if threads is None and problem.tree.nodes * int(problem.n_hands.max()) < SMALL_TREE:
+        threads = 1
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:

@@ -68,7 +68,10 @@ class Solution:
                  seconds: float):
         self.settings, self.game, self.problem, self.state = settings, game, problem, state
         self.history, self.seconds = history, seconds
-        self._values: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # Per player, per node: its row of counterfactual values, of the other's reach and of
+        # its own reach (float64), for the first street's decisions and their children, and for
+        # any other node asked for (a pass each time: whole arrays are nodes x hands).
+        self._rows: dict[int, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {0: {}, 1: {}}
 
     @property
     def tree(self):
@@ -87,19 +90,29 @@ class Solution:
         """A player's (``oop``/``ip`` or 0/1) expected chips won from the pot minus chips put in
         during the spot, both playing the average strategies; the two sum to the pot."""
         p = _player(player)
-        values, _, _ = self._node_values(p)
-        return float(self.problem.weights[p] @ values[0, : self.problem.n_hands[p]]) / self.problem.pairs
+        values, _, _ = self._node_rows(p, [0])[0]
+        return float(self.problem.weights[p] @ values) / self.problem.pairs
 
-    def _node_values(self, p: int):
-        """Per node, for ``p``'s hands: counterfactual values, the opponent's reach, ``p``'s reach."""
-        if p not in self._values:
+    def _node_rows(self, p: int, nodes: list[int]) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """For ``p``'s hands at each of ``nodes``, both playing the average strategies: the
+        counterfactual values, the other's reach (per its hands) and ``p``'s own reach."""
+        rows = self._rows[p]
+        missing = [k for k in nodes if k not in rows]
+        if missing:
+            if not rows:  # the first ask: the first street's decisions and their children too
+                t = self.tree
+                first = [k for k in range(t.nodes) if t.kind[k] == DECISION and _first_street(t, k)]
+                missing = sorted(set(missing) | set(first) | {int(t.first_child[k]) + a for k in first
+                                                              for a in range(int(t.children[k]))})
+            n, m = self.problem.n_hands[p], self.problem.n_hands[1 - p]
             self.state.run(AVERAGE, 1 - p)
-            own = self.state.reach[:, : self.problem.n_hands[p]].astype(np.float64)
+            own = self.state.reach[missing, :n].astype(np.float64)
             self.state.run(AVERAGE, p)
-            values = self.state.cfv[:, : self.problem.n_hands[p]].astype(np.float64)
-            opponent = self.state.reach[:, : self.problem.n_hands[1 - p]].astype(np.float64)
-            self._values[p] = (values, opponent, own)
-        return self._values[p]
+            values = self.state.cfv[missing, :n].astype(np.float64)
+            opponent = self.state.reach[missing, :m].astype(np.float64)
+            for i, k in enumerate(missing):
+                rows[k] = (values[i], opponent[i], own[i])
+        return {k: rows[k] for k in nodes}
 
     def node(self, path: str | list[str] = "") -> int:
         return self.tree.find(path)
@@ -116,22 +129,24 @@ class Solution:
         if tree.kind[node] != DECISION:
             raise SampyongError(f"{path or 'the root'} is a {KIND_NAMES[tree.kind[node]]} node, not a decision")
         p = int(tree.player[node])
-        values, opponent, own = self._node_values(p)
-        frequencies = self.state.average_strategy(p)
+        first = int(tree.first_child[node])
+        count = int(tree.children[node])
+        rows = self._node_rows(p, [node, *range(first, first + count)])
+        frequencies = self.state.node_strategy(node)
         board = int(tree.board[node])
         live = problem.alive[p][board, : problem.alive_count[p, board]]
-        against = problem.opponent_reach_total(p, opponent, node)[live]
-        s0, count, first = problem.slot[node], int(tree.children[node]), int(tree.first_child[node])
+        against = problem.opponent_reach_total(p, rows[node][1])[live]
+        own = rows[node][2]
         hands = problem.hands[p][live]
         combos = [format_cards(h) for h in hands]
         classes = [class_name(h) for h in hands]
         frames = []
         for a, label in enumerate(tree.actions(node)):
             with np.errstate(invalid="ignore", divide="ignore"):
-                ev = np.where(against > 0, values[first + a, live] / against, np.nan)
+                ev = np.where(against > 0, rows[first + a][0][live] / against, np.nan)
             frames.append(pl.DataFrame({
                 "combo": combos, "class": classes, "action": [label] * len(live),
-                "frequency": frequencies[s0 + a, live], "ev": ev, "weight": own[node, live],
+                "frequency": frequencies[a, live], "ev": ev, "weight": own[live],
             }))
         return pl.concat(frames)
 
