@@ -28,7 +28,7 @@ from solver.tree import CHANCE, DECISION, FOLD, SHOWDOWN, Tree
 # is stronger; a low of 0 is no low.
 Strengths = Callable[[list[tuple[int, ...]]], list[tuple[np.ndarray, np.ndarray | None]]]
 CHECK_EVERY = 10  # iterations between exploitability checks when a target is set
-SMALL_TREE = 200_000  # nodes x hands below which one thread beats the hand-offs at every level
+SMALL_TREE = 1_000  # nodes below which one thread beats the hand-offs at every level (a river spot)
 CHANNELS = 64  # terminals of one kind on one board swept together, at most
 
 
@@ -234,14 +234,14 @@ def solve(problem: Problem, iterations: int = 1000, target: float | None = None,
           progress: Callable[[Progress], Any] | None = None, check_every: int = CHECK_EVERY) -> tuple[State, list[Progress]]:
     """DCFR on ``problem`` for ``iterations``, or until the exploitability is at most ``target``
     (% of the pot), checked every ``check_every`` iterations and at the end. Returns the state
-    and the checks made. ``threads``: numba's (default: every core, one for a small tree); the
+    and the checks made. ``threads``: numba's (default: every core, one for a tree of a few levels' nodes); the
     result does not depend on them."""
     import numba
 
     state = State(problem)
     history: list[Progress] = []
     previous_threads = numba.get_num_threads()
-    if threads is None and problem.tree.nodes * int(problem.n_hands.max()) < SMALL_TREE:
+    if threads is None and problem.tree.nodes < SMALL_TREE:
         threads = 1
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))

@@ -39,10 +39,10 @@ def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range], fold_suits: 
     if spot.stack < spot.min_bet:
         raise SampyongError(f"the stack must be at least the minimum bet ({spot.min_bet} chip), not {spot.stack}")
     hands, weights = zip(*(range_hands(g, r, spot.board, who) for r, who in zip(ranges, ("oop", "ip"))))
-    if not ((card_masks(hands[0])[:, None] & card_masks(hands[1])[None, :]) == 0).any():
-        raise SampyongError("no hand of the oop range can face a hand of the ip range: every pair shares a card")
     tree = build_tree(spot, hands, weights, fold_suits)
     problem = Problem(tree, hands, weights, _strengths(g, hands))
+    if problem.pairs == 0:
+        raise SampyongError("no hand of the oop range can face a hand of the ip range: every pair shares a card")
     if problem.memory() > MEMORY_LIMIT:
         raise SampyongError(f"this spot needs {problem.memory() / 2**30:.1f} GB of solver arrays "
                             f"({tree.nodes:,} nodes), above the {MEMORY_LIMIT >> 30} GB limit: "

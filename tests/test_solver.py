@@ -129,6 +129,7 @@ def test_no_limit_allin_and_the_last_raise():
     (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets="12"), "bad size"),
     (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", stack=0), "stack"),
     (dict(board="Ks 7d", oop="AA", ip="QQ"), "3, 4 or 5 cards"),
+    (dict(board="Ks 7d 2c 9h", oop="AsAh", ip="AsAd"), "every pair shares a card"),
 ])
 def test_bad_spots_are_one_line_errors(kwargs, message):
     from sampyong.solutions import solve as api_solve
