@@ -13,10 +13,6 @@ __all__ = [
 
 def __getattr__(name: str):
     # The API is imported on first use, so that ``sampyong eval`` and friends stay light.
-    if name in ("solve", "load_solution"):
-        from sampyong import solutions as solver_face
-
-        return getattr(solver_face, name)
     if name in __all__:
         from sampyong import api
 

@@ -995,3 +995,13 @@ actions = ["d dh p1 AsKs", "d dh p2 7h2d", "p2 cbr 6", "p1 f"]
 finishing_stacks = [198, 202]
 ''', encoding="utf-8")
     return path
+
+
+def __getattr__(name: str):
+    # ``solve`` and ``load_solution`` live in ``sampyong.solutions`` (the solver's face), read
+    # from here on first use so that the CLI calls every command through this module.
+    if name in ("solve", "load_solution"):
+        from sampyong import solutions
+
+        return getattr(solutions, name)
+    raise AttributeError(f"module 'sampyong.api' has no attribute {name!r}")

@@ -317,7 +317,8 @@ def solve_(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sampyong.solutions import run_folder, solve
+    from sampyong import api
+    from sampyong.solutions import run_folder
 
     with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} iterations"),
                   TextColumn("{task.fields[exploitability]}"), TimeElapsedColumn(), transient=True,
@@ -327,7 +328,7 @@ def solve_(
         def progress(check) -> None:
             bar.update(task, completed=check.iteration, exploitability=f"exploitability {check.exploitability:.3f} %")
 
-        solution = solve(game=game, board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
+        solution = api.solve(game=game, board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
                          max_raises=max_raises, betting=betting, target=target, iterations=iterations, threads=threads,
                          progress=progress)
     folder = solution.save(out or run_folder(solution.settings))

@@ -1,10 +1,4 @@
-"""The solver's face: ``sy.solve`` and ``sy.load_solution`` (``sampyong solve`` is the CLI over them).
-
->>> solution = solve(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,QQ,72o", ip="KK,JJ,T9s", pot=100, stack=100,
-...                  bets="75%", raises="", iterations=200)
->>> solution.exploitability < 0.5, round(solution.ev("oop") + solution.ev("ip"), 3)
-(True, 100.0)
-"""
+"""The solver's face: ``sy.solve`` and ``sy.load_solution`` (``sampyong solve`` is the CLI over them)."""
 
 from __future__ import annotations
 
@@ -34,6 +28,13 @@ def solve(*, game: str = "pls7", board: str, oop: str, ip: str, pot: int = 100, 
     (default: the game's, pot-limit for the Omaha games and PLS7); stops after ``iterations`` or
     when the exploitability is at most ``target`` % of the pot. ``threads``: numba threads (the
     answer does not depend on them). ``progress(check)`` is called at each exploitability check.
+
+    >>> solution = solve(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,QQ,72o", ip="KK,JJ,T9s", pot=100, stack=100,
+    ...                  bets="75%", raises="", iterations=200)
+    >>> solution.exploitability < 0.5, round(solution.ev("oop") + solution.ev("ip"), 3)
+    (True, 100.0)
+    >>> solution.strategy("bet 75")["action"].unique(maintain_order=True).to_list()
+    ['fold', 'call']
     """
     from engine.betting import default_betting
     from evaluator.games import game as preset
@@ -96,7 +97,15 @@ def run_folder(settings: Settings, out: str | Path = "outputs") -> Path:
 
 
 def load_solution(folder: str | Path) -> Solution:
-    """The solution ``Solution.save`` wrote to ``folder``."""
+    """The solution ``Solution.save`` wrote to ``folder``: the tree rebuilt from its settings, the
+    average strategies read back.
+
+    >>> from sampyong.api import _scratch
+    >>> folder = solve(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,72o", ip="KK", pot=100, stack=100,
+    ...                bets="75%", raises="", iterations=30).save(_scratch() / "spot")
+    >>> load_solution(folder).iterations
+    30
+    """
     from solver.solution import read_settings, restore
 
     settings = read_settings(folder)

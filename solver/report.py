@@ -34,6 +34,10 @@ def report(solution) -> str:
         "",
         _table(solution.by_category("")),
     ]
+    classes = solution.by_class("")
+    shown = classes if len(classes) <= 40 else classes.head(25).vstack(classes.tail(10))
+    note = "" if len(classes) <= 40 else f" (the 25 best and 10 worst of {len(classes):,} classes by EV)"
+    lines += ["", f"## Root by hand class{note}", "", _table(shown)]
     for label in tree.actions(0):
         node = tree.find([label])
         if tree.kind[node] == DECISION and label != "check":
@@ -50,7 +54,7 @@ def report(solution) -> str:
 def _table(frame) -> str:
     columns = frame.columns
     head = "| " + " | ".join(columns) + " |"
-    rule = "|" + "|".join("---" if c == "category" else "---:" for c in columns) + "|"
+    rule = "|" + "|".join("---" if c in ("category", "class") else "---:" for c in columns) + "|"
     rows = []
     for row in frame.iter_rows():
         cells = [row[0]] + [f"{100 * v:.1f} %" if c != "ev" and v is not None else (f"{v:.1f}" if v is not None else "")

@@ -170,18 +170,15 @@ class Solution:
         count = len(self.tree.actions(node))
         frame = frame.with_columns(pl.Series("category", names * count),
                                    pl.Series("rank", np.tile(high, count).astype(np.int64)))
-        weighted = frame.with_columns((pl.col("weight") * pl.col("frequency")).alias("w_freq"),
-                                      (pl.col("weight") * pl.col("frequency") * pl.col("ev")).alias("w_ev"))
-        total = weighted.filter(pl.col("action") == self.tree.actions(node)[0])["weight"].sum()
-        table = (weighted.group_by("category", "rank", "action").agg(pl.col("w_freq").sum(), pl.col("w_ev").sum(),
-                                                                    pl.col("weight").sum())
-                 .with_columns((pl.col("w_freq") / pl.col("weight")).alias("frequency")))
-        wide = table.pivot(on="action", index=["category", "rank"], values="frequency")
-        sizes = (table.group_by("category").agg(pl.col("weight").first().alias("weight"),
-                                                (pl.col("w_ev").sum() / pl.col("weight").first()).alias("ev")))
-        out = wide.join(sizes, on="category").with_columns((pl.col("weight") / total).alias("share"))
-        return out.sort(["rank", "category"], descending=[True, False]).select(
-            "category", "share", *self.tree.actions(node), "ev")
+        out = _summary(frame, ["category", "rank"], self.tree.actions(node))
+        return out.sort(["rank", "category"], descending=[True, False]).drop("rank")
+
+    def by_class(self, path: str | list[str] = ""):
+        """``strategy(path)`` summed over the hand classes (``AKs``, ``AKQ abb``): each class's
+        share of the range reaching the node, each action's frequency weighted by reach, and
+        the class's EV at the node in chips; strongest EV first."""
+        out = _summary(self.strategy(path), ["class"], self.tree.actions(self.node(path)))
+        return out.sort(["ev", "class"], descending=[True, False], nulls_last=True)
 
     def nodes(self):
         """Every node: ``node``, ``path``, ``kind``, ``player`` (``oop``/``ip``, decisions and
@@ -286,6 +283,22 @@ def restore(folder: str | Path, settings: Settings, game, problem: Problem) -> S
     checks = pl.read_parquet(folder / "exploitability.parquet")
     history = [Progress(int(i), float(e)) for i, e in checks.iter_rows()]
     return Solution(settings, game, problem, state, history, float(saved["seconds"]))
+
+
+def _summary(frame, keys: list[str], actions: tuple[str, ...]):
+    """Rows of ``strategy`` grouped by ``keys``: ``share`` of the reaching weight, each action's
+    reach-weighted frequency, and ``ev`` (the node's, reach-weighted)."""
+    import polars as pl
+
+    weighted = frame.with_columns((pl.col("weight") * pl.col("frequency")).alias("w_freq"),
+                                  (pl.col("weight") * pl.col("frequency") * pl.col("ev")).alias("w_ev"))
+    table = weighted.group_by(*keys, "action").agg(pl.col("w_freq").sum(), pl.col("w_ev").sum(), pl.col("weight").sum())
+    table = table.with_columns((pl.col("w_freq") / pl.col("weight")).alias("frequency"))
+    wide = table.pivot(on="action", index=keys, values="frequency")
+    sizes = table.group_by(*keys).agg(pl.col("weight").first(), (pl.col("w_ev").sum() / pl.col("weight").first()).alias("ev"))
+    total = sizes["weight"].sum()
+    out = wide.join(sizes, on=keys).with_columns((pl.col("weight") / total).alias("share"))
+    return out.select(*keys, "share", *actions, "ev")
 
 
 def _player(player: str | int) -> int:

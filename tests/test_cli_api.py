@@ -29,6 +29,7 @@ CALLS = {
     "replay": ("replay", ["hands.phh"]),
     "table": ("table", []),
     "tune": ("tune", []),
+    "solve": ("solve", ["--board", "Ks 7d 2c 9h", "--oop", "AA*", "--ip", "KK*"]),
     **{f"run {name}": ("run", []) for name in [*STUDIES, *campaigns()]},
 }
 # What every `sampyong run STUDY` has besides the study's own options: where the work runs.

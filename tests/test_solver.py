@@ -164,6 +164,10 @@ def test_the_cli_writes_the_run_folder_and_the_api_gives_the_same_strategy(tmp_p
     saved = pl.read_parquet(folder / "strategy.parquet").filter(pl.col("node") == 0)
     root = solution.strategy("")
     assert saved["frequency"].to_list() == pytest.approx(root["frequency"].to_list(), abs=1e-6)
+    page = solution.grid("", tmp_path / "grid.html")
+    classes = solution.by_class("")
+    assert (tmp_path / "grid.html").read_text() == page and classes["class"][0] in page
+    assert classes["share"].sum() == pytest.approx(1.0) and "## Root by hand class" in (folder / "report.md").read_text()
     loaded = sy.load_solution(folder)
     assert loaded.ev("oop") == pytest.approx(solution.ev("oop"), abs=1e-6)
     bad = subprocess.run([*args[:4], "--board", "Ks Ks 2c 9h", "--oop", "AA*", "--ip", "QQ*", "--out",
