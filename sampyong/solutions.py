@@ -60,7 +60,7 @@ def prepare(settings: Settings):
     from evaluator.cards import parse_cards
     from evaluator.games import game as preset
     from evaluator.ranges import parse_range
-    from sampyong.api import ranking
+    from sampyong.rankings import ranking
     from solver.betting import Spot, parse_sizes
     from solver.poker import poker_problem
 
