@@ -173,3 +173,20 @@ def test_the_cli_writes_the_run_folder_and_the_api_gives_the_same_strategy(tmp_p
     bad = subprocess.run([*args[:4], "--board", "Ks Ks 2c 9h", "--oop", "AA*", "--ip", "QQ*", "--out",
                           str(tmp_path / "bad")], capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
+
+
+@pytest.mark.slow
+def test_the_readme_spot_gives_the_readme_figures(tmp_path):
+    """The README's `sampyong solve --board "Ks 7d 2c 9h" --oop 30% --ip 30%`, as a new user runs
+    it: the exploitability, iterations and EVs the README quotes, and the run folder."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "sampyong", "solve", "--board", "Ks 7d 2c 9h", "--oop", "30%",
+                           "--ip", "30%", "--out", str(tmp_path / "spot"), "--json"],
+                          capture_output=True, text=True, check=True)
+    summary = json.loads(done.stdout)
+    assert (summary["iterations"], round(summary["exploitability"], 3)) == (80, 0.280)
+    assert (round(summary["ev_oop"], 2), round(summary["ev_ip"], 2)) == (46.14, 53.86)
+    assert "| high card, low | 8.1 % | 32.7 % | 47.7 % | 19.6 % |" in (tmp_path / "spot" / "report.md").read_text()
