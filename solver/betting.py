@@ -181,10 +181,3 @@ def _target(size: str, max_bet: int, call: int, pot: int, most: int) -> float:
     if size.endswith("x"):
         return float(size[:-1]) * max_bet
     return max_bet + float(size[:-1]) / 100.0 * (pot + call)
-
-
-def describe_limits(tree: Tree) -> str:
-    """A line on the tree's size: nodes, decisions and chance nodes."""
-    decisions = int((tree.kind == DECISION).sum())
-    chances = int((tree.kind == CHANCE).sum())
-    return f"{tree.nodes:,} nodes ({decisions:,} decisions, {chances:,} chance nodes)"
