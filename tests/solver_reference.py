@@ -136,6 +136,36 @@ class Reference:
         return sum(r * self.payoff(node, *pair(o), player) for o, r in against.items())
 
 
+    def high_tie(self, node: int, i: int, j: int) -> bool:
+        board = self.tree.boards[self.tree.board[node]]
+        a, b = showdown(self.game, self.hands[0][i], board), showdown(self.game, self.hands[1][j], board)
+        return a.high.strength == b.high.strength
+
+    def probabilities(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per node, the probability that play reaches it (pair by pair, card by card) and, at
+        showdowns, the probability of reaching it with the highs tied."""
+        reached, tied = np.zeros(self.tree.nodes), np.zeros(self.tree.nodes)
+        pairs = list(self.pairs())
+        norm = sum(weight for _, _, weight in pairs)
+        for i, j, weight in pairs:
+            self._walk(0, i, j, weight / norm, reached, tied)
+        return reached, tied
+
+    def _walk(self, node: int, i: int, j: int, p: float, reached: np.ndarray, tied: np.ndarray) -> None:
+        t = self.tree
+        reached[node] += p
+        if t.kind[node] == DECISION:
+            player, first, s0 = t.player[node], int(t.first_child[node]), int(self.problem.slot[node])
+            for a in range(int(t.children[node])):
+                self._walk(first + a, i, j, p * self.strategies[player][s0 + a, i if player == 0 else j], reached, tied)
+        elif t.kind[node] == CHANCE:
+            cards = self.unseen(node, i, j)
+            for c in cards:
+                self._walk(self.child_for(node, c), i, j, p / len(cards), reached, tied)
+        elif t.kind[node] != FOLD and self.high_tie(node, i, j):
+            tied[node] += p
+
+
 def random_strategies(problem, seed: int) -> list[np.ndarray]:
     """Random average-strategy sums, each decision's actions drawn per hand."""
     rng = np.random.default_rng(seed)

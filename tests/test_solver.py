@@ -190,3 +190,69 @@ def test_the_readme_spot_gives_the_readme_figures(tmp_path):
     assert (summary["iterations"], round(summary["exploitability"], 3)) == (80, 0.280)
     assert (round(summary["ev_oop"], 2), round(summary["ev_ip"], 2)) == (46.14, 53.86)
     assert "| high card, low | 8.1 % | 32.7 % | 47.7 % | 19.6 % |" in (tmp_path / "spot" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("spot", SPOTS, ids=[f"{s[0]}-{len(s[1].split())}" for s in SPOTS])
+def test_how_the_spot_plays_equals_the_reference_walk(spot):
+    """Node probabilities and tied showdowns equal a walk pair by pair and card by card, under
+    random strategies; the terminals' probabilities sum to 1; each street is opened or checked
+    through as often as it is played."""
+    from solver.outcomes import node_probabilities, outcomes
+
+    name, board, oop, ip, bets, raises = spot
+    g, problem = problem_of(name, board, oop, ip, bets=bets, raises=raises)
+    state = State(problem)
+    for p, sums in enumerate(random_strategies(problem, seed=11)):
+        state.strat[p][...] = sums
+    reference = Reference(g, problem, [state.average_strategy(p) for p in range(2)])
+    reached, tied = reference.probabilities()
+    prob, _, _ = node_probabilities(problem, state)
+    np.testing.assert_allclose(prob, reached, atol=1e-6)
+    tree = problem.tree
+    play = outcomes(problem, state)
+    showdown = reached[tree.kind == 3].sum()
+    assert play["showdown"] == pytest.approx(showdown, abs=1e-6)
+    assert play["fold"] == pytest.approx(reached[tree.kind == 2].sum(), abs=1e-6)
+    assert play["showdown"] + play["fold"] == pytest.approx(1.0, abs=1e-6)
+    assert play["hi_chop"] == pytest.approx(tied.sum() / showdown, abs=1e-6)
+    street = {5: "river", 4: "turn"}[len(board.split())]
+    assert play[f"{street}_bet"] + play[f"{street}_checked_through"] == pytest.approx(1.0, abs=1e-6)
+    uniform = State(problem)  # no strategy sums: every hand plays every action alike
+    no_folds = Reference(g, problem, [uniform.average_strategy(p) for p in range(2)])
+    pairs = list(no_folds.pairs())
+    norm = sum(w for _, _, w in pairs)
+    if street == "river":
+        expected = sum(w * no_folds.high_tie(0, i, j) for i, j, w in pairs) / norm
+    else:
+        expected = 0.0
+        river_of = {}
+        for k in np.nonzero(tree.kind == 1)[0][:1]:
+            for c in range(52):
+                if c not in tree.boards[0]:
+                    river_of[c] = no_folds.child_for(int(k), c)
+        for i, j, w in pairs:
+            cards = no_folds.unseen(0, i, j)
+            below = [int(tree.first_child[river_of[c]]) for c in cards]  # any showdown under the river deal
+            expected += w * sum(no_folds.high_tie(_showdown_under(tree, river_of[c]), i, j) for c in cards) / len(cards) / norm
+    assert play["hi_chop_no_folds"] == pytest.approx(expected, abs=1e-9)
+
+
+def _showdown_under(tree, node: int) -> int:
+    """A showdown at or below ``node`` (on its board)."""
+    while tree.kind[node] != 3:
+        node = int(tree.first_child[node]) + int(tree.children[node]) - 1
+    return node
+
+
+def test_how_the_spot_plays_does_not_depend_on_suit_folding():
+    from solver.outcomes import outcomes
+
+    plays = []
+    for fold in (True, False):
+        _, problem = problem_of("holdem", "Qs Jh 2h 8h", "AA,KK,T9s,33", "AA,QQ,T9s,98s", bets="50%", fold_suits=fold)
+        assert (len(problem.tree.maps) > 1) == fold
+        state, _ = solve(problem, iterations=30)
+        plays.append(outcomes(problem, state))
+    assert plays[0].keys() == plays[1].keys()
+    for key in plays[0]:
+        assert plays[0][key] == pytest.approx(plays[1][key], rel=1e-4, abs=1e-6), key
