@@ -9,13 +9,13 @@ report; ``campaigns()`` maps their names to their modules.
 
 from __future__ import annotations
 
-from jobs import distribution, draws, grid, hand_ranking, match, play, records, showdown, textures, variants
+from jobs import distribution, draws, grid, hand_ranking, match, play, records, showdown, solve, textures, variants
 from pipeline.study import Study
 
 from jobs.hand_ranking import ranking  # noqa: E402  a game's starting-hand ranking in the driver (fit, N% ranges)
 
 STUDIES: dict[str, Study] = {
-    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking)
+    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking, solve)
 }
 
 

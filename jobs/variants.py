@@ -58,11 +58,21 @@ def default_variants(base: Game) -> str:
 def variant_games(config: RunConfig) -> list[Game]:
     """The base game first, then each variant (knobs applied to the base), duplicates dropped."""
     base = game_of(config)
-    games = []
-    for text in (config.option("variants") or default_variants(base)).split(";"):
+    return [g for _, g in parse_variants(base, config.option("variants") or default_variants(base))]
+
+
+def parse_variants(base: Game, text: str) -> list[tuple[str, Game]]:
+    """``(name, game)`` of each variant of ``text`` (``;`` between variants, ``,`` between
+    knobs), ``base`` first (named ``base``); a variant equal to one before it is dropped.
+
+    >>> from evaluator.games import game
+    >>> [name for name, _ in parse_variants(game("pls7"), "ranking=trips_over_straight;base;ranking=base")]
+    ['base', 'ranking=trips_over_straight']
+    """
+    found = [("base", base)]
+    for text in text.split(";"):
         text = text.strip()
         if not text or text == "base":
-            games.append(base)
             continue
         knobs = {}
         for part in text.split(","):
@@ -71,11 +81,11 @@ def variant_games(config: RunConfig) -> list[Game]:
             if key not in ("hole_use", "ranking", "low") or not value:
                 raise SampyongError(f"bad variant {text!r}: write knob=value with knobs hole_use, ranking, low")
             knobs[key] = value.strip()
-        games.append(base.variant(**knobs))
-    if games[0] != base:
-        games.insert(0, base)
-    unique = list(dict.fromkeys(games))
-    return unique
+        found.append((text, base.variant(**knobs)))
+    unique: dict[Game, str] = {}
+    for name, g in found:
+        unique.setdefault(g, name)
+    return [(name, g) for g, name in unique.items()]
 
 
 def validate(config: RunConfig) -> None:

@@ -56,35 +56,12 @@ def solve(*, game: str = "pls7", board: str, oop: str, ip: str, pot: int = 100, 
 
 def prepare(settings: Settings):
     """The game and the solver's ``Problem`` of ``settings`` (their tree built, strengths evaluated)."""
-    from engine.betting import default_betting, parse_betting
-    from evaluator.cards import parse_cards
     from evaluator.games import game as preset
-    from evaluator.ranges import parse_range
     from sampyong.rankings import ranking
-    from solver.betting import Spot, parse_sizes
-    from solver.poker import poker_problem
+    from solver.poker import settings_problem
 
     rules = preset(settings.game)
-    structure = parse_betting(settings.betting) if settings.betting else default_betting(rules)
-    if structure.kind == "fixed-limit":
-        raise SampyongError("the solver plays no-limit and pot-limit spots, not fixed-limit")
-    board = tuple(parse_cards(settings.board))
-    bets = parse_sizes(settings.bets)
-    street = ("flop", "turn", "river")[min(max(len(board), 3), 5) - 3]
-    if settings.bets.strip() and not any(bets.values()):
-        raise SampyongError(f"bets {settings.bets!r} give no bet size")
-    if not any(bets[s] for s in ("flop", "turn", "river")[("flop", "turn", "river").index(street):]):
-        raise SampyongError(f"bets {settings.bets!r} give no bet size from the {street} on")
-    if settings.max_raises < 0:
-        raise SampyongError(f"max raises must be 0 or more, not {settings.max_raises}")
-    spot = Spot(board=board, pot=settings.pot, stack=settings.stack, bets=bets,
-                raises=parse_sizes(settings.raises, raises=True), max_raises=settings.max_raises, betting=structure)
-
-    def top(percent: float):
-        return ranking(rules).top(percent)
-
-    ranges = (parse_range(settings.oop, rules, top), parse_range(settings.ip, rules, top))
-    return rules, poker_problem(rules, spot, ranges)
+    return rules, settings_problem(rules, settings, lambda percent: ranking(rules).top(percent))
 
 
 def run_folder(settings: Settings, out: str | Path = "outputs") -> Path:

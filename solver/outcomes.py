@@ -105,9 +105,10 @@ def tie_mass(problem, board: int, r0: np.ndarray, r1: np.ndarray) -> float:
 
 def outcomes(problem, state) -> dict[str, float]:
     """The spot's play under the average strategies, each a probability of the whole spot
-    unless named otherwise: per street of the tree (``turn_dealt``, ``turn_bet``,
-    ``turn_raise``, ``turn_call``, ``turn_fold``, ``turn_checked_through``), ``showdown``,
-    ``pot_showdown`` and ``stack_showdown`` (chips, given a showdown), ``pot_river`` (chips as
+    unless named otherwise: per street of the tree (``turn_bet``, ``turn_raise``, ``turn_call``,
+    ``turn_fold``, ``turn_checked_through``; ``river_dealt`` for a street after the first),
+    ``showdown``, ``pot_showdown`` and ``paid_showdown`` (chips, given a showdown: the pot, and
+    what each player put in during the spot), ``pot_river`` (chips as
     the river is dealt, given it is; spots before the river), ``hi_chop`` (given a showdown)
     and ``hi_chop_no_folds`` (every pair of the two ranges showing down on the board, or on
     the turn on every river; NaN on the flop); ``fold`` (someone folds)."""
@@ -119,7 +120,8 @@ def outcomes(problem, state) -> dict[str, float]:
     out: dict[str, float] = {}
     for length in range(first_street, 6) if first_street in STREETS else [first_street]:
         name = _street(length)
-        out[f"{name}_dealt"] = 1.0 if length == first_street else float(prob[(tree.kind == CHANCE) & (size == length - 1)].sum())
+        if length > first_street:
+            out[f"{name}_dealt"] = float(prob[(tree.kind == CHANCE) & (size == length - 1)].sum())
         for action in ACTIONS:
             out[f"{name}_{action}"] = 0.0
     for k in np.nonzero(tree.kind == DECISION)[0]:
@@ -142,8 +144,8 @@ def outcomes(problem, state) -> dict[str, float]:
     out["showdown"] = reach_showdown
     out["fold"] = float(prob[tree.kind == FOLD].sum())
     out["pot_showdown"] = float(prob[showdowns] @ pots[showdowns]) / reach_showdown if reach_showdown else float("nan")
-    out["stack_showdown"] = (float(prob[showdowns] @ (tree.contributed[showdowns, 0])) / reach_showdown
-                             if reach_showdown else float("nan"))
+    out["paid_showdown"] = (float(prob[showdowns] @ (tree.contributed[showdowns, 0])) / reach_showdown
+                            if reach_showdown else float("nan"))
     if first_street < 5:
         rivers = np.nonzero((tree.kind == CHANCE) & (size == 4))[0]
         dealt = float(prob[rivers].sum())

@@ -50,6 +50,33 @@ def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range], fold_suits: 
     return problem
 
 
+def settings_problem(g: Game, settings, top=None) -> Problem:
+    """The ``Problem`` of a ``solver.solution.Settings`` in game ``g`` (a preset or a variant of
+    one): the spot, its sizes checked, the ranges parsed (``top``: the top-N % provider of
+    ``evaluator.ranges.parse_range``)."""
+    from engine.betting import default_betting, parse_betting
+    from evaluator.cards import parse_cards
+    from evaluator.ranges import parse_range
+    from solver.betting import parse_sizes
+
+    structure = parse_betting(settings.betting) if settings.betting else default_betting(g)
+    if structure.kind == "fixed-limit":
+        raise SampyongError("the solver plays no-limit and pot-limit spots, not fixed-limit")
+    board = tuple(parse_cards(settings.board))
+    bets = parse_sizes(settings.bets)
+    street = ("flop", "turn", "river")[min(max(len(board), 3), 5) - 3]
+    if settings.bets.strip() and not any(bets.values()):
+        raise SampyongError(f"bets {settings.bets!r} give no bet size")
+    if not any(bets[s] for s in ("flop", "turn", "river")[("flop", "turn", "river").index(street):]):
+        raise SampyongError(f"bets {settings.bets!r} give no bet size from the {street} on")
+    if settings.max_raises < 0:
+        raise SampyongError(f"max raises must be 0 or more, not {settings.max_raises}")
+    spot = Spot(board=board, pot=settings.pot, stack=settings.stack, bets=bets,
+                raises=parse_sizes(settings.raises, raises=True), max_raises=settings.max_raises, betting=structure)
+    ranges = (parse_range(settings.oop, g, top), parse_range(settings.ip, g, top))
+    return poker_problem(g, spot, ranges)
+
+
 def _strengths(g: Game, hands):
     def strengths(boards):
         from evaluator.fast import fast_evaluator

@@ -1,0 +1,345 @@
+"""Solved spots swept over boards: one spot template solved (DCFR, ``solver``) on many boards,
+under each rule variant, paired.
+
+The template is everything but the board: the street (``turn`` or ``river``), the pot and the
+stack, the bet and raise sizes, the two ranges (in the range grammar; ``N%`` by the base game's
+ranking, so every variant solves the same combos), the target and the iteration cap. A shard is
+one board, drawn uniformly from its own random stream (``ShardSpec.generator``), so every board
+has the same weight and a mean over boards, with its standard error over boards, estimates the
+spot's figure on a random board. Each board is solved under every variant (``--variants``: the
+base game first, then ``;``-separated knob lists as ``run variants`` takes them), on one thread,
+so a shard gives the same bytes on any worker.
+
+Per board and variant (table ``boards``): the board's texture (``jobs.textures``' features), the
+iterations run and the exploitability reached (% of the pot), each player's EV (chips won from
+the pot minus chips put in, the two summing to the pot), and how the spot plays under the
+average strategies (``solver.outcomes``: per street dealt, bet, raise, call, fold, checked
+through; showdown, pot and stack at showdown, pot entering the river; the high chop rate at
+showdown and with no folds). Table ``root``: the first decision's action frequencies by the
+acting hand's category. The summaries: ``summary`` (each figure's mean over boards ± SE),
+``differences`` (each variant minus the base, board by board, ± the SE of the paired
+differences) and ``root_summary``.
+
+A shard returns one row per board and variant: its columns are all keys (no counts), so the
+sum over shards keeps them as they are.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from engine.betting import default_betting
+from evaluator.cards import format_cards
+from evaluator.errors import SampyongError
+from evaluator.games import Category
+from jobs import textures
+from jobs.common import GAME_OPTIONS, SE_LEGEND, Study, game_of, markdown, report_header, section, table
+from jobs.hand_ranking import ranking_from, strength_runs
+from jobs.variants import parse_variants
+from pipeline.aggregate import number, percent, points
+from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import SEED, Option
+
+STREET_CARDS = {"turn": 4, "river": 5}
+OPTIONS = (
+    *GAME_OPTIONS,
+    Option("deals", "Boards to solve, one shard each, drawn uniformly.", default="16", aliases=("--boards",)),
+    SEED,
+    Option("street", "The spot's street: turn or river.", default="river"),
+    Option("oop", "The out-of-position range (range grammar; N% by the base game's ranking).", default="30%"),
+    Option("ip", "The in-position range.", default="30%"),
+    Option("pot", "Chips in the pot as the street begins.", int, default=100),
+    Option("stack", "Chips behind each player.", int, default=400),
+    Option("bets", 'Bet sizes per street: "turn: 50%, 100%; river: 75%, allin".', default="75%, allin"),
+    Option("raises", 'Raise sizes per street ("100%", "2.5x"; "" for none).', default="100%"),
+    Option("max_raises", "Raises a street allows after its first bet.", int, default=1),
+    Option("target", "Stop a board's solve at this exploitability, % of the pot.", default="0.3"),
+    Option("iterations", "At most this many DCFR iterations a board.", int, default=500),
+    Option("variants", 'Rule variants solved on the same boards, ";" between variants: '
+           '"ranking=trips_over_straight;low=8" (the base game always first).', default="base"),
+)
+DEFAULTS = {o.name: o.default for o in OPTIONS}
+FIGURES = ("exploitability", "ev_oop", "ev_ip")  # per board and variant, besides the play's
+PROBABILITIES = ("showdown", "fold", "hi_chop", "hi_chop_no_folds")
+STREET_RATES = ("_dealt", "_bet", "_raise", "_call", "_fold", "_checked_through")
+
+
+def option(config: RunConfig, name: str):
+    """An option of the run, as given or by its declared default, in its declared type."""
+    value = config.option(name, DEFAULTS[name])
+    kind = next(o.kind for o in OPTIONS if o.name == name)
+    return kind(value) if kind is int else value
+
+
+def variants(config: RunConfig) -> list[tuple[str, object]]:
+    """``(name, game)`` of each variant, the base first."""
+    return parse_variants(game_of(config), option(config, "variants"))
+
+
+def settings_of(config: RunConfig, board: str, game):
+    from solver.solution import Settings
+
+    target = option(config, "target")
+    return Settings(game=config.game, board=board, oop=option(config, "oop"), ip=option(config, "ip"),
+                    pot=option(config, "pot"), stack=option(config, "stack"), bets=option(config, "bets"),
+                    raises=option(config, "raises"), max_raises=option(config, "max_raises"),
+                    betting=default_betting(game).kind, target=float(target) if target else None,
+                    iterations=option(config, "iterations"))
+
+
+def _uses_ranking(config: RunConfig) -> bool:
+    return "%" in option(config, "oop") + option(config, "ip")
+
+
+def validate(config: RunConfig) -> None:
+    street = option(config, "street")
+    if street not in STREET_CARDS:
+        raise SampyongError(f"street {street!r}: the sweep solves turn or river spots")
+    found = variants(config)
+    if len({g.hole_cards for _, g in found}) != 1:
+        raise SampyongError("variants must deal the same number of hole cards")
+    try:
+        target = option(config, "target")
+        if target and float(target) <= 0:
+            raise ValueError
+    except ValueError:
+        raise SampyongError(f"the target is a positive % of the pot, not {option(config, 'target')!r}") from None
+    if option(config, "iterations") < 1:
+        raise SampyongError("iterations must be at least 1")
+
+
+def configure(config: RunConfig) -> RunConfig:
+    import dataclasses
+
+    return dataclasses.replace(config, shard_deals=1, players=2)
+
+
+def upstream(config: RunConfig) -> list:
+    """The base game's ranking run, when a range is written as a top N %."""
+    return strength_runs(game_of(config)) if _uses_ranking(config) else []
+
+
+def inputs(config: RunConfig, tables: list):
+    return ranking_from(game_of(config), tables) if tables else None
+
+
+def board_of(config: RunConfig, shard: ShardSpec) -> tuple[int, ...]:
+    """The shard's board: ``street`` cards drawn uniformly from its own stream, sorted."""
+    cards = shard.generator().choice(52, STREET_CARDS[option(config, "street")], replace=False)
+    return tuple(sorted(int(c) for c in cards))
+
+
+def solve_board(config: RunConfig, board: tuple[int, ...], game, ranking):
+    """The ``Solution`` of the template on ``board`` in ``game`` (one thread)."""
+    import time
+
+    from solver.dcfr import solve
+    from solver.poker import settings_problem
+    from solver.solution import Solution
+
+    settings = settings_of(config, format_cards(board), game)
+    top = None if ranking is None else ranking.top
+    problem = settings_problem(game, settings, top)
+    start = time.perf_counter()
+    state, history = solve(problem, settings.iterations, settings.target, threads=1)
+    return Solution(settings, game, problem, state, history, time.perf_counter() - start)
+
+
+def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
+    from solver.outcomes import outcomes
+
+    base = game_of(config)
+    if _uses_ranking(config) and inputs is None:
+        raise SampyongError("a shard needs the base game's ranking with its task")
+    board = board_of(config, shard)
+    skips = textures.SKIPS if base.ranking.has_skips else textures.SKIPS[:0]
+    texture = textures._labels(textures.texture_of(np.array(board, np.int64), textures.STRAIGHTS, skips, base.low or 0))
+    rows, root = [], []
+    for name, g in variants(config):
+        solution = solve_board(config, board, g, inputs)
+        row = {"board_index": shard.index, "board": format_cards(board), "variant": name,
+               **dict(zip(("pairing", "suit", "straight", "skip", "low"), texture)),
+               "iterations": solution.iterations, "exploitability": solution.exploitability,
+               "ev_oop": solution.ev("oop"), "ev_ip": solution.ev("ip"),
+               **outcomes(solution.problem, solution.state)}
+        row["stack_showdown"] = option(config, "stack") - row["paid_showdown"]
+        rows.append(row)
+        by_category = solution.by_category()
+        for record in by_category.iter_rows(named=True):
+            for action in solution.tree.actions(0):
+                rank = int(Category[record["category"].split(",")[0].replace(" ", "_")])
+                root.append({"board_index": shard.index, "variant": name, "category": record["category"], "rank": rank,
+                             "share": record["share"], "action": action, "frequency": record[action]})
+    boards = pa.Table.from_pylist(rows)
+    boards = boards.cast(pa.schema([pa.field(f.name, pa.int32() if f.name in ("board_index", "iterations") else f.type)
+                                    for f in boards.schema]))
+    root_table = pa.Table.from_pylist(root)
+    root_table = root_table.set_column(0, "board_index", pa.array(root_table["board_index"].to_pylist(), pa.int32()))
+    return {"boards": boards, "root": root_table}
+
+
+def prepare(config: RunConfig, ranking=None) -> None:
+    """Compile the kernels on a small spot (the sweep's own boards take seconds to minutes)."""
+    from solver.outcomes import outcomes
+
+    g = game_of(config)
+    board = (0, 5, 10, 15, 20)[: STREET_CARDS[option(config, "street")]]
+    settings_tiny = settings_of(config, format_cards(board), g)
+    from solver.dcfr import solve
+    from solver.poker import settings_problem
+
+    hands = {2: ("AA", "KK"), 3: ("AAA", "KKK"), 4: ("AAKK", "QQJJ")}.get(g.hole_cards)
+    if hands is None:
+        return
+    import dataclasses
+
+    tiny = dataclasses.replace(settings_tiny, oop=hands[0], ip=hands[1])
+    problem = settings_problem(g, tiny)
+    state, _ = solve(problem, 2, None, threads=1)
+    outcomes(problem, state)
+
+
+def _statistics(frame: pl.DataFrame) -> list[str]:
+    keys = {"board_index", "board", "variant", "pairing", "suit", "straight", "skip", "low", "iterations"}
+    return [c for c in frame.columns if c not in keys]
+
+
+def _mean_se(values: np.ndarray) -> tuple[float, float]:
+    values = values[~np.isnan(values)]
+    if len(values) == 0:
+        return math.nan, math.nan
+    se = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
+    return float(values.mean()), se
+
+
+def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) -> dict[str, pl.DataFrame]:
+    names = [name for name, _ in variants(config)]
+    order = {name: i for i, name in enumerate(names)}
+    boards = counts["boards"].with_columns(pl.col("variant").replace_strict(order, return_dtype=pl.Int32).alias("_order"))
+    boards = boards.sort("board_index", "_order").drop("_order")
+    statistics = _statistics(boards)
+    summary, differences = [], []
+    base = boards.filter(pl.col("variant") == names[0]).sort("board_index")
+    for name in names:
+        rows = boards.filter(pl.col("variant") == name).sort("board_index")
+        for statistic in statistics:
+            mean, se = _mean_se(rows[statistic].to_numpy().astype(np.float64))
+            summary.append({"variant": name, "statistic": statistic, "mean": mean, "mean_se": se, "boards": rows.height})
+            if name != names[0]:
+                if not rows["board_index"].equals(base["board_index"]):
+                    raise SampyongError("the variants were not solved on the same boards")
+                diff, diff_se = _mean_se(rows[statistic].to_numpy().astype(np.float64) - base[statistic].to_numpy())
+                differences.append({"variant": name, "statistic": statistic, "difference": diff, "difference_se": diff_se,
+                                    "boards": rows.height})
+    root = counts["root"]
+    n_boards = base.height
+    actions = list(dict.fromkeys(root["action"].to_list()))
+    long = (
+        root.with_columns((pl.col("share") * pl.col("frequency")).alias("_mass"))
+        .group_by("variant", "rank", "category", "action")
+        .agg((pl.col("share").sum() / n_boards).alias("share"), (pl.col("_mass").sum() / pl.col("share").sum()).alias("frequency"))
+    )
+    root_summary = (
+        long.pivot(on="action", index=["variant", "rank", "category", "share"], values="frequency")
+        .with_columns(pl.col("variant").replace_strict(order, return_dtype=pl.Int32).alias("_order"))
+        .sort(["_order", "rank", "category"], descending=[False, True, False])
+        .select("variant", "category", "share", *actions)
+    )
+    schema = {"variant": pl.String, "statistic": pl.String, "difference": pl.Float64, "difference_se": pl.Float64, "boards": pl.Int64}
+    return {"boards": boards, "summary": pl.DataFrame(summary),
+            "differences": pl.DataFrame(differences, schema=schema), "root_summary": root_summary}
+
+
+WORDS = {
+    "exploitability": "exploitability reached (% of the pot)", "ev_oop": "EV out of position (chips)",
+    "ev_ip": "EV in position (chips)", "showdown": "reaches a showdown", "fold": "someone folds",
+    "pot_showdown": "pot at showdown (chips)", "paid_showdown": "chips each put in, given a showdown",
+    "stack_showdown": "stack behind at showdown (chips)",
+    "pot_river": "pot as the river is dealt (chips)", "hi_chop": "high chopped at showdown",
+    "hi_chop_no_folds": "high chopped if every pair showed down",
+}
+
+
+def statistic_words(statistic: str) -> str:
+    if statistic in WORDS:
+        return WORDS[statistic]
+    street, _, action = statistic.partition("_")
+    return f"{street}: {action.replace('_', ' ')}"
+
+
+def _is_probability(statistic: str) -> bool:
+    return statistic in PROBABILITIES or statistic.startswith(("flop_", "turn_", "river_")) and statistic.endswith(STREET_RATES)
+
+
+def _cell(column: str, difference: bool, statistics: list[str]):
+    by_words = {statistic_words(s): s for s in statistics}
+
+    def write(value, row):
+        se = row.get(f"{column}_se")
+        if _is_probability(by_words[row["figure"]]):
+            return points(value, se) if difference else percent(value, se)
+        return number(value, se)
+
+    return write
+
+
+def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
+    if name in ("summary", "differences"):
+        column = "mean" if name == "summary" else "difference"
+        shown = frame.with_columns(pl.col("statistic").map_elements(statistic_words, return_dtype=pl.String).alias("figure"))
+        cell = _cell(column, name == "differences", frame["statistic"].to_list())
+        return table(shown.select("variant", "figure", column, f"{column}_se", "boards"), {column: cell})
+    if name == "root_summary":
+        return table(frame, {c: "percent" for c in frame.columns if c not in ("variant", "category")})
+    return table(frame)
+
+
+def template_lines(config: RunConfig) -> list[str]:
+    """The spot template, printed with every verdict that rests on it."""
+    return [f"- game: {game_of(config).name}"] + [f"- {o.name.replace('_', ' ')}: `{option(config, o.name)}`" for o in OPTIONS
+                                                  if o.name not in ("game", "hole_use", "ranking", "low", "deals", "seed")]
+
+
+def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str], ranking=None) -> str:
+    boards = tables["boards"]["board_index"].n_unique()
+    return markdown([
+        *report_header(
+            f"Solved spots over boards: {game_of(config).name}, {option(config, 'street')}",
+            f"{boards} boards drawn uniformly (seed {config.seed}), each solved by DCFR under every variant "
+            "and read under the average strategies (exact over the ranges and the cards to come; the standard "
+            "errors are over boards). These figures depend on no invented player, but they do depend on the "
+            "spot template below (bet sizes, ranges).",
+            figure_files,
+        ),
+        "## The spot template", "", *template_lines(config), "",
+        *section("Means over boards", markdown_tables("summary", tables["summary"], config),
+                 "Each figure's mean over the boards ± its standard error over boards. " + SE_LEGEND),
+        *([] if tables["differences"].is_empty() else section(
+            "Each variant minus the base, board by board", markdown_tables("differences", tables["differences"], config),
+            "Paired differences (percentage points for rates) ± the standard error of the differences over boards.")),
+        *section("The first decision by category", markdown_tables("root_summary", tables["root_summary"], config),
+                 "The out-of-position player's first action frequencies by its hand's category on the board, "
+                 "averaged over boards (weighted by the category's share of the range); share: the category's "
+                 "share of the range, over boards."),
+    ])
+
+
+STUDY = Study(
+    name="solve",
+    description="one solved spot template (DCFR) on many boards, under rule variants, paired",
+    tables=("boards", "root"),
+    run_shard=run_shard,
+    summarize=summarize,
+    report=report,
+    options=OPTIONS,
+    validate=validate,
+    configure=configure,
+    prepare=prepare,
+    upstream=upstream,
+    inputs=inputs,
+    markdown=markdown_tables,
+)

@@ -1,0 +1,103 @@
+"""``run solve``: a spot template solved on many boards, under variants, paired.
+
+- A small sweep is bit-identical on the serial backend and on Ray with 2 workers, and a rerun
+  after shards are lost recomputes them to the same bytes.
+- Variants are solved on the same boards (each board index has one board under every variant),
+  and the differences table is the mean and SE of the board-by-board differences.
+- A board's row is what ``sy.solve`` gives on that board (exploitability, EVs, the play).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from evaluator.errors import SampyongError
+from pipeline.backends import SerialBackend
+from pipeline.plan import RunConfig
+from tests.helpers import execute
+
+OPTIONS = (("bets", "75%"), ("ip", "QQ+,AK,T9s,87s,22"), ("iterations", "60"), ("oop", "JJ+,AQ+,KQs,65s,33"),
+           ("raises", ""), ("stack", "200"), ("target", "0.5"), ("variants", "ranking=standard;low=8"))
+
+
+def config_of(deals=3, street="river", **changes):
+    options = dict(OPTIONS, street=street, **changes)
+    return RunConfig(job="solve", game="holdem", deals=deals, shard_deals=1, players=2, seed=5,
+                     options=tuple(sorted(options.items())))
+
+
+def tables(run):
+    return {p.name: p.read_bytes() for p in sorted((run / "tables").glob("*.csv"))}
+
+
+@pytest.fixture(scope="module")
+def serial_run(tmp_path_factory):
+    return execute(config_of(), SerialBackend(), tmp_path_factory.mktemp("serial"), quiet=True)
+
+
+def test_serial_and_ray_write_the_same_bytes_and_a_lost_shard_comes_back_the_same(serial_run, ray_session, tmp_path):
+    from pipeline.backends import RayBackend
+
+    ray = execute(config_of(), RayBackend(workers=2), tmp_path / "ray", quiet=True)
+    assert tables(serial_run) == tables(ray) and len(tables(ray)) == 4
+    for lost in (ray / "shards").rglob("shard-000001.parquet"):
+        lost.unlink()
+    again = execute(config_of(), RayBackend(workers=2), tmp_path / "ray", quiet=True)
+    assert tables(again) == tables(serial_run)
+
+
+def test_variants_are_paired_on_the_same_boards(serial_run):
+    boards = pl.read_parquet(serial_run / "tables" / "boards.parquet")
+    # holdem's "standard" ranking is its own: that variant drops out as the base; low=8 stays
+    assert boards["variant"].unique(maintain_order=True).to_list() == ["base", "low=8"]
+    per_index = boards.group_by("board_index").agg(pl.col("board").n_unique(), pl.len())
+    assert per_index["board"].to_list() == [1] * 3 and per_index["len"].to_list() == [2] * 3
+    assert boards["board"].n_unique() == 3
+    differences = pl.read_parquet(serial_run / "tables" / "differences.parquet")
+    for statistic in ("ev_oop", "river_bet", "hi_chop"):
+        base = boards.filter(pl.col("variant") == "base").sort("board_index")[statistic].to_numpy()
+        other = boards.filter(pl.col("variant") == "low=8").sort("board_index")[statistic].to_numpy()
+        row = differences.filter(pl.col("statistic") == statistic).row(0, named=True)
+        assert row["difference"] == pytest.approx((other - base).mean())
+        assert row["difference_se"] == pytest.approx((other - base).std(ddof=1) / math.sqrt(3))
+
+
+def test_a_board_row_is_the_solve_of_that_board(serial_run):
+    import sampyong as sy
+
+    boards = pl.read_parquet(serial_run / "tables" / "boards.parquet").filter(pl.col("variant") == "base")
+    row = boards.row(0, named=True)
+    options = dict(OPTIONS)
+    solution = sy.solve(game="holdem", board=row["board"], oop=options["oop"], ip=options["ip"], pot=100, stack=200,
+                        bets="75%", raises="", target=0.5, iterations=60)
+    assert solution.exploitability == row["exploitability"]
+    assert solution.ev("ip") == row["ev_ip"]
+    assert row["showdown"] + row["fold"] == pytest.approx(1.0)
+    assert row["ev_oop"] + row["ev_ip"] == pytest.approx(100.0)
+    assert row["stack_showdown"] == pytest.approx(200 - row["paid_showdown"])
+
+
+def test_a_turn_sweep_deals_the_river(tmp_path):
+    run = execute(config_of(deals=1, street="turn", variants="base"), SerialBackend(), tmp_path, quiet=True)
+    row = pl.read_parquet(run / "tables" / "boards.parquet").row(0, named=True)
+    assert len(row["board"].split()) == 4
+    assert 0 < row["river_dealt"] <= 1 and row["pot_river"] >= 100
+    assert row["turn_bet"] + row["turn_checked_through"] == pytest.approx(1.0)
+    assert not np.isnan(row["hi_chop_no_folds"])
+    assert "The spot template" in (run / "report.md").read_text()
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"street": "flop"}, "turn or river"),
+    ({"target": "-1"}, "positive"),
+    ({"variants": "hole_use=2-2;bogus=1"}, "bad variant"),
+])
+def test_bad_sweeps_are_one_line_errors(changes, message):
+    from jobs import STUDIES
+
+    with pytest.raises(SampyongError, match=message):
+        STUDIES["solve"].validate(config_of(**changes))
