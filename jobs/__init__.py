@@ -22,6 +22,6 @@ STUDIES: dict[str, Study] = {
 def campaigns() -> dict:
     """The campaigns ``sampyong run`` knows, by name: modules with ``NAME``, ``DESCRIPTION``,
     ``OPTIONS`` and ``run_campaign(config, backend, out, *, resume, quiet) -> report folder``."""
-    from jobs import panel, rulebook
+    from jobs import panel, rulebook, strategy
 
-    return {module.NAME: module for module in (rulebook, panel)}
+    return {module.NAME: module for module in (rulebook, panel, strategy)}

@@ -50,7 +50,9 @@ OPTIONS = (
     Option("deals", "Boards to solve, one shard each, drawn uniformly.", default="16", aliases=("--boards",)),
     SEED,
     Option("street", "The spot's street: turn or river.", default="river"),
-    Option("oop", "The out-of-position range (range grammar; N% by the base game's ranking).", default="30%"),
+    Option("oop", "The out-of-position range: range grammar (N% by the base game's ranking) or a rule read on each "
+           "board, made:CATEGORY (made:three_of_a_kind) or draw:CATEGORY (draw:straight: high card to two pair now, "
+           "the category with a card to come).", default="30%"),
     Option("ip", "The in-position range.", default="30%"),
     Option("pot", "Chips in the pot as the street begins.", int, default=100),
     Option("stack", "Chips behind each player.", int, default=400),
@@ -65,7 +67,8 @@ OPTIONS = (
 DEFAULTS = {o.name: o.default for o in OPTIONS}
 FIGURES = ("exploitability", "ev_oop", "ev_ip")  # per board and variant, besides the play's
 PROBABILITIES = ("showdown", "fold", "hi_chop", "hi_chop_no_folds")
-STREET_RATES = ("_dealt", "_bet", "_raise", "_call", "_fold", "_checked_through")
+STREET_RATES = ("_dealt", "_bet", "_raise", "_call", "_fold", "_checked_through", "_vs_bet")
+TEXT_COLUMNS = ("board", "variant", "pairing", "suit", "straight", "skip", "low")
 
 
 def option(config: RunConfig, name: str):
@@ -99,6 +102,11 @@ def validate(config: RunConfig) -> None:
     street = option(config, "street")
     if street not in STREET_CARDS:
         raise SampyongError(f"street {street!r}: the sweep solves turn or river spots")
+    from solver.poker import is_board_rule, rule_category
+
+    for text in (option(config, "oop"), option(config, "ip")):
+        if is_board_rule(text):
+            rule_category(text)
     found = variants(config)
     if len({g.hole_cards for _, g in found}) != 1:
         raise SampyongError("variants must deal the same number of hole cards")
@@ -127,14 +135,29 @@ def inputs(config: RunConfig, tables: list):
     return ranking_from(game_of(config), tables) if tables else None
 
 
-def board_of(config: RunConfig, shard: ShardSpec) -> tuple[int, ...]:
-    """The shard's board: ``street`` cards drawn uniformly from its own stream, sorted."""
-    cards = shard.generator().choice(52, STREET_CARDS[option(config, "street")], replace=False)
-    return tuple(sorted(int(c) for c in cards))
+def board_of(config: RunConfig, shard: ShardSpec, base) -> tuple[int, ...]:
+    """The shard's board: ``street`` cards drawn uniformly from its own stream, sorted; with a
+    range read on the board (``made:``, ``draw:``), the first draw on which both pick a hand."""
+    from solver.poker import board_range, is_board_rule
+
+    rng = shard.generator()
+    rules = [text for text in (option(config, "oop"), option(config, "ip")) if is_board_rule(text)]
+    for _ in range(1000):
+        board = tuple(sorted(int(c) for c in rng.choice(52, STREET_CARDS[option(config, "street")], replace=False)))
+        try:
+            for text in rules:
+                board_range(base, text, board)
+        except SampyongError as error:
+            if "picks no hand" in str(error):
+                continue
+            raise
+        return board
+    raise SampyongError(f"in 1,000 boards the range rules {' and '.join(rules)} never both picked a hand")
 
 
 def solve_board(config: RunConfig, board: tuple[int, ...], game, ranking):
-    """The ``Solution`` of the template on ``board`` in ``game`` (one thread)."""
+    """The ``Solution`` of the template on ``board`` in ``game`` (one thread), the ranges read
+    in the base game."""
     import time
 
     from solver.dcfr import solve
@@ -143,7 +166,7 @@ def solve_board(config: RunConfig, board: tuple[int, ...], game, ranking):
 
     settings = settings_of(config, format_cards(board), game)
     top = None if ranking is None else ranking.top
-    problem = settings_problem(game, settings, top)
+    problem = settings_problem(game, settings, top, range_game=game_of(config))
     start = time.perf_counter()
     state, history = solve(problem, settings.iterations, settings.target, threads=1)
     return Solution(settings, game, problem, state, history, time.perf_counter() - start)
@@ -155,7 +178,7 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
     base = game_of(config)
     if _uses_ranking(config) and inputs is None:
         raise SampyongError("a shard needs the base game's ranking with its task")
-    board = board_of(config, shard)
+    board = board_of(config, shard, base)
     skips = textures.SKIPS if base.ranking.has_skips else textures.SKIPS[:0]
     texture = textures._labels(textures.texture_of(np.array(board, np.int64), textures.STRAIGHTS, skips, base.low or 0))
     rows, root = [], []
@@ -174,9 +197,11 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
                 rank = int(Category[record["category"].split(",")[0].replace(" ", "_")])
                 root.append({"board_index": shard.index, "variant": name, "category": record["category"], "rank": rank,
                              "share": record["share"], "action": action, "frequency": record[action]})
-    boards = pa.Table.from_pylist(rows)
-    boards = boards.cast(pa.schema([pa.field(f.name, pa.int32() if f.name in ("board_index", "iterations") else f.type)
-                                    for f in boards.schema]))
+    # NaN (a line never played) is written as null; every shard's columns have the same types
+    rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()} for row in rows]
+    schema = pa.schema([(k, pa.int32() if k in ("board_index", "iterations") else pa.string() if k in TEXT_COLUMNS
+                         else pa.float64()) for k in rows[0]])
+    boards = pa.Table.from_pylist(rows, schema=schema)
     root_table = pa.Table.from_pylist(root)
     root_table = root_table.set_column(0, "board_index", pa.array(root_table["board_index"].to_pylist(), pa.int32()))
     return {"boards": boards, "root": root_table}

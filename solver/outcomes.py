@@ -38,6 +38,8 @@ from solver.tree import CHANCE, DECISION, FOLD, SHOWDOWN
 
 STREETS = {3: "flop", 4: "turn", 5: "river"}
 ACTIONS = ("bet", "raise", "call", "fold", "checked_through")
+RESPONSES = ("call", "raise", "fold")
+PLAYERS = ("oop", "ip")
 
 
 @njit(parallel=True, cache=True)
@@ -106,7 +108,9 @@ def tie_mass(problem, board: int, r0: np.ndarray, r1: np.ndarray) -> float:
 def outcomes(problem, state) -> dict[str, float]:
     """The spot's play under the average strategies, each a probability of the whole spot
     unless named otherwise: per street of the tree (``turn_bet``, ``turn_raise``, ``turn_call``,
-    ``turn_fold``, ``turn_checked_through``; ``river_dealt`` for a street after the first),
+    ``turn_fold``, ``turn_checked_through``; ``river_dealt`` for a street after the first;
+    ``turn_ip_call_vs_bet``, ``turn_ip_raise_vs_bet``, ``turn_ip_fold_vs_bet`` and the same for
+    ``oop``: how the player answers the street's first bet, given it faces one, NaN if never),
     ``showdown``, ``pot_showdown`` and ``paid_showdown`` (chips, given a showdown: the pot, and
     what each player put in during the spot), ``pot_river`` (chips as
     the river is dealt, given it is; spots before the river), ``hi_chop`` (given a showdown)
@@ -124,10 +128,17 @@ def outcomes(problem, state) -> dict[str, float]:
             out[f"{name}_dealt"] = float(prob[(tree.kind == CHANCE) & (size == length - 1)].sum())
         for action in ACTIONS:
             out[f"{name}_{action}"] = 0.0
+    facing: dict[str, float] = {}
     for k in np.nonzero(tree.kind == DECISION)[0]:
         p = int(tree.player[k])
         unopened = tree.contributed[k, 1 - p] == tree.contributed[k, p]
         name = _street(int(size[k]))
+        parent = int(tree.parent[k])
+        first_bet = (parent >= 0 and tree.kind[parent] == DECISION and size[parent] == size[k]
+                     and tree.contributed[parent, 0] == tree.contributed[parent, 1] and tree.labels[k].split()[0] in ("bet", "allin"))
+        who = f"{name}_{PLAYERS[p]}"
+        if first_bet:
+            facing[who] = facing.get(who, 0.0) + prob[k]
         first = int(tree.first_child[k])
         for a, label in enumerate(tree.actions(k)):
             child = first + a
@@ -139,6 +150,14 @@ def outcomes(problem, state) -> dict[str, float]:
             if verb == "allin":
                 verb = "bet" if unopened else "raise"
             out[f"{name}_{verb}"] += prob[child]
+            if first_bet:
+                out[f"{who}_{verb}_vs_bet"] = out.get(f"{who}_{verb}_vs_bet", 0.0) + prob[child]
+    for length in range(first_street, 6) if first_street in STREETS else [first_street]:
+        for player in PLAYERS:
+            who = f"{_street(length)}_{player}"
+            for verb in RESPONSES:
+                key = f"{who}_{verb}_vs_bet"
+                out[key] = out.get(key, 0.0) / facing[who] if facing.get(who) else float("nan")
     showdowns = np.nonzero(tree.kind == SHOWDOWN)[0]
     reach_showdown = float(prob[showdowns].sum())
     out["showdown"] = reach_showdown

@@ -50,10 +50,70 @@ def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range], fold_suits: 
     return problem
 
 
-def settings_problem(g: Game, settings, top=None) -> Problem:
+RULE_PREFIXES = ("made:", "draw:")
+DRAWING = ("high_card", "one_pair", "two_pair")  # what a drawing hand holds now
+
+
+def is_board_rule(text: str) -> bool:
+    """Whether a range is a rule read on the board (``made:three_of_a_kind``, ``draw:straight``)."""
+    return text.strip().lower().startswith(RULE_PREFIXES)
+
+
+def rule_category(text: str):
+    """The rule (``made``/``draw``) and the ``Category`` of a range rule; a bad one is a ``SampyongError``."""
+    from evaluator.games import Category
+
+    rule, _, name = text.strip().lower().partition(":")
+    try:
+        return rule, Category[name.strip()]
+    except KeyError:
+        names = ", ".join(c.name for c in Category)
+        raise SampyongError(f"bad range rule {text!r}: {rule}: takes a category ({names})") from None
+
+
+def board_range(g: Game, text: str, board: tuple[int, ...]) -> Range:
+    """Every hand of ``g`` that the rule ``text`` picks on ``board`` (weight 1):
+
+    - ``made:CATEGORY``: the hand's high category on the board is CATEGORY (``Category`` names:
+      ``three_of_a_kind``, ``flush``, ...);
+    - ``draw:CATEGORY``: the hand holds high card, one pair or two pair now and makes CATEGORY
+      with at least one of the cards still to come (turn or flop boards).
+
+    >>> from evaluator.cards import parse_cards
+    >>> from evaluator.games import game
+    >>> len(board_range(game("holdem"), "made:three_of_a_kind", tuple(parse_cards("Ks 7d 2c 9h"))).combos)  # 4 sets x 3
+    12
+    """
+    import itertools
+
+    from evaluator.games import Category
+
+    rule, category = rule_category(text)
+    used = set(board)
+    hands = np.array([h for h in itertools.combinations(range(52), g.hole_cards) if not used & set(h)], np.int64)
+    high, _ = categories(g, hands, board)
+    if rule == "made":
+        keep = high == int(category)
+    else:
+        if len(board) == 5:
+            raise SampyongError(f"bad range rule {text!r}: no card comes after the river")
+        keep = np.zeros(len(hands), bool)
+        for card in sorted(set(range(52)) - used):
+            then, _ = categories(g, hands, (*board, card))
+            keep |= (then == int(category)) & ~np.isin(hands, card).any(axis=1)
+        keep &= np.isin(high, [int(Category[c]) for c in DRAWING])
+    if not keep.any():
+        raise SampyongError(f"the range rule {text!r} picks no hand on this board")
+    combos = tuple(tuple(int(c) for c in h) for h in hands[keep])
+    return Range(text, combos, (1.0,) * len(combos))
+
+
+def settings_problem(g: Game, settings, top=None, range_game: Game | None = None) -> Problem:
     """The ``Problem`` of a ``solver.solution.Settings`` in game ``g`` (a preset or a variant of
     one): the spot, its sizes checked, the ranges parsed (``top``: the top-N % provider of
-    ``evaluator.ranges.parse_range``)."""
+    ``evaluator.ranges.parse_range``) or read on the board (``board_range``) in ``range_game``
+    (default ``g``: a sweep over variants reads them in the base game, so every variant plays
+    the same hands)."""
     from engine.betting import default_betting, parse_betting
     from evaluator.cards import parse_cards
     from evaluator.ranges import parse_range
@@ -73,7 +133,9 @@ def settings_problem(g: Game, settings, top=None) -> Problem:
         raise SampyongError(f"max raises must be 0 or more, not {settings.max_raises}")
     spot = Spot(board=board, pot=settings.pot, stack=settings.stack, bets=bets,
                 raises=parse_sizes(settings.raises, raises=True), max_raises=settings.max_raises, betting=structure)
-    ranges = (parse_range(settings.oop, g, top), parse_range(settings.ip, g, top))
+    range_game = range_game or g
+    ranges = tuple(board_range(range_game, text, board) if is_board_rule(text) else parse_range(text, range_game, top)
+                   for text in (settings.oop, settings.ip))
     return poker_problem(g, spot, ranges)
 
 
