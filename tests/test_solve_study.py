@@ -101,3 +101,31 @@ def test_bad_sweeps_are_one_line_errors(changes, message):
 
     with pytest.raises(SampyongError, match=message):
         STUDIES["solve"].validate(config_of(**changes))
+
+
+@pytest.mark.parametrize("name, board", [("holdem", "Ks 7d 8c 9h"), ("pls7", "Ks 7d 8c 9h")])
+def test_range_rules_pick_the_hands_the_reference_evaluator_names(name, board):
+    """made:three_of_a_kind and draw:straight against the reference evaluator, hand by hand
+    (hold'em: every hand; PLS7: every hand holding a board rank or a 3 to 6, and the rest sampled)."""
+    import itertools
+
+    from evaluator.cards import parse_cards
+    from evaluator.games import Category, game
+    from evaluator.reference import showdown
+    from solver.poker import board_range
+
+    g, cards = game(name), tuple(parse_cards(board))
+    made = set(board_range(g, "made:three_of_a_kind", cards).combos)
+    draws = set(board_range(g, "draw:straight", cards).combos)
+    hands = [h for h in itertools.combinations(range(52), g.hole_cards) if not set(h) & set(cards)]
+    if len(hands) > 3000:
+        rng = np.random.default_rng(3)
+        picked = [sorted(s)[i] for s in (made, draws) for i in rng.choice(len(s), 100, replace=False)]
+        hands = [hands[i] for i in rng.choice(len(hands), 300, replace=False)] + picked
+    drawing = {Category.high_card, Category.one_pair, Category.two_pair}
+    for hand in hands:
+        now = showdown(g, hand, cards).high.category
+        assert (hand in made) == (now == Category.three_of_a_kind), hand
+        hits = any(showdown(g, hand, (*cards, c)).high.category == Category.straight
+                   for c in range(52) if c not in cards and c not in hand)
+        assert (hand in draws) == (now in drawing and hits), hand

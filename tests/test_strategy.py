@@ -1,0 +1,63 @@
+"""``run strategy``: the two sweeps it runs, the verdicts it reads from them, and (slow) the
+campaign end to end from the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+
+from jobs import strategy
+from pipeline.plan import RunConfig
+
+
+def boards(base: list[float], variant: list[float], column: str, name: str) -> pl.DataFrame:
+    n = len(base)
+    return pl.DataFrame({"board_index": list(range(n)) * 2, "variant": ["base"] * n + [name] * n,
+                         column: base + variant})
+
+
+def test_the_sweeps_solve_the_same_boards_under_both_orders():
+    turn, river = strategy.runs(RunConfig("strategy", "pls7", 7, 1, 2, 3))
+    assert (turn.deals, turn.seed, river.deals, river.seed) == (7, 3, 7, 3)
+    assert turn.option("variants") == "ranking=trips_over_straight" and river.option("variants") == "ranking=skip_over_flush"
+    assert turn.option("street") == "turn" and river.option("street") == "river"
+
+
+def test_paired_differences_and_their_standard_error():
+    frame = boards([0.2, 0.4, 0.3], [0.1, 0.2, 0.3], "x", "v")
+    found = strategy.paired(frame, "v", "x")
+    difference = np.array([-0.1, -0.2, 0.0])
+    assert found["difference"] == pytest.approx(difference.mean())
+    assert found["difference_se"] == pytest.approx(difference.std(ddof=1) / np.sqrt(3))
+    assert found["boards"] == 3
+
+
+@pytest.mark.parametrize("continues, chops, words", [
+    (([0.30, 0.35, 0.40], [0.10, 0.12, 0.11]), ([0.02, 0.03, 0.025], [0.04, 0.05, 0.046]), ("yes", "yes")),
+    (([0.30, 0.35, 0.40], [0.31, 0.36, 0.39]), ([0.02, 0.03, 0.025], [0.02, 0.03, 0.025]), ("not shown", "not shown")),
+])
+def test_verdicts_follow_the_paired_differences(continues, chops, words):
+    turn = boards(*continues, "turn_ip_continue_vs_bet", "ranking=trips_over_straight").with_columns(pot_river=pl.lit(300.0))
+    river = boards(*chops, "hi_chop", "ranking=skip_over_flush")
+    lines = strategy.verdicts(turn, river)
+    assert f"keeps the turn action: {words[0]}" in lines[0]
+    assert f"raises chops: {words[1]}" in lines[1]
+
+
+@pytest.mark.slow
+def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "sampyong", "run", "strategy", "--boards", "2", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    (report,) = (tmp_path / "strategy").glob("*/report.md")
+    text = report.read_text()
+    assert "keeps the turn action:" in text and "raises chops:" in text and "depend on no invented player" in text
+    sweeps = sorted((tmp_path / "solve").glob("*/tables/boards.parquet"))
+    assert len(sweeps) == 2
+    for sweep in sweeps:
+        frame = pl.read_parquet(sweep)
+        assert frame.group_by("board_index").agg(pl.col("board").n_unique())["board"].to_list() == [1, 1]
