@@ -104,9 +104,17 @@ def validate(config: RunConfig) -> None:
         raise SampyongError(f"street {street!r}: the sweep solves turn or river spots")
     from solver.poker import is_board_rule, rule_category
 
+    from evaluator.ranges import parse_range
+    from solver.betting import parse_sizes
+
+    base = game_of(config)
     for text in (option(config, "oop"), option(config, "ip")):
         if is_board_rule(text):
             rule_category(text)
+        else:  # the grammar checked now, the top N % in the shard (by the base game's ranking)
+            parse_range(text, base, lambda percent: {tuple(range(base.hole_cards))})
+    parse_sizes(option(config, "bets"))
+    parse_sizes(option(config, "raises"), raises=True)
     found = variants(config)
     if len({g.hole_cards for _, g in found}) != 1:
         raise SampyongError("variants must deal the same number of hole cards")

@@ -95,6 +95,9 @@ def test_a_turn_sweep_deals_the_river(tmp_path):
     ({"street": "flop"}, "turn or river"),
     ({"target": "-1"}, "positive"),
     ({"variants": "hole_use=2-2;bogus=1"}, "bad variant"),
+    ({"oop": "ZZ"}, "bad range"),
+    ({"ip": "made:bogus"}, "bad range rule"),
+    ({"bets": "12q"}, "bad size"),
 ])
 def test_bad_sweeps_are_one_line_errors(changes, message):
     from jobs import STUDIES
