@@ -132,3 +132,11 @@ def test_range_rules_pick_the_hands_the_reference_evaluator_names(name, board):
         hits = any(showdown(g, hand, (*cards, c)).high.category == Category.straight
                    for c in range(52) if c not in cards and c not in hand)
         assert (hand in draws) == (now in drawing and hits), hand
+
+
+def test_sy_run_solve_gives_the_study_tables(tmp_path):
+    import sampyong as sy
+
+    run = sy.run("solve", game="holdem", boards=1, oop="AA,KK,72o", ip="QQ,JTs", stack=100, bets="75%", raises="",
+                 iterations=20, backend="serial", out=tmp_path, quiet=True)
+    assert run.tables["boards"]["variant"].to_list() == ["base"]
