@@ -323,7 +323,7 @@ def solve_(
     with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} iterations"),
                   TextColumn("{task.fields[exploitability]}"), TimeElapsedColumn(), transient=True,
                   disable=as_json or not sys.stderr.isatty(), console=Console(stderr=True)) as bar:
-        task = bar.add_task("solve", total=iterations, exploitability="")
+        task = bar.add_task("solving", total=iterations, exploitability="")
 
         def progress(check) -> None:
             bar.update(task, completed=check.iteration, exploitability=f"exploitability {check.exploitability:.3f} %")

@@ -318,9 +318,9 @@ def _first_street(tree, node: int) -> bool:
 
 
 def _figure(solution: Solution):
-    from jobs.common import new_figure
+    from matplotlib.figure import Figure
 
-    figure = new_figure((7, 4))
+    figure = Figure(figsize=(7, 4), dpi=80)
     axes = figure.add_subplot()
     axes.plot([h.iteration for h in solution.history], [h.exploitability for h in solution.history], marker=".")
     axes.set_yscale("log")

@@ -53,7 +53,7 @@ def test_unknown_study_is_refused(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip() == (
-        "error: unknown job 'coin'; choose one of showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking, rulebook, panel (see 'sampyong run -h')"
+        "error: unknown job 'coin'; choose one of showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking, solve, rulebook, panel, strategy (see 'sampyong run -h')"
     )
     assert not (tmp_path / "out").exists()
 
