@@ -216,21 +216,20 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
 
 
 def prepare(config: RunConfig, ranking=None) -> None:
-    """Compile the kernels on a small spot (the sweep's own boards take seconds to minutes)."""
-    from solver.outcomes import outcomes
+    """Compile the kernels on a tiny spot (two hands a side) before the sweep's boards, which
+    take seconds to minutes each."""
+    import dataclasses
 
-    g = game_of(config)
-    board = (0, 5, 10, 15, 20)[: STREET_CARDS[option(config, "street")]]
-    settings_tiny = settings_of(config, format_cards(board), g)
     from solver.dcfr import solve
+    from solver.outcomes import outcomes
     from solver.poker import settings_problem
 
+    g = game_of(config)
     hands = {2: ("AA", "KK"), 3: ("AAA", "KKK"), 4: ("AAKK", "QQJJ")}.get(g.hole_cards)
     if hands is None:
         return
-    import dataclasses
-
-    tiny = dataclasses.replace(settings_tiny, oop=hands[0], ip=hands[1])
+    board = (0, 5, 10, 15, 20)[: STREET_CARDS[option(config, "street")]]  # 2s 3h 4d 5c 7s: no ace, king or queen
+    tiny = dataclasses.replace(settings_of(config, format_cards(board), g), oop=hands[0], ip=hands[1])
     problem = settings_problem(g, tiny)
     state, _ = solve(problem, 2, None, threads=1)
     outcomes(problem, state)

@@ -232,7 +232,6 @@ def test_how_the_spot_plays_equals_the_reference_walk(spot):
                     river_of[c] = no_folds.child_for(int(k), c)
         for i, j, w in pairs:
             cards = no_folds.unseen(0, i, j)
-            below = [int(tree.first_child[river_of[c]]) for c in cards]  # any showdown under the river deal
             expected += w * sum(no_folds.high_tie(_showdown_under(tree, river_of[c]), i, j) for c in cards) / len(cards) / norm
     assert play["hi_chop_no_folds"] == pytest.approx(expected, abs=1e-9)
 
