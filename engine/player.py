@@ -38,7 +38,7 @@ from evaluator.games import Game
 from engine.betting import Betting
 from engine.chance import FOLD, RAISE, random_action
 from engine.hand import Hand
-from engine.policy import Policy
+from engine.policy import Policy, Postflop
 from engine.reads import caps
 from engine.strength import strength
 
@@ -185,15 +185,30 @@ def _callers_since_raise(hand: Hand) -> int:
     return count
 
 
+BET_RAISE, CHECK_CALL, FOLD_HAND = 0, 1, 2  # what postflop_choice picks
+
+
+def postflop_choice(post: Postflop, strength, facing, call, pot, can_raise):
+    """What a ``thresholds`` policy does after the flop: ``BET_RAISE`` with a strength above
+    ``post.bet`` when it may bet or raise; else ``CHECK_CALL`` when it faces no bet or the
+    strength is at least the pot odds (``call / (pot + call)``, ``pot`` every chip in the
+    middle) times ``post.call_factor``; else ``FOLD_HAND``. Elementwise over numpy arrays, which
+    is how ``solver.policies`` reads a policy's play of a whole range at once.
+
+    >>> post = Postflop(bet=0.7, call_factor=1.0)
+    >>> int(postflop_choice(post, 0.3, True, 50, 150, True)), int(postflop_choice(post, 0.2, True, 50, 150, True))
+    (1, 2)
+    """
+    calls = np.logical_or(np.logical_not(facing), strength >= call / (pot + call) * post.call_factor)
+    return np.where(np.logical_and(strength > post.bet, can_raise), BET_RAISE, np.where(calls, CHECK_CALL, FOLD_HAND))
+
+
 def _postflop(hand: Hand, seat: int, policy: Policy, strength: float, legal) -> None:
     post = policy.postflop
-    if strength > post.bet and legal.min_raise_to is not None:
+    choice = postflop_choice(post, strength, legal.fold, legal.call, hand.pot, legal.min_raise_to is not None)
+    if choice == BET_RAISE:
         hand.raise_to(_raise_to(hand, legal, post.bet_size))
-    elif not legal.fold:
+    elif choice == CHECK_CALL:
         hand.check_call()
     else:
-        odds = legal.call / (hand.pot + legal.call)
-        if strength >= odds * post.call_factor:
-            hand.check_call()
-        else:
-            hand.fold()
+        hand.fold()

@@ -133,16 +133,18 @@ def evaluations(s: Spot, folded: bool = True) -> float:
     return boards * per_board
 
 
-def showdown(g: Game, s: Spot, threads: int | None = None) -> Showdown:
+def showdown(g: Game, s: Spot, threads: int | None = None, fold: bool = True) -> Showdown:
     """Every board of ``s`` and every card-disjoint deal of its hands, summed (``Showdown``).
 
     ``threads`` blocks of boards at a time (default: every core); the sums do not depend on it.
+    ``fold=False`` evaluates every board, not one per orbit: slower, but heads-up each hand's
+    own sums come back (``per_hand``) whatever the spot's symmetries.
     """
     from evaluator.fast import fast_evaluator  # numba's kernels: loaded only when enumerating
 
     fast = fast_evaluator(g)
     players = len(s.hands)
-    maps = s.symmetries
+    maps = s.symmetries if fold else np.arange(52, dtype=np.int64)[None, :]
     rows, orbit = folded_boards(completions(s.deck, s.missing), maps)
     full = np.empty((len(rows), g.board_cards), np.uint8)
     full[:, : len(s.board)] = s.board
