@@ -15,7 +15,8 @@ iterations run and the exploitability reached (% of the pot), each player's EV (
 the pot minus chips put in, the two summing to the pot), and how the spot plays under the
 average strategies (``solver.outcomes``: per street dealt, bet, raise, call, fold, checked
 through; showdown, pot and stack at showdown, pot entering the river; the high chop rate at
-showdown and with no folds). Table ``root``: the first decision's action frequencies by the
+showdown and with no folds), and the exploitability of each policy of ``--policies`` playing
+both seats of the spot (``solver.policies``: column ``policy_NAME``, % of the pot). Table ``root``: the first decision's action frequencies by the
 acting hand's category. The summaries: ``summary`` (each figure's mean over boards ± SE),
 ``differences`` (each variant minus the base, board by board, ± the SE of the paired
 differences) and ``root_summary``.
@@ -63,12 +64,16 @@ OPTIONS = (
     Option("iterations", "At most this many DCFR iterations a board.", int, default=500),
     Option("variants", 'Rule variants solved on the same boards, ";" between variants: '
            '"ranking=trips_over_straight;low=8" (the base game always first).', default="base"),
+    Option("policies", "Policies whose exploitability is measured in every solved spot, each playing both seats "
+           "(solver.policies): built-in names or .toml files, comma separated; all: every built-in; none: no policy.",
+           default="all"),
 )
 DEFAULTS = {o.name: o.default for o in OPTIONS}
 FIGURES = ("exploitability", "ev_oop", "ev_ip")  # per board and variant, besides the play's
 PROBABILITIES = ("showdown", "fold", "hi_chop", "hi_chop_no_folds")
 STREET_RATES = ("_dealt", "_bet", "_raise", "_call", "_fold", "_checked_through", "_vs_bet")
 TEXT_COLUMNS = ("board", "variant", "pairing", "suit", "straight", "skip", "low")
+POLICY = "policy_"  # a policy's exploitability (% of the pot) is the column POLICY + its name
 
 
 def option(config: RunConfig, name: str):
@@ -92,6 +97,22 @@ def settings_of(config: RunConfig, board: str, game):
                     raises=option(config, "raises"), max_raises=option(config, "max_raises"),
                     betting=default_betting(game).kind, target=float(target) if target else None,
                     iterations=option(config, "iterations"))
+
+
+def policies_of(config: RunConfig) -> list:
+    """The policies ``--policies`` names, loaded (``SampyongError`` for one that cannot be measured)."""
+    from engine.policy import builtin_names, load_policy
+
+    text = option(config, "policies").strip()
+    specs = builtin_names() if text == "all" else [] if text in ("", "none") else [s.strip() for s in text.split(",")]
+    found = [load_policy(spec) for spec in specs if spec]
+    names = [p.name for p in found]
+    if len(set(names)) != len(names):
+        raise SampyongError(f"two policies have the same name in {text!r}: {', '.join(names)}")
+    for policy in found:
+        if policy.style == "random-legal":
+            raise SampyongError(f"policy {policy.name} is random-legal, the tests' driver: it has no play to measure")
+    return found
 
 
 def _uses_ranking(config: RunConfig) -> bool:
@@ -126,6 +147,7 @@ def validate(config: RunConfig) -> None:
         raise SampyongError(f"the target is a positive % of the pot, not {option(config, 'target')!r}") from None
     if option(config, "iterations") < 1:
         raise SampyongError("iterations must be at least 1")
+    policies_of(config)
 
 
 def configure(config: RunConfig) -> RunConfig:
@@ -182,8 +204,10 @@ def solve_board(config: RunConfig, board: tuple[int, ...], game, ranking):
 
 def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
     from solver.outcomes import outcomes
+    from solver.policies import exploitabilities
 
     base = game_of(config)
+    policies = policies_of(config)
     if _uses_ranking(config) and inputs is None:
         raise SampyongError("a shard needs the base game's ranking with its task")
     board = board_of(config, shard, base)
@@ -198,6 +222,8 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
                "ev_oop": solution.ev("oop"), "ev_ip": solution.ev("ip"),
                **outcomes(solution.problem, solution.state)}
         row["stack_showdown"] = option(config, "stack") - row["paid_showdown"]
+        for policy, value in exploitabilities(g, solution.problem, policies).items():
+            row[f"{POLICY}{policy}"] = value
         rows.append(row)
         by_category = solution.by_category()
         for record in by_category.iter_rows(named=True):
@@ -299,6 +325,8 @@ WORDS = {
 def statistic_words(statistic: str) -> str:
     if statistic in WORDS:
         return WORDS[statistic]
+    if statistic.startswith(POLICY):
+        return f"exploitability of policy {statistic.removeprefix(POLICY)} (% of the pot)"
     street, _, action = statistic.partition("_")
     return f"{street}: {action.replace('_', ' ')}"
 

@@ -33,7 +33,7 @@ import polars as pl
 
 from jobs import STUDIES
 from jobs.common import SE_LEGEND, markdown, table
-from jobs.solve import statistic_words, template_lines
+from jobs.solve import POLICY, _mean_se, statistic_words, template_lines
 from pipeline.aggregate import number, percent, points
 from pipeline.plan import RunConfig
 from pipeline.runner import execute_all
@@ -125,6 +125,56 @@ def figure_table(boards: pl.DataFrame, variant: str, figures: tuple[str, ...]) -
     return pl.DataFrame(rows)
 
 
+def policy_table(turn: pl.DataFrame, river: pl.DataFrame) -> pl.DataFrame:
+    """Each policy's exploitability (% of the pot, both seats) in the two spots under each
+    order, mean ± SE over boards, closest to equilibrium first (by the turn and river bases'
+    mean); the solver's own reached figure first."""
+    columns = ["exploitability"] + sorted((c for c in turn.columns if c.startswith(POLICY)),
+                                          key=lambda c: _mean(turn, "base", c) + _mean(river, "base", c))
+    rows = []
+    for column in columns:
+        name = column.removeprefix(POLICY)
+        row = {"policy": "equilibrium (DCFR, as reached)" if column == "exploitability" else name}
+        for label, frame, variant in (("turn, base", turn, "ranking=trips_over_straight"),
+                                      ("river, base", river, "ranking=skip_over_flush")):
+            found = paired(frame, variant, column)
+            row[label] = number(found["base"], found["base_se"])
+            row[label.replace("base", variant.removeprefix("ranking="))] = number(found["variant"], found["variant_se"])
+        row["what it is"] = "the solver's average strategies" if column == "exploitability" else _description(name)
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def _description(name: str) -> str:
+    from engine.policy import builtin, builtin_names
+
+    return builtin(name).description if name in builtin_names() else "from a policy file"
+
+
+def _mean(boards: pl.DataFrame, variant: str, column: str) -> float:
+    return float(boards.filter(pl.col("variant") == variant)[column].mean())
+
+
+def closest_policy(turn: pl.DataFrame, river: pl.DataFrame) -> str:
+    """The verdict on the policies: which is closest to equilibrium in each spot (base order),
+    and its lead over the next, paired over boards."""
+    parts = []
+    for spot, frame in (("turn", turn), ("river", river)):
+        base = frame.filter(pl.col("variant") == "base")
+        columns = sorted((c for c in frame.columns if c.startswith(POLICY)), key=lambda c: _mean(frame, "base", c))
+        if not columns:
+            return "- **The policies against equilibrium:** no policy was measured."
+        text = f"in the {spot} spot **{columns[0].removeprefix(POLICY)}**, {number(*_mean_se(base[columns[0]].to_numpy()))} % of the pot"
+        if len(columns) > 1:
+            lead = _mean_se((base[columns[1]] - base[columns[0]]).to_numpy())
+            text += f" ({number(*lead)} points below the next, {columns[1].removeprefix(POLICY)})"
+        solver = _mean_se(base["exploitability"].to_numpy())
+        text += f", against {number(*solver)} % for the solver's strategies"
+        parts.append(text)
+    return ("- **The policies against equilibrium:** each built-in policy playing both seats, the closest to "
+            "equilibrium is " + "; ".join(parts) + ".")
+
+
 def verdicts(turn: pl.DataFrame, river: pl.DataFrame) -> list[str]:
     """The two verdicts in words, each with its figure and SE."""
     action = paired(turn, "ranking=trips_over_straight", "turn_ip_continue_vs_bet")
@@ -143,6 +193,7 @@ def verdicts(turn: pl.DataFrame, river: pl.DataFrame) -> list[str]:
         f"straight and {percent(chops['variant'], chops['variant_se'])} with skip above flush (difference "
         f"{points(chops['difference'], chops['difference_se'])}, over {chops['boards']} boards), beside the rule book's "
         f"{100 * RULEBOOK_CHOPS[0]:.2f} % and {100 * RULEBOOK_CHOPS[1]:.2f} % measured six-handed with everyone showing down.",
+        closest_policy(turn, river),
         "",
         "A verdict holds when the paired difference is more than two standard errors in the claimed direction. These "
         "verdicts depend on no invented player, but they do depend on the spot templates (bet sizes, ranges), "
@@ -165,6 +216,12 @@ def write_report(configs: list[RunConfig], turn_dir: Path, river_dir: Path, repo
         "## Chops at a river showdown", "",
         table(figure_table(river, "ranking=skip_over_flush", CHOP_FIGURES)),
         "Spot template:", "", *template_lines(configs[1]), "", f"Sweep: `{river_dir}`", "",
+        "## The policies against equilibrium", "",
+        "Each built-in policy's exploitability when it plays both seats of the solved spot (% of the starting pot, "
+        "mean over boards ± SE): what a best response wins from it, averaged over the two seats, as the solver "
+        "measures its own strategies. The policies act on their exact strength against any hand and on the "
+        "tree's sizes nearest theirs (`solver.policies`). Closest to equilibrium first.", "",
+        table(policy_table(turn, river)),
     ]
     report_dir.mkdir(parents=True, exist_ok=True)
     atomic_write(report_dir / "report.md", lambda tmp: Path(tmp).write_text(markdown(lines), encoding="utf-8"))

@@ -4,7 +4,8 @@
   after shards are lost recomputes them to the same bytes.
 - Variants are solved on the same boards (each board index has one board under every variant),
   and the differences table is the mean and SE of the board-by-board differences.
-- A board's row is what ``sy.solve`` gives on that board (exploitability, EVs, the play).
+- A board's row is what ``sy.solve`` gives on that board (exploitability, EVs, the play), and
+  its policies' exploitabilities are ``solver.policies``' on that solution.
 """
 
 from __future__ import annotations
@@ -79,6 +80,13 @@ def test_a_board_row_is_the_solve_of_that_board(serial_run):
     assert row["showdown"] + row["fold"] == pytest.approx(1.0)
     assert row["ev_oop"] + row["ev_ip"] == pytest.approx(100.0)
     assert row["stack_showdown"] == pytest.approx(200 - row["paid_showdown"])
+    from engine.policy import builtin, builtin_names
+    from solver.policies import exploitabilities
+
+    assert sorted(c.removeprefix("policy_") for c in boards.columns if c.startswith("policy_")) == builtin_names()
+    found = exploitabilities(solution.game, solution.problem, [builtin("tight"), builtin("station")])
+    assert (row["policy_tight"], row["policy_station"]) == (found["tight"], found["station"])
+    assert row["policy_tight"] > row["exploitability"]
 
 
 def test_a_turn_sweep_deals_the_river(tmp_path):
@@ -98,6 +106,8 @@ def test_a_turn_sweep_deals_the_river(tmp_path):
     ({"oop": "ZZ"}, "bad range"),
     ({"ip": "made:bogus"}, "bad range rule"),
     ({"bets": "12q"}, "bad size"),
+    ({"policies": "tight,bogus"}, "unknown policy 'bogus'"),
+    ({"policies": "tight,tight"}, "same name"),
 ])
 def test_bad_sweeps_are_one_line_errors(changes, message):
     from jobs import STUDIES

@@ -48,6 +48,21 @@ def test_verdicts_follow_the_paired_differences(continues, chops, words):
     assert f"raises chops: {words[1]}" in lines[1]
 
 
+def test_the_closest_policy_is_the_smallest_mean_exploitability_and_its_lead_is_paired():
+    def spot(variant):
+        frame = boards([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], "exploitability", variant)
+        return frame.with_columns(policy_tight=pl.Series([40.0, 50.0, 45.0] * 2),
+                                  policy_loose=pl.Series([30.0, 70.0, 60.0] * 2),
+                                  policy_station=pl.Series([90.0, 99.0, 95.0] * 2))
+    turn, river = spot("ranking=trips_over_straight"), spot("ranking=skip_over_flush")
+    line = strategy.closest_policy(turn, river)
+    assert "in the turn spot **tight**, 45 ± 3 % of the pot (8 ± 9 points below the next, loose)" in line
+    assert "against 2.0 ± 0.6 % for the solver's strategies" in line
+    frame = strategy.policy_table(turn, river)
+    assert frame["policy"].to_list() == ["equilibrium (DCFR, as reached)", "tight", "loose", "station"]
+    assert frame["what it is"][1] == "plays few hands, bets strong hands, folds without the price"
+
+
 @pytest.mark.slow
 def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
     done = subprocess.run([sys.executable, "-m", "sampyong", "run", "strategy", "--boards", "2", "--out", str(tmp_path)],
@@ -56,6 +71,7 @@ def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
     (report,) = (tmp_path / "strategy").glob("*/report.md")
     text = report.read_text()
     assert "keeps the turn action:" in text and "raises chops:" in text and "depend on no invented player" in text
+    assert "The policies against equilibrium:** each built-in policy" in text and "| pro-like |" in text
     sweeps = sorted((tmp_path / "solve").glob("*/tables/boards.parquet"))
     assert len(sweeps) == 2
     for sweep in sweeps:
