@@ -15,7 +15,8 @@ iterations run and the exploitability reached (% of the pot), each player's EV (
 the pot minus chips put in, the two summing to the pot), and how the spot plays under the
 average strategies (``solver.outcomes``: per street dealt, bet, raise, call, fold, checked
 through; showdown, pot and stack at showdown, pot entering the river; the high chop rate at
-showdown and with no folds), and the exploitability of each policy of ``--policies`` playing
+showdown and with no folds), the same figures given the hands ``--focus`` names (columns
+``focus_...``: how trips and straight draws play inside wider ranges), and the exploitability of each policy of ``--policies`` playing
 both seats of the spot (``solver.policies``: column ``policy_NAME``, % of the pot). Table ``root``: the first decision's action frequencies by the
 acting hand's category. The summaries: ``summary`` (each figure's mean over boards ± SE),
 ``differences`` (each variant minus the base, board by board, ± the SE of the paired
@@ -64,6 +65,10 @@ OPTIONS = (
     Option("iterations", "At most this many DCFR iterations a board.", int, default=500),
     Option("variants", 'Rule variants solved on the same boards, ";" between variants: '
            '"ranking=trips_over_straight;low=8" (the base game always first).', default="base"),
+    Option("focus", 'Some hands of the ranges, measured apart as well: "oop:made:three_of_a_kind;ip:draw:straight" '
+           "(a range rule per player, read on each board in the base game): every figure of the play again, given "
+           "that each player so named holds such a hand (columns focus_...; focus_share, the share of the pairs).",
+           default=""),
     Option("policies", "Policies whose exploitability is measured in every solved spot, each playing both seats "
            "(solver.policies): built-in names or .toml files, comma separated; all: every built-in; none: no policy.",
            default="all"),
@@ -74,6 +79,7 @@ PROBABILITIES = ("showdown", "fold", "hi_chop", "hi_chop_no_folds")
 STREET_RATES = ("_dealt", "_bet", "_raise", "_call", "_fold", "_checked_through", "_vs_bet")
 TEXT_COLUMNS = ("board", "variant", "pairing", "suit", "straight", "skip", "low")
 POLICY = "policy_"  # a policy's exploitability (% of the pot) is the column POLICY + its name
+FOCUS = "focus_"  # a figure of the play given the --focus hands is the column FOCUS + the figure
 
 
 def option(config: RunConfig, name: str):
@@ -115,6 +121,43 @@ def policies_of(config: RunConfig) -> list:
     return found
 
 
+def focus_rules(config: RunConfig) -> dict[int, str]:
+    """``--focus`` as {player: rule} (0 out of position); ``SampyongError`` for a bad one."""
+    from solver.poker import is_board_rule, rule_category
+
+    out: dict[int, str] = {}
+    for part in option(config, "focus").split(";"):
+        if not part.strip():
+            continue
+        who, _, rule = part.strip().partition(":")
+        if who.strip().lower() not in ("oop", "ip") or not is_board_rule(rule):
+            raise SampyongError(f"bad focus {part.strip()!r}: write oop:RULE or ip:RULE, RULE made:CATEGORY or draw:CATEGORY")
+        rule_category(rule)
+        out[("oop", "ip").index(who.strip().lower())] = rule.strip()
+    return out
+
+
+def focus_hands(config: RunConfig, base, board: tuple[int, ...], problem) -> list[np.ndarray] | None:
+    """Per player, which of its hands ``--focus`` keeps (all of them for a player it does not
+    name; none when its rule picks no hand on this board); None without a focus."""
+    from evaluator.isomorphism import card_masks
+    from solver.poker import board_range
+
+    rules = focus_rules(config)
+    if not rules:
+        return None
+    kept = [np.ones(n, np.float64) for n in problem.n_hands]
+    for p, rule in rules.items():
+        try:
+            picked = card_masks(np.array(board_range(base, rule, board).combos, np.int64))
+        except SampyongError as error:
+            if "picks no hand" not in str(error):
+                raise
+            picked = np.zeros(0, np.int64)
+        kept[p] = np.isin(card_masks(problem.hands[p]), picked).astype(np.float64)
+    return kept
+
+
 def _uses_ranking(config: RunConfig) -> bool:
     return "%" in option(config, "oop") + option(config, "ip")
 
@@ -148,6 +191,7 @@ def validate(config: RunConfig) -> None:
     if option(config, "iterations") < 1:
         raise SampyongError("iterations must be at least 1")
     policies_of(config)
+    focus_rules(config)
 
 
 def configure(config: RunConfig) -> RunConfig:
@@ -203,7 +247,7 @@ def solve_board(config: RunConfig, board: tuple[int, ...], game, ranking):
 
 
 def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
-    from solver.outcomes import outcomes
+    from solver.outcomes import outcomes, pair_mass
     from solver.policies import exploitabilities
 
     base = game_of(config)
@@ -222,6 +266,11 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
                "ev_oop": solution.ev("oop"), "ev_ip": solution.ev("ip"),
                **outcomes(solution.problem, solution.state)}
         row["stack_showdown"] = option(config, "stack") - row["paid_showdown"]
+        only = focus_hands(config, base, board, solution.problem)
+        if only is not None:
+            row[f"{FOCUS}share"] = pair_mass(solution.problem, only) / solution.problem.pairs
+            row.update({f"{FOCUS}{key}": value for key, value in outcomes(solution.problem, solution.state, only).items()})
+            row[f"{FOCUS}stack_showdown"] = option(config, "stack") - row[f"{FOCUS}paid_showdown"]
         for policy, value in exploitabilities(g, solution.problem, policies).items():
             row[f"{POLICY}{policy}"] = value
         rows.append(row)
@@ -327,12 +376,17 @@ def statistic_words(statistic: str) -> str:
         return WORDS[statistic]
     if statistic.startswith(POLICY):
         return f"exploitability of policy {statistic.removeprefix(POLICY)} (% of the pot)"
+    if statistic == f"{FOCUS}share":
+        return "focus: share of the pairs"
+    if statistic.startswith(FOCUS):
+        return f"focus: {statistic_words(statistic.removeprefix(FOCUS))}"
     street, _, action = statistic.partition("_")
     return f"{street}: {action.replace('_', ' ')}"
 
 
 def _is_probability(statistic: str) -> bool:
-    return statistic in PROBABILITIES or statistic.startswith(("flop_", "turn_", "river_")) and statistic.endswith(STREET_RATES)
+    statistic = statistic.removeprefix(FOCUS)
+    return statistic == "share" or statistic in PROBABILITIES or statistic.startswith(("flop_", "turn_", "river_")) and statistic.endswith(STREET_RATES)
 
 
 def _cell(column: str, difference: bool, statistics: list[str]):

@@ -70,12 +70,24 @@ def reaches(problem, state) -> tuple[np.ndarray, np.ndarray]:
     return own[0], own[1]
 
 
-def node_probabilities(problem, state) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
+def pair_mass(problem, only=None) -> float:
+    """The weight of the card-disjoint pairs of the two ranges (``problem.pairs``), or of those
+    in which each player holds a hand ``only[p]`` keeps (``float[n]``, 1 kept, 0 not)."""
+    if only is None:
+        return problem.pairs
+    w0, w1 = (problem.weights[p] * np.asarray(only[p], np.float64) for p in range(2))
+    return float(w0 @ problem.opponent_reach_total(0, w1))
+
+
+def node_probabilities(problem, state, only=None) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
     """The probability of reaching each node, the two reaches (``reaches``) and each node's
     chance factor (the probability, for a pair no dealt card meets, of the cards dealt on the
-    way to it, counting suit-equal deals)."""
+    way to it, counting suit-equal deals). With ``only`` (``pair_mass``): given that each
+    player holds one of the hands kept, the reaches of the others zero."""
     tree = problem.tree
     r0, r1 = reaches(problem, state)
+    if only is not None:
+        r0, r1 = r0 * np.asarray(only[0], np.float64), r1 * np.asarray(only[1], np.float64)
     deals = np.bincount(tree.deal_child, minlength=tree.nodes) if len(tree.deal_child) else np.zeros(tree.nodes, np.int64)
     factor = np.ones(tree.nodes)
     for k in range(tree.nodes):  # breadth first: a parent's factor is known before its children's
@@ -85,7 +97,7 @@ def node_probabilities(problem, state) -> tuple[np.ndarray, tuple[np.ndarray, np
     masses = np.zeros(tree.nodes)
     _pair_masses(r0, r1, problem.n_hands[0], problem.n_hands[1], problem.hero_subsets[0], problem.villain_subsets[0],
                  problem.signs, problem.full_sign, problem.match[0], int(problem.ids[0]), masses)
-    return masses * factor / problem.pairs, (r0, r1), factor
+    return masses * factor / pair_mass(problem, only), (r0, r1), factor
 
 
 def tie_mass(problem, board: int, r0: np.ndarray, r1: np.ndarray) -> float:
@@ -105,7 +117,7 @@ def tie_mass(problem, board: int, r0: np.ndarray, r1: np.ndarray) -> float:
     return float(r0 @ (upto[:, 0] - below[:, 0]))
 
 
-def outcomes(problem, state) -> dict[str, float]:
+def outcomes(problem, state, only=None) -> dict[str, float]:
     """The spot's play under the average strategies, each a probability of the whole spot
     unless named otherwise: per street of the tree (``turn_bet``, ``turn_raise``, ``turn_call``,
     ``turn_fold``, ``turn_checked_through``; ``river_dealt`` for a street after the first;
@@ -115,9 +127,14 @@ def outcomes(problem, state) -> dict[str, float]:
     what each player put in during the spot), ``pot_river`` (chips as
     the river is dealt, given it is; spots before the river), ``hi_chop`` (given a showdown)
     and ``hi_chop_no_folds`` (every pair of the two ranges showing down on the board, or on
-    the turn on every river; NaN on the flop); ``fold`` (someone folds)."""
+    the turn on every river; NaN on the flop); ``fold`` (someone folds). With ``only``
+    (``pair_mass``), the same figures given that each player holds one of the hands kept (the
+    strategies still those of the whole ranges); every figure NaN when no such pair exists."""
     tree = problem.tree
-    prob, (r0, r1), factor = node_probabilities(problem, state)
+    pairs = pair_mass(problem, only)
+    if pairs <= 0:
+        return {key: float("nan") for key in outcomes(problem, state)}
+    prob, (r0, r1), factor = node_probabilities(problem, state, only)
     size = np.array([len(b) for b in tree.boards])[tree.board]
     pots = tree.pot + tree.contributed.sum(axis=1)
     first_street = int(size[0])
@@ -169,9 +186,9 @@ def outcomes(problem, state) -> dict[str, float]:
         rivers = np.nonzero((tree.kind == CHANCE) & (size == 4))[0]
         dealt = float(prob[rivers].sum())
         out["pot_river"] = float(prob[rivers] @ pots[rivers]) / dealt if dealt else float("nan")
-    ties = sum(tie_mass(problem, int(tree.board[k]), r0[k], r1[k]) * factor[k] for k in showdowns) / problem.pairs
+    ties = sum(tie_mass(problem, int(tree.board[k]), r0[k], r1[k]) * factor[k] for k in showdowns) / pairs
     out["hi_chop"] = ties / reach_showdown if reach_showdown else float("nan")
-    out["hi_chop_no_folds"] = _chop_no_folds(problem)
+    out["hi_chop_no_folds"] = _chop_no_folds(problem, only)
     return out
 
 
@@ -180,7 +197,7 @@ def _street(length: int) -> str:
     return STREETS.get(length, "river")
 
 
-def _chop_no_folds(problem) -> float:
+def _chop_no_folds(problem, only=None) -> float:
     """The high chop rate of the two ranges if every pair showed down, on the spot's board or,
     on the turn, averaged over the rivers as often as each is dealt (NaN on the flop)."""
     tree = problem.tree
@@ -200,6 +217,6 @@ def _chop_no_folds(problem) -> float:
         alive = [np.zeros(problem.n_hands[p]) for p in range(2)]
         for p in range(2):
             live = problem.alive[p][b, : problem.alive_count[p, b]]
-            alive[p][live] = problem.weights[p][live]
+            alive[p][live] = problem.weights[p][live] * (1.0 if only is None else np.asarray(only[p])[live])
         ties += weight * tie_mass(problem, b, alive[0], alive[1])
-    return ties / problem.pairs
+    return ties / pair_mass(problem, only)

@@ -99,6 +99,30 @@ def test_a_turn_sweep_deals_the_river(tmp_path):
     assert "The spot template" in (run / "report.md").read_text()
 
 
+def test_the_focus_figures_are_the_play_given_the_focus_hands(tmp_path):
+    import sampyong as sy
+    from evaluator.games import game
+    from evaluator.isomorphism import card_masks
+    from solver.outcomes import outcomes, pair_mass
+    from solver.poker import board_range
+
+    config = config_of(deals=2, variants="base", focus="ip:made:one_pair", policies="none")
+    run = execute(config, SerialBackend(), tmp_path, quiet=True)
+    boards = pl.read_parquet(run / "tables" / "boards.parquet")
+    assert not [c for c in boards.columns if c.startswith("policy_")]
+    for row in boards.iter_rows(named=True):
+        options = dict(OPTIONS)
+        solution = sy.solve(game="holdem", board=row["board"], oop=options["oop"], ip=options["ip"], pot=100, stack=200,
+                            bets="75%", raises="", target=0.5, iterations=60)
+        problem = solution.problem
+        picked = card_masks(np.array(board_range(game("holdem"), "made:one_pair", solution.tree.boards[0]).combos))
+        only = [np.ones(problem.n_hands[0]), np.isin(card_masks(problem.hands[1]), picked).astype(float)]
+        assert 0 < row["focus_share"] < 1 and row["focus_share"] == pair_mass(problem, only) / problem.pairs
+        play = outcomes(problem, solution.state, only)
+        assert (row["focus_river_bet"], row["focus_showdown"]) == (play["river_bet"], play["showdown"])
+        assert row["focus_river_bet"] != row["river_bet"]
+
+
 @pytest.mark.parametrize("changes, message", [
     ({"street": "flop"}, "turn or river"),
     ({"target": "-1"}, "positive"),
@@ -108,6 +132,8 @@ def test_a_turn_sweep_deals_the_river(tmp_path):
     ({"bets": "12q"}, "bad size"),
     ({"policies": "tight,bogus"}, "unknown policy 'bogus'"),
     ({"policies": "tight,tight"}, "same name"),
+    ({"focus": "villain:made:flush"}, "bad focus"),
+    ({"focus": "ip:made:flushes"}, "bad range rule"),
 ])
 def test_bad_sweeps_are_one_line_errors(changes, message):
     from jobs import STUDIES

@@ -236,6 +236,41 @@ def test_how_the_spot_plays_equals_the_reference_walk(spot):
     assert play["hi_chop_no_folds"] == pytest.approx(expected, abs=1e-9)
 
 
+TIES = ("holdem", "Qs Jh 2h 8d 3c", "AhKc,AcKd,7c7d,9s9h,Kh2c", "AdKh,AsKs,6c6d,Th9c,Qc3d", "75%", "")  # AK against AK
+
+
+@pytest.mark.parametrize("spot", SPOTS[:2] + SPOTS[3:4] + [TIES], ids=["holdem-5", "holdem-4", "pls7-5", "ties"])
+def test_the_play_given_some_hands_is_the_reference_walk_over_those_pairs(spot):
+    """``only``: the node probabilities and chops of the pairs in which each player holds a kept
+    hand are the reference walk's over a copy of the problem whose ranges weigh only those."""
+    import copy
+
+    from solver.outcomes import node_probabilities, outcomes
+
+    name, board, oop, ip, bets, raises = spot
+    g, problem = problem_of(name, board, oop, ip, bets=bets, raises=raises)
+    state = State(problem)
+    for p, sums in enumerate(random_strategies(problem, seed=12)):
+        state.strat[p][...] = sums
+    only = [np.arange(problem.n_hands[0]) % 2 == 0, np.arange(problem.n_hands[1]) >= 1]
+    kept = copy.copy(problem)
+    kept.weights = tuple(problem.weights[p] * only[p] for p in range(2))
+    reference = Reference(g, kept, [state.average_strategy(p) for p in range(2)])
+    reached, tied = reference.probabilities()
+    prob, _, _ = node_probabilities(problem, state, only)
+    np.testing.assert_allclose(prob, reached, atol=1e-6)
+    play = outcomes(problem, state, only)
+    assert play["showdown"] == pytest.approx(reached[problem.tree.kind == 3].sum(), abs=1e-6)
+    assert play["hi_chop"] == pytest.approx(tied.sum() / reached[problem.tree.kind == 3].sum(), abs=1e-6)
+    assert play != outcomes(problem, state)
+    if len(board.split()) == 5:
+        pairs = list(reference.pairs())
+        expected = sum(w * reference.high_tie(0, i, j) for i, j, w in pairs) / sum(w for _, _, w in pairs)
+        assert play["hi_chop_no_folds"] == pytest.approx(expected, abs=1e-9)
+    nobody = [np.zeros(problem.n_hands[0]), np.ones(problem.n_hands[1])]
+    assert all(np.isnan(v) for v in outcomes(problem, state, nobody).values())
+
+
 def _showdown_under(tree, node: int) -> int:
     """A showdown at or below ``node`` (on its board)."""
     while tree.kind[node] != 3:

@@ -21,10 +21,12 @@ def boards(base: list[float], variant: list[float], column: str, name: str) -> p
 
 
 def test_the_sweeps_solve_the_same_boards_under_both_orders():
-    turn, river = strategy.runs(RunConfig("strategy", "pls7", 7, 1, 2, 3))
-    assert (turn.deals, turn.seed, river.deals, river.seed) == (7, 3, 7, 3)
-    assert turn.option("variants") == "ranking=trips_over_straight" and river.option("variants") == "ranking=skip_over_flush"
-    assert turn.option("street") == "turn" and river.option("street") == "river"
+    turn, mixed, river = strategy.runs(RunConfig("strategy", "pls7", 7, 1, 2, 3))
+    assert (turn.deals, turn.seed, mixed.deals, mixed.seed, river.deals, river.seed) == (7, 3, 7, 3, 7, 3)
+    assert turn.option("variants") == mixed.option("variants") == "ranking=trips_over_straight"
+    assert river.option("variants") == "ranking=skip_over_flush"
+    assert turn.option("street") == mixed.option("street") == "turn" and river.option("street") == "river"
+    assert mixed.option("focus") == "oop:made:three_of_a_kind;ip:draw:straight" and mixed.option("oop") == "20%"
 
 
 def test_paired_differences_and_their_standard_error():
@@ -42,10 +44,13 @@ def test_paired_differences_and_their_standard_error():
 ])
 def test_verdicts_follow_the_paired_differences(continues, chops, words):
     turn = boards(*continues, "turn_ip_continue_vs_bet", "ranking=trips_over_straight").with_columns(pot_river=pl.lit(300.0))
+    mixed = boards(*continues, "focus_turn_ip_continue_vs_bet", "ranking=trips_over_straight").with_columns(
+        focus_share=pl.lit(0.03))
     river = boards(*chops, "hi_chop", "ranking=skip_over_flush")
-    lines = strategy.verdicts(turn, river)
+    lines = strategy.verdicts(turn, mixed, river)
     assert f"keeps the turn action: {words[0]}" in lines[0]
-    assert f"raises chops: {words[1]}" in lines[1]
+    assert f"inside top-20 % ranges: {words[0]}" in lines[1] and "of the pairs of the two ranges" in lines[1]
+    assert f"raises chops: {words[1]}" in lines[2]
 
 
 def test_the_closest_policy_is_the_smallest_mean_exploitability_and_its_lead_is_paired():
@@ -55,10 +60,10 @@ def test_the_closest_policy_is_the_smallest_mean_exploitability_and_its_lead_is_
                                   policy_loose=pl.Series([30.0, 70.0, 60.0] * 2),
                                   policy_station=pl.Series([90.0, 99.0, 95.0] * 2))
     turn, river = spot("ranking=trips_over_straight"), spot("ranking=skip_over_flush")
-    line = strategy.closest_policy(turn, river)
-    assert "in the turn spot **tight**, 45 ± 3 % of the pot (8 ± 9 points below the next, loose)" in line
-    assert "against 2.0 ± 0.6 % for the solver's strategies" in line
-    frame = strategy.policy_table(turn, river)
+    line = strategy.closest_policy([turn, turn, river])
+    assert "turn: trips v a draw, **tight** at 45 ± 3 % of the pot (8 ± 9 points below the next, loose)" in line
+    assert "the solver's strategies at 2.0 ± 0.6 %" in line
+    frame = strategy.policy_table([turn, turn, river])
     assert frame["policy"].to_list() == ["equilibrium (DCFR, as reached)", "tight", "loose", "station"]
     assert frame["what it is"][1] == "plays few hands, bets strong hands, folds without the price"
 
@@ -72,8 +77,9 @@ def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
     text = report.read_text()
     assert "keeps the turn action:" in text and "raises chops:" in text and "depend on no invented player" in text
     assert "The policies against equilibrium:** each built-in policy" in text and "| pro-like |" in text
+    assert "inside top-20 % ranges:" in text
     sweeps = sorted((tmp_path / "solve").glob("*/tables/boards.parquet"))
-    assert len(sweeps) == 2
+    assert len(sweeps) == 3
     for sweep in sweeps:
         frame = pl.read_parquet(sweep)
         assert frame.group_by("board_index").agg(pl.col("board").n_unique())["board"].to_list() == [1, 1]
