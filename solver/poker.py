@@ -99,8 +99,11 @@ def board_range(g: Game, text: str, board: tuple[int, ...]) -> Range:
             raise SampyongError(f"bad range rule {text!r}: no card comes after the river")
         keep = np.zeros(len(hands), bool)
         for card in sorted(set(range(52)) - used):
-            then, _ = categories(g, hands, (*board, card))
-            keep |= (then == int(category)) & ~np.isin(hands, card).any(axis=1)
+            # Only the hands without the card see it dealt: a pool holding a card twice is no
+            # hand, and the kernels' tables have no row for it (they would read past them).
+            fresh = ~np.isin(hands, card).any(axis=1)
+            then, _ = categories(g, hands[fresh], (*board, card))
+            keep[fresh] |= then == int(category)
         keep &= np.isin(high, [int(Category[c]) for c in DRAWING])
     if not keep.any():
         raise SampyongError(f"the range rule {text!r} picks no hand on this board")

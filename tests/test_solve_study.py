@@ -170,6 +170,26 @@ def test_range_rules_pick_the_hands_the_reference_evaluator_names(name, board):
         assert (hand in draws) == (now in drawing and hits), hand
 
 
+def test_range_rules_never_evaluate_a_hand_with_a_card_of_the_board(monkeypatch):
+    """A pool holding a card twice has no row in the evaluator's tables: the kernels, which do
+    not check bounds, read past them (seen as a worker's segfault in a sweep)."""
+    from evaluator.cards import parse_cards
+    from evaluator.games import game
+    from solver import poker
+
+    real = poker.categories
+    seen = []
+
+    def checked(g, hands, board):
+        assert not np.isin(hands, board).any(), board
+        seen.append(len(board))
+        return real(g, hands, board)
+
+    monkeypatch.setattr(poker, "categories", checked)
+    poker.board_range(game("pls7"), "draw:straight", tuple(parse_cards("Ks 7d 8c 9h")))
+    assert seen.count(5) == 48
+
+
 def test_sy_run_solve_gives_the_study_tables(tmp_path):
     import sampyong as sy
 
