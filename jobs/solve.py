@@ -20,7 +20,14 @@ showdown and with no folds), the same figures given the hands ``--focus`` names 
 both seats of the spot (``solver.policies``: column ``policy_NAME``, % of the pot). Table ``root``: the first decision's action frequencies by the
 acting hand's category. The summaries: ``summary`` (each figure's mean over boards ± SE),
 ``differences`` (each variant minus the base, board by board, ± the SE of the paired
-differences) and ``root_summary``.
+differences) and ``root_summary``; ``strata``, the classes boards were drawn from (``--draw``).
+
+``--draw texture:pairing,suit`` draws the boards by class instead (stratified sampling): the
+classes of the named ``run textures`` features over every board of the street, each given
+boards in proportion to its share of all boards (at least two, so each has an SE), each board
+drawn uniformly among its class's; every mean over boards weighs a class's mean by its share,
+and its SE is the stratified one. With a range rule the boards on which a rule picks no hand
+are redrawn within the class, as they are redrawn when drawing uniformly.
 
 A shard returns one row per board and variant: its columns are all keys (no counts), so the
 sum over shards keeps them as they are.
@@ -49,8 +56,12 @@ from pipeline.study import SEED, Option
 STREET_CARDS = {"turn": 4, "river": 5}
 OPTIONS = (
     *GAME_OPTIONS,
-    Option("deals", "Boards to solve, one shard each, drawn uniformly.", default="16", aliases=("--boards",)),
+    Option("deals", "Boards to solve, one shard each (see --draw).", default="16", aliases=("--boards",)),
     SEED,
+    Option("draw", "How boards are drawn: uniform (every board alike), or texture:FEATURES, stratified by the classes "
+           "of run textures' features (a comma list of pairing, suit, straight, skip, low): each class gets boards "
+           "in proportion to its share of all boards, at least two, and the means weigh each class by its share.",
+           default="uniform"),
     Option("street", "The spot's street: turn or river.", default="river"),
     Option("oop", "The out-of-position range: range grammar (N% by the base game's ranking) or a rule read on each "
            "board, made:CATEGORY (made:three_of_a_kind) or draw:CATEGORY (draw:straight: high card to two pair now, "
@@ -77,7 +88,7 @@ DEFAULTS = {o.name: o.default for o in OPTIONS}
 FIGURES = ("exploitability", "ev_oop", "ev_ip")  # per board and variant, besides the play's
 PROBABILITIES = ("showdown", "fold", "hi_chop", "hi_chop_no_folds")
 STREET_RATES = ("_dealt", "_bet", "_raise", "_call", "_fold", "_checked_through", "_vs_bet")
-TEXT_COLUMNS = ("board", "variant", "pairing", "suit", "straight", "skip", "low")
+TEXT_COLUMNS = ("board", "variant", "pairing", "suit", "straight", "skip", "low", "stratum")
 POLICY = "policy_"  # a policy's exploitability (% of the pot) is the column POLICY + its name
 FOCUS = "focus_"  # a figure of the play given the --focus hands is the column FOCUS + the figure
 
@@ -192,6 +203,7 @@ def validate(config: RunConfig) -> None:
         raise SampyongError("iterations must be at least 1")
     policies_of(config)
     focus_rules(config)
+    strata_of(config)
 
 
 def configure(config: RunConfig) -> RunConfig:
@@ -209,15 +221,87 @@ def inputs(config: RunConfig, tables: list):
     return ranking_from(game_of(config), tables) if tables else None
 
 
+def strata_features(config: RunConfig) -> tuple[str, ...]:
+    """The texture features ``--draw`` stratifies by (none for ``uniform``)."""
+    text = option(config, "draw").strip().lower()
+    if text == "uniform":
+        return ()
+    kind, _, listed = text.partition(":")
+    features = tuple(f.strip() for f in listed.split(",") if f.strip())
+    unknown = [f for f in features if f not in textures.FEATURES]
+    if kind != "texture" or not features or unknown:
+        raise SampyongError(f"bad draw {option(config, 'draw')!r}: write uniform or texture:FEATURES, FEATURES a comma "
+                            f"list of {', '.join(textures.FEATURES)}")
+    return features
+
+
+class Strata:
+    """The boards of a street cut into classes by some texture features: every board (sorted
+    cards), each one's class, each class's label and share of all boards, and how many of the
+    sweep's boards each class gets (in proportion to its share, at least two, largest
+    remainders first)."""
+
+    def __init__(self, game, cards: int, features: tuple[str, ...], boards: int):
+        import itertools
+
+        every = np.array(list(itertools.combinations(range(52), cards)), np.uint8)
+        skips = textures.SKIPS if game.ranking.has_skips else textures.SKIPS[:0]
+        ids = textures.textures_of(every, textures.STRAIGHTS, skips, game.low or 0)
+        unique, inverse = np.unique(ids, return_inverse=True)
+        keys = [tuple(textures.labels(int(t))[f] for f in features) for t in unique]
+        order = {"pairing": textures.PAIRING, "suit": textures.SUIT}
+        self.labels = sorted(set(keys), key=lambda k: [order.get(f, textures.NEED).index(v) for f, v in zip(features, k)])
+        key_class = np.array([self.labels.index(k) for k in keys], np.int64)
+        self.every, self.of = every, key_class[inverse]
+        counts = np.bincount(self.of, minlength=len(self.labels))
+        self.shares = counts / counts.sum()
+        k = len(self.labels)
+        if boards < 2 * k:
+            raise SampyongError(f"--draw texture:{','.join(features)} has {k} classes of {cards}-card boards: "
+                                f"use at least {2 * k} boards (two a class), or fewer features")
+        extra = (boards - 2 * k) * self.shares
+        self.boards = 2 + np.floor(extra).astype(np.int64)
+        for c in np.argsort(-(extra - np.floor(extra)), kind="stable")[: boards - int(self.boards.sum())]:
+            self.boards[c] += 1
+        self.features = features
+
+    def label(self, c: int) -> str:
+        return ", ".join(f"{f} {v}" for f, v in zip(self.features, self.labels[c]))
+
+    def of_shard(self, index: int) -> int:
+        """The class of the sweep's board ``index``: the classes in order, each its count of boards."""
+        return int(np.searchsorted(np.cumsum(self.boards), index, side="right"))
+
+
+_STRATA: dict = {}
+
+
+def strata_of(config: RunConfig) -> Strata | None:
+    """The run's ``Strata`` (made once per process), None for uniform draws."""
+    features = strata_features(config)
+    if not features:
+        return None
+    key = (config.game, config.ranking, config.low, option(config, "street"), features, config.deals)
+    if key not in _STRATA:
+        _STRATA[key] = Strata(game_of(config), STREET_CARDS[option(config, "street")], features, config.deals)
+    return _STRATA[key]
+
+
 def board_of(config: RunConfig, shard: ShardSpec, base) -> tuple[int, ...]:
-    """The shard's board: ``street`` cards drawn uniformly from its own stream, sorted; with a
-    range read on the board (``made:``, ``draw:``), the first draw on which both pick a hand."""
+    """The shard's board: ``street`` cards drawn uniformly from its own stream, sorted (or with
+    ``--draw texture:...`` uniformly among the boards of the shard's class); with a range read
+    on the board (``made:``, ``draw:``), the first draw on which both pick a hand."""
     from solver.poker import board_range, is_board_rule
 
     rng = shard.generator()
     rules = [text for text in (option(config, "oop"), option(config, "ip")) if is_board_rule(text)]
+    strata = strata_of(config)
+    members = None if strata is None else np.nonzero(strata.of == strata.of_shard(shard.index))[0]
     for _ in range(1000):
-        board = tuple(sorted(int(c) for c in rng.choice(52, STREET_CARDS[option(config, "street")], replace=False)))
+        if members is None:
+            board = tuple(sorted(int(c) for c in rng.choice(52, STREET_CARDS[option(config, "street")], replace=False)))
+        else:
+            board = tuple(int(c) for c in strata.every[members[rng.integers(len(members))]])
         try:
             for text in rules:
                 board_range(base, text, board)
@@ -226,7 +310,8 @@ def board_of(config: RunConfig, shard: ShardSpec, base) -> tuple[int, ...]:
                 continue
             raise
         return board
-    raise SampyongError(f"in 1,000 boards the range rules {' and '.join(rules)} never both picked a hand")
+    where = "" if strata is None else f" of class {strata.label(strata.of_shard(shard.index))}"
+    raise SampyongError(f"in 1,000 boards{where} the range rules {' and '.join(rules)} never both picked a hand")
 
 
 def solve_board(config: RunConfig, board: tuple[int, ...], game, ranking):
@@ -257,11 +342,15 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
     board = board_of(config, shard, base)
     skips = textures.SKIPS if base.ranking.has_skips else textures.SKIPS[:0]
     texture = textures._labels(textures.texture_of(np.array(board, np.int64), textures.STRAIGHTS, skips, base.low or 0))
+    strata = strata_of(config)
+    stratum = 0 if strata is None else strata.of_shard(shard.index)
     rows, root = [], []
     for name, g in variants(config):
         solution = solve_board(config, board, g, inputs)
         row = {"board_index": shard.index, "board": format_cards(board), "variant": name,
                **dict(zip(("pairing", "suit", "straight", "skip", "low"), texture)),
+               "stratum": "every board" if strata is None else strata.label(stratum),
+               "stratum_share": 1.0 if strata is None else float(strata.shares[stratum]),
                "iterations": solution.iterations, "exploitability": solution.exploitability,
                "ev_oop": solution.ev("oop"), "ev_ip": solution.ev("ip"),
                **outcomes(solution.problem, solution.state)}
@@ -311,7 +400,8 @@ def prepare(config: RunConfig, ranking=None) -> None:
 
 
 def _statistics(frame: pl.DataFrame) -> list[str]:
-    keys = {"board_index", "board", "variant", "pairing", "suit", "straight", "skip", "low", "iterations"}
+    keys = {"board_index", "board", "variant", "pairing", "suit", "straight", "skip", "low", "iterations", "stratum",
+            "stratum_share"}
     return [c for c in frame.columns if c not in keys]
 
 
@@ -321,6 +411,28 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
         return math.nan, math.nan
     se = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
     return float(values.mean()), se
+
+
+def board_mean(frame: pl.DataFrame, values) -> tuple[float, float]:
+    """The mean over ``frame``'s boards of ``values`` (one a board; NaN: none on that board) ±
+    its standard error. Drawn uniformly: the plain mean and SE. Drawn by class (``--draw
+    texture:...``): each class's mean weighed by its share of all boards, over the classes with
+    a value, and the SE sqrt(sum of w_c^2 s_c^2 / n_c), NaN when a class has a single value."""
+    values = np.asarray(values, np.float64)
+    if "stratum" not in frame.columns or frame["stratum"].n_unique() == 1:
+        return _mean_se(values)
+    keep = ~np.isnan(values)
+    strata, shares = frame["stratum"].to_numpy()[keep], frame["stratum_share"].to_numpy()[keep]
+    values = values[keep]
+    if not len(values):
+        return math.nan, math.nan
+    classes = sorted(set(strata.tolist()))
+    weights = np.array([shares[strata == c][0] for c in classes])
+    weights = weights / weights.sum()
+    means = np.array([values[strata == c].mean() for c in classes])
+    counts = np.array([(strata == c).sum() for c in classes])
+    spreads = np.array([values[strata == c].var(ddof=1) if n > 1 else math.nan for c, n in zip(classes, counts)])
+    return float(weights @ means), float(np.sqrt((weights**2 * spreads / counts).sum()))
 
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) -> dict[str, pl.DataFrame]:
@@ -334,16 +446,22 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) 
     for name in names:
         rows = boards.filter(pl.col("variant") == name).sort("board_index")
         for statistic in statistics:
-            mean, se = _mean_se(rows[statistic].to_numpy().astype(np.float64))
+            mean, se = board_mean(rows, rows[statistic].to_numpy().astype(np.float64))
             summary.append({"variant": name, "statistic": statistic, "mean": mean, "mean_se": se, "boards": rows.height})
             if name != names[0]:
                 if not rows["board_index"].equals(base["board_index"]):
                     raise SampyongError("the variants were not solved on the same boards")
-                diff, diff_se = _mean_se(rows[statistic].to_numpy().astype(np.float64) - base[statistic].to_numpy())
+                diff, diff_se = board_mean(rows, rows[statistic].to_numpy().astype(np.float64) - base[statistic].to_numpy())
                 differences.append({"variant": name, "statistic": statistic, "difference": diff, "difference_se": diff_se,
                                     "boards": rows.height})
     root = counts["root"]
     n_boards = base.height
+    if "stratum" in base.columns and base["stratum"].n_unique() > 1:  # a board weighs its class's share over its boards
+        per_class = base.group_by("stratum").agg(pl.len().alias("_n"), pl.col("stratum_share").first().alias("_p"))
+        total = float(per_class["_p"].sum())
+        weights = base.join(per_class, on="stratum").select(
+            "board_index", (pl.col("_p") / total / pl.col("_n") * n_boards).alias("_w"))
+        root = root.join(weights, on="board_index").with_columns(pl.col("share") * pl.col("_w")).drop("_w")
     actions = list(dict.fromkeys(root["action"].to_list()))
     long = (
         root.with_columns((pl.col("share") * pl.col("frequency")).alias("_mass"))
@@ -357,8 +475,11 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) 
         .select("variant", "category", "share", *actions)
     )
     schema = {"variant": pl.String, "statistic": pl.String, "difference": pl.Float64, "difference_se": pl.Float64, "boards": pl.Int64}
+    strata = (base.group_by("stratum", maintain_order=True).agg(pl.col("stratum_share").first().alias("share"),
+                                                                pl.len().alias("boards")))
     return {"boards": boards, "summary": pl.DataFrame(summary),
-            "differences": pl.DataFrame(differences, schema=schema), "root_summary": root_summary}
+            "differences": pl.DataFrame(differences, schema=schema), "root_summary": root_summary,
+            "strata": strata.sort("share", descending=True)}
 
 
 WORDS = {
@@ -407,6 +528,8 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
         shown = frame.with_columns(pl.col("statistic").map_elements(statistic_words, return_dtype=pl.String).alias("figure"))
         cell = _cell(column, name == "differences", frame["statistic"].to_list())
         return table(shown.select("variant", "figure", column, f"{column}_se", "boards"), {column: cell})
+    if name == "strata":
+        return table(frame, {"share": "percent"})
     if name == "root_summary":
         return table(frame, {c: "percent" for c in frame.columns if c not in ("variant", "category")})
     return table(frame)
@@ -430,6 +553,10 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             figure_files,
         ),
         "## The spot template", "", *template_lines(config), "",
+        *([] if tables["strata"].height < 2 else section(
+            "Boards by class", markdown_tables("strata", tables["strata"], config),
+            "The boards were drawn by class (--draw): each class's share of all boards, and the boards solved in it; "
+            "the means weigh each class by its share.")),
         *section("Means over boards", markdown_tables("summary", tables["summary"], config),
                  "Each figure's mean over the boards ± its standard error over boards. " + SE_LEGEND),
         *([] if tables["differences"].is_empty() else section(

@@ -36,6 +36,7 @@ from pipeline.plan import RunConfig, ShardSpec
 PAIRING = ("none", "pair", "two_pair", "trips+")
 SUIT = ("<=2", "3", "4", "5")
 NEED = ("0", "1", "2", "3", "none")
+FEATURES = ("pairing", "suit", "straight", "skip", "low")
 N_TEXTURES = len(PAIRING) * len(SUIT) * len(NEED) ** 3
 STAT_FIELDS = ("deals", "hi_chop", "low_exists", "scoop")
 
@@ -103,6 +104,20 @@ def texture_of(board, straights, skips, low_limit):
     straight = min(straight, 4)
     skip = min(skip, 4)
     return (((pairing * 4 + suit) * 5 + straight) * 5 + skip) * 5 + low
+
+
+@njit(cache=True)
+def textures_of(boards, straights, skips, low_limit):
+    """``texture_of`` of each row of ``boards`` (``uint8[n, cards]``)."""
+    out = np.empty(boards.shape[0], np.int64)
+    for i in range(boards.shape[0]):
+        out[i] = texture_of(boards[i], straights, skips, low_limit)
+    return out
+
+
+def labels(texture: int) -> dict[str, str]:
+    """The features of a texture class id, by name (``FEATURES``)."""
+    return dict(zip(FEATURES, _labels(texture)))
 
 
 @njit(cache=True)

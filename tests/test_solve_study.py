@@ -44,7 +44,7 @@ def test_serial_and_ray_write_the_same_bytes_and_a_lost_shard_comes_back_the_sam
     from pipeline.backends import RayBackend
 
     ray = execute(config_of(), RayBackend(workers=2), tmp_path / "ray", quiet=True)
-    assert tables(serial_run) == tables(ray) and len(tables(ray)) == 4
+    assert tables(serial_run) == tables(ray) and len(tables(ray)) == 5
     for lost in (ray / "shards").rglob("shard-000001.parquet"):
         lost.unlink()
     again = execute(config_of(), RayBackend(workers=2), tmp_path / "ray", quiet=True)
@@ -123,6 +123,60 @@ def test_the_focus_figures_are_the_play_given_the_focus_hands(tmp_path):
         assert row["focus_river_bet"] != row["river_bet"]
 
 
+def test_classes_of_boards_have_their_counted_shares_and_proportional_boards():
+    from math import comb
+
+    from evaluator.games import game
+    from jobs.solve import Strata
+
+    turn = Strata(game("pls7"), 4, ("pairing", "suit"), 24)
+    share = dict(zip(turn.labels, turn.shares))
+    assert share["none", "4"] == pytest.approx(4 * comb(13, 4) / comb(52, 4), abs=1e-15)  # four of a suit
+    no_pair = comb(13, 4) * 4**4 / comb(52, 4)
+    assert sum(v for (pairing, _), v in share.items() if pairing == "none") == pytest.approx(no_pair, abs=1e-15)
+    assert share["trips+", "<=2"] == pytest.approx((13 * comb(4, 3) * 48 + 13) / comb(52, 4), abs=1e-15)
+    assert turn.boards.sum() == 24 and turn.boards.min() == 2
+    assert np.argmax(turn.boards) == np.argmax(turn.shares)
+    assert [turn.of_shard(i) for i in range(24)] == np.repeat(np.arange(len(turn.labels)), turn.boards).tolist()
+    with pytest.raises(SampyongError, match="use at least 14 boards"):
+        Strata(game("pls7"), 4, ("pairing", "suit"), 13)
+
+
+def test_a_sweep_drawn_by_class_weighs_each_class_by_its_share(tmp_path):
+    """Stratified by pairing, the mean of "the board is unpaired" is exactly the share of
+    unpaired boards, with no error; every board is of its class."""
+    from jobs.solve import board_mean
+
+    config = config_of(deals=8, variants="base", draw="texture:pairing", policies="none")
+    run = execute(config, SerialBackend(), tmp_path, quiet=True)
+    boards = pl.read_parquet(run / "tables" / "boards.parquet")
+    assert (boards["stratum"] == "pairing " + boards["pairing"]).all()
+    unpaired = (boards["pairing"] == "none").cast(pl.Float64).to_numpy()
+    strata = pl.read_parquet(run / "tables" / "strata.parquet")
+    exact = strata.filter(pl.col("stratum") == "pairing none")["share"][0]
+    assert board_mean(boards, unpaired) == (pytest.approx(exact, abs=1e-12), 0.0)
+    assert strata["boards"].sum() == 8 and strata["share"].sum() == pytest.approx(1.0)
+    summary = pl.read_parquet(run / "tables" / "summary.parquet").filter(pl.col("statistic") == "showdown").row(0, named=True)
+    mean, se = board_mean(boards, boards["showdown"].to_numpy())
+    by_class = boards.group_by("stratum").agg(pl.col("showdown").mean(), pl.col("stratum_share").first())
+    assert summary["mean"] == pytest.approx(mean) == pytest.approx((by_class["showdown"] * by_class["stratum_share"]).sum())
+    assert "Boards by class" in (run / "report.md").read_text()
+    again = execute(config, SerialBackend(), tmp_path / "again", quiet=True)
+    assert tables(again) == tables(run)
+
+
+def test_the_mean_over_uniform_boards_is_the_plain_mean():
+    from jobs.solve import board_mean
+
+    frame = pl.DataFrame({"stratum": ["every board"] * 4, "stratum_share": [1.0] * 4})
+    values = np.array([1.0, 2.0, np.nan, 4.0])
+    assert board_mean(frame, values) == (pytest.approx(7 / 3), pytest.approx(np.std([1, 2, 4], ddof=1) / np.sqrt(3)))
+    two = pl.DataFrame({"stratum": ["a", "a", "b", "b", "b"], "stratum_share": [0.25, 0.25, 0.75, 0.75, 0.75]})
+    mean, se = board_mean(two, np.array([1.0, 3.0, 10.0, 12.0, 14.0]))
+    assert mean == pytest.approx(0.25 * 2 + 0.75 * 12)
+    assert se == pytest.approx(np.sqrt(0.25**2 * 2.0 / 2 + 0.75**2 * 4.0 / 3))
+
+
 @pytest.mark.parametrize("changes, message", [
     ({"street": "flop"}, "turn or river"),
     ({"target": "-1"}, "positive"),
@@ -133,6 +187,8 @@ def test_the_focus_figures_are_the_play_given_the_focus_hands(tmp_path):
     ({"policies": "tight,bogus"}, "unknown policy 'bogus'"),
     ({"policies": "tight,tight"}, "same name"),
     ({"focus": "villain:made:flush"}, "bad focus"),
+    ({"draw": "texture:colour"}, "bad draw"),
+    ({"draw": "texture:pairing,suit,straight"}, "use at least"),
     ({"focus": "ip:made:flushes"}, "bad range rule"),
 ])
 def test_bad_sweeps_are_one_line_errors(changes, message):
