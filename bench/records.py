@@ -49,15 +49,14 @@ def replayed(files) -> int:
 def study(files) -> int:
     import json
 
-    from jobs.records import FILES_PER_SHARD, run_shard
+    from jobs.records import configure, run_shard
     from pipeline.plan import RunConfig, ShardSpec
 
-    config = RunConfig(job="records", game="any", deals=len(files), shard_deals=FILES_PER_SHARD, players=2, seed=0,
-                       options=(("files", json.dumps([str(f) for f in files])),))
+    config = configure(RunConfig(job="records", game="any", deals=1, shard_deals=1, players=2, seed=0,
+                                 options=(("paths", json.dumps([str(f) for f in files])),)))
     hands = 0
-    for index in range(-(-len(files) // FILES_PER_SHARD)):
-        count = min(FILES_PER_SHARD, len(files) - index * FILES_PER_SHARD)
-        tables = run_shard(config, ShardSpec(index=index, deals=count, root_seed=0))
+    for index in range(config.deals):
+        tables = run_shard(config, ShardSpec(index=index, deals=1, root_seed=0))
         hands += sum(tables["records"].column("hands").to_pylist())
     return hands
 

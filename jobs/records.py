@@ -3,8 +3,11 @@
 Every hand of the PHH files and folders given is replayed through the engine
 (``engine.phh.replay``); only hands that replay (``match``) are counted, and every other hand
 is listed by status with its file and index in ``records``, never silently dropped. A shard is
-``FILES_PER_SHARD`` files in their order; the run's id includes a digest of the files' bytes,
-so changed records make a new run and unchanged ones resume.
+``FILES_PER_SHARD`` files in their order, or a run of ``RECORDS_PER_SHARD`` hands of a bigger
+``.phhs`` (the byte offsets of its ``[n]`` sections found once, when the run is planned), so one
+big file is read on every worker; the tables are sums over hands, the same for any cut. The
+run's id includes a digest of the files' bytes, so changed records make a new run and
+unchanged ones resume.
 
 The counted hands are grouped by game (its exact rules, as ``replay`` reads them) and by the
 number of players dealt in (``seats``); amounts are in big blinds of each hand. The tables have
@@ -42,6 +45,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -68,6 +72,8 @@ from pipeline.study import Option
 FORMATS = {**FORMATS, "records": "percent", "af": "number",
            **{name: "percent" for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet")}}
 FILES_PER_SHARD = 100  # a shard's files: real corpora come as one file per hand as well as one per session
+RECORDS_PER_SHARD = 5_000  # a .phhs with more hands is cut into runs of this many, a shard each
+_SECTION = re.compile(rb"^\[(\d+)\][ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)  # a .phhs section's header line
 MILLI = 1000  # amounts are counted in thousandths of each hand's big blind (exact for blinds of 1 and 2)
 GROUP = ("game", "seats")
 
@@ -99,26 +105,68 @@ def configure(config: RunConfig) -> RunConfig:
     wanted = None if config.game == "any" else game_preset(config.game).name
     digest = hashlib.sha256()
     tables: dict = {}
-    for file in files:
+    shards: list[list[list[int]]] = [[]]
+    for number, file in enumerate(files):
         try:
             data = file.read_bytes()
         except OSError as error:
             raise SampyongError(f"cannot read {file}: {error.strerror or error}") from None
-        for record in load_file(file, data):  # SampyongError for a file that cannot be read or is not PHH
+        records = load_file(file, data)  # SampyongError for a file that cannot be read or is not PHH
+        for record in records:
             variant = VARIANTS.get(record.fields.get("variant"))
             if wanted and variant is not None and variant.game != wanted:
                 raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
             if against and variant is not None:
                 _count_table(tables, record, variant)
         digest.update(str(file.resolve()).encode() + b"\0" + data)
-    options = [("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files]))]
+        pieces = _pieces(data, records)
+        if len(pieces) > 1:
+            shards += [[[number, start, end]] for start, end in pieces] + [[]]
+        elif len(shards[-1]) < FILES_PER_SHARD:
+            shards[-1].append([number, 0, -1])
+        else:
+            shards.append([[number, 0, -1]])
+    shards = [shard for shard in shards if shard]
+    options = [("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files])),
+               ("shards", json.dumps(shards))]
     if against:
         per_table = parse_count(hands, "--hands", at_most=MAX_DEALS) if hands else None
         options += [("against", against), ("tables", json.dumps(_against_tables(tables, per_table)))]
-    config = dataclasses.replace(config, game=wanted or "any", deals=len(files), shard_deals=FILES_PER_SHARD, players=2,
+    config = dataclasses.replace(config, game=wanted or "any", deals=len(shards), shard_deals=1, players=2,
                                  seed=0, options=tuple(sorted(options)))
     upstream(config)  # each table a config run play accepts, or one line now, before anything is written
     return config
+
+
+def _pieces(data: bytes, records: list) -> list[tuple[int, int]]:
+    """The byte ranges ``(start, end)`` of runs of ``RECORDS_PER_SHARD`` sections of a ``.phhs``
+    file (``records``: its hands as read whole), each starting at a section's header; the whole
+    file, ``[(0, -1)]``, when it has fewer hands or its headers are not each on a line of their
+    own (a header inside a multi-line string, a key like ``[ 3 ]``): the headers found must be
+    the sections read, in order."""
+    if len(records) <= RECORDS_PER_SHARD:
+        return [(0, -1)]
+    headers = list(_SECTION.finditer(data))
+    if [int(m.group(1)) for m in headers] != [r.index for r in records]:
+        return [(0, -1)]
+    starts = [0] + [headers[i].start() for i in range(RECORDS_PER_SHARD, len(headers), RECORDS_PER_SHARD)]
+    return list(zip(starts, starts[1:] + [-1]))
+
+
+def shard_records(config: RunConfig, shard: ShardSpec) -> list[tuple[str, object]]:
+    """``(path, record)`` of every hand of the shard's files and runs of sections."""
+    files = json.loads(config.option("files"))
+    out = []
+    for number, start, end in json.loads(config.option("shards"))[shard.index]:
+        path = files[number]
+        if start == 0 and end == -1:
+            out += [(path, record) for record in load_file(Path(path))]
+            continue
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            data = handle.read() if end == -1 else handle.read(end - start)
+        out += [(path, record) for record in load_file(Path(path), data)]
+    return out
 
 
 AGAINST_FACTOR = 10  # the --against policy plays ten times as many hands as the records, per table
@@ -180,10 +228,8 @@ def inputs(config: RunConfig, tables: list) -> list[dict]:
 
 
 def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
-    first = shard.index * config.shard_deals
     listed = defaultdict(int)  # (path, index, status, message) -> hands
-    records = [(path, record) for path in json.loads(config.option("files"))[first: first + shard.deals]
-               for record in load_file(Path(path))]
+    records = shard_records(config, shard)
     hands = replay_batch([record for _, record in records])  # the kernel's matches, figures and all
     for i, (path, record) in enumerate(records):
         if hands.matched[i]:

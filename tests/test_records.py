@@ -275,3 +275,41 @@ def test_stats_agree_with_the_other_tables(tmp_path):
     for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet"):
         assert 0 < overall[name] < 1 and 0 < overall[f"{name}_se"] < 0.05, name
     assert 1 < overall["af"] < 5 and 0 < overall["af_se"] < 0.5
+
+
+def test_a_big_file_is_read_in_runs_of_sections_on_every_worker_with_the_same_tables(tmp_path, monkeypatch, ray_session):
+    """One .phhs cut into runs of sections (a shard each) gives the tables of the file read
+    whole, on the serial backend and on Ray with two workers."""
+    from jobs import records
+
+    (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
+    played = sy.run("play", game="pls7", deals=1200, shard_deals=600, record=1200, players=4, stacks="25bb",
+                    policy=str(tmp_path / "random-legal.toml"), backend="serial", out=tmp_path)
+    whole = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path / "whole")
+    monkeypatch.setattr(records, "RECORDS_PER_SHARD", 250)
+    cut = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path / "cut")
+    assert (whole.config.deals, cut.config.deals) == (1, 5)
+    on_ray = sy.run("records", paths=[played.dir / "hands.phhs"], backend="ray", workers=2, out=tmp_path / "ray")
+    for run in (cut, on_ray):
+        assert {p.name: p.read_bytes() for p in (run.dir / "tables").glob("*.csv")} == \
+            {p.name: p.read_bytes() for p in (whole.dir / "tables").glob("*.csv")}
+
+
+def test_a_file_is_cut_only_where_its_headers_are_its_sections():
+    from engine.phh import loads
+    from jobs import records
+
+    hand = 'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\nactions = []\n'
+    text = "".join(f"[{i}]\n{hand}" for i in range(1, 7))
+    data = text.encode()
+    parsed = loads(text, "x.phhs")
+    original = records.RECORDS_PER_SHARD
+    try:
+        records.RECORDS_PER_SHARD = 2
+        pieces = records._pieces(data, parsed)
+        assert len(pieces) == 3 and pieces[0][0] == 0 and pieces[-1][1] == -1
+        assert [len(loads(data[a:b if b >= 0 else None].decode(), "x.phhs")) for a, b in pieces] == [2, 2, 2]
+        tricky = text.replace('actions = []', 'actions = []\ncomment = """\n[9]\n"""', 1).encode()
+        assert records._pieces(tricky, loads(tricky.decode(), "x.phhs")) == [(0, -1)]  # a header in a string
+    finally:
+        records.RECORDS_PER_SHARD = original
