@@ -11,7 +11,7 @@ base ranking and under the reversed order the claim is about, paired:
   under ``base`` and ``trips_over_straight``. Measured: how the draw answers the turn's first
   bet (call, raise, fold), how often the turn is bet and raised, the pot entering the river
   and each side's EV.
-- *Turn action inside mixed ranges*: turn spots of the top 20 % against the top 20 % (the base
+- *Turn action inside mixed ranges*: turn spots of the top 15 % against the top 15 % (the base
   game's heads-up ranking: not ranges built from any policy's preflop and flop play), solved
   for the whole ranges and read (``--focus``) on the pairs where the out-of-position player
   holds trips and the other a straight draw.
@@ -56,14 +56,15 @@ OPTIONS = (
 TURN = {"street": "turn", "oop": "made:three_of_a_kind", "ip": "draw:straight", "pot": "100", "stack": "400",
         "bets": "turn: 50%, 100%; river: 75%, pot", "raises": "100%", "max_raises": "1", "target": "0.5",
         "iterations": "300", "variants": "ranking=trips_over_straight"}
-MIXED = {**TURN, "oop": "20%", "ip": "20%", "focus": "oop:made:three_of_a_kind;ip:draw:straight"}
+MIXED_TOP = 15  # % of the hands in each range of the mixed turn spot
+MIXED = {**TURN, "oop": f"{MIXED_TOP}%", "ip": f"{MIXED_TOP}%", "focus": "oop:made:three_of_a_kind;ip:draw:straight"}
 RIVER = {"street": "river", "oop": "30%", "ip": "30%", "pot": "100", "stack": "400", "bets": "75%, pot",
          "raises": "100%", "max_raises": "1", "target": "0.3", "iterations": "300", "variants": "ranking=skip_over_flush"}
 RULEBOOK_CHOPS = (0.0705, 0.0820)  # RULES: the 6-handed high chop rate, everyone showing down, base and reversed
 
 
 def runs(config: RunConfig) -> list[RunConfig]:
-    """The three sweeps: turn action (trips against draws, then inside top-20 % ranges), then chops."""
+    """The three sweeps: turn action (trips against draws, then inside top-N % ranges), then chops."""
     study = STUDIES["solve"]
     out = []
     for options in (TURN, MIXED, RIVER):
@@ -146,7 +147,7 @@ def figure_table(boards: pl.DataFrame, variant: str, figures: tuple[str, ...]) -
     return pl.DataFrame(rows)
 
 
-SPOT_NAMES = ("turn: trips v a draw", "turn: top 20 % v top 20 %", "river: top 30 % v top 30 %")
+SPOT_NAMES = ("turn: trips v a draw", f"turn: top {MIXED_TOP} % v top {MIXED_TOP} %", "river: top 30 % v top 30 %")
 VARIANTS = ("ranking=trips_over_straight", "ranking=trips_over_straight", "ranking=skip_over_flush")
 
 
@@ -211,7 +212,7 @@ def verdicts(turn: pl.DataFrame, mixed: pl.DataFrame, river: pl.DataFrame) -> li
         f"straight above trips and {percent(action['variant'], action['variant_se'])} with trips above straight "
         f"(difference {points(action['difference'], action['difference_se'])}, over {action['boards']} boards); the pot "
         f"entering the river is {number(pot['base'], pot['base_se'])} chips against {number(pot['variant'], pot['variant_se'])}.",
-        f"- **The same inside top-20 % ranges: {'yes' if kept_inside else 'not shown'}.** Where trips face a straight "
+        f"- **The same inside top-{MIXED_TOP} % ranges: {'yes' if kept_inside else 'not shown'}.** Where trips face a straight "
         f"draw ({percent(*share)} of the pairs of the two ranges), the draw calls or raises the first turn bet "
         f"{percent(inside['base'], inside['base_se'])} of the time with straight above trips and "
         f"{percent(inside['variant'], inside['variant_se'])} with trips above straight (difference "
@@ -241,7 +242,7 @@ def write_report(configs: list[RunConfig], dirs: list[Path], report_dir: Path) -
         "## Turn action: trips against a straight draw", "",
         table(figure_table(turn, VARIANTS[0], TURN_FIGURES)),
         "Spot template:", "", *template_lines(configs[0]), "", f"Sweep: `{dirs[0]}`", "",
-        "## Turn action inside top-20 % ranges", "",
+        f"## Turn action inside top-{MIXED_TOP} % ranges", "",
         "The pairs in which the out-of-position player holds trips and the other a straight draw, inside the two "
         "ranges' equilibrium (the strategies solved for the whole ranges); then the whole ranges' figures.", "",
         table(figure_table(mixed, VARIANTS[1], MIXED_FIGURES)),

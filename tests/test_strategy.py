@@ -26,7 +26,7 @@ def test_the_sweeps_solve_the_same_boards_under_both_orders():
     assert turn.option("variants") == mixed.option("variants") == "ranking=trips_over_straight"
     assert river.option("variants") == "ranking=skip_over_flush"
     assert turn.option("street") == mixed.option("street") == "turn" and river.option("street") == "river"
-    assert mixed.option("focus") == "oop:made:three_of_a_kind;ip:draw:straight" and mixed.option("oop") == "20%"
+    assert mixed.option("focus") == "oop:made:three_of_a_kind;ip:draw:straight" and mixed.option("oop") == "15%"
 
 
 def test_paired_differences_and_their_standard_error():
@@ -49,7 +49,7 @@ def test_verdicts_follow_the_paired_differences(continues, chops, words):
     river = boards(*chops, "hi_chop", "ranking=skip_over_flush")
     lines = strategy.verdicts(turn, mixed, river)
     assert f"keeps the turn action: {words[0]}" in lines[0]
-    assert f"inside top-20 % ranges: {words[0]}" in lines[1] and "of the pairs of the two ranges" in lines[1]
+    assert f"inside top-15 % ranges: {words[0]}" in lines[1] and "of the pairs of the two ranges" in lines[1]
     assert f"raises chops: {words[1]}" in lines[2]
 
 
@@ -77,7 +77,7 @@ def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
     text = report.read_text()
     assert "keeps the turn action:" in text and "raises chops:" in text and "depend on no invented player" in text
     assert "The policies against equilibrium:** each built-in policy" in text and "| pro-like |" in text
-    assert "inside top-20 % ranges:" in text
+    assert "inside top-15 % ranges:" in text
     sweeps = sorted((tmp_path / "solve").glob("*/tables/boards.parquet"))
     assert len(sweeps) == 3
     for sweep in sweeps:
