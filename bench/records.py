@@ -1,6 +1,7 @@
 """Issue #25, hand records: records per second read, replayed and counted, beside pokerkit.
 
     python bench/records.py [PATHS...] [--rounds 3]
+    python bench/records.py --cli FILE.phhs [--rounds 3]   # issue #45: the CLI end to end, Ray and serial
 
 Default files: the Pluribus sessions of ``../shared/data/hands/pluribus`` (1,726 six-handed
 no-limit hold'em hands in as many ``.phh`` files). Workloads, each over every hand of the
@@ -93,11 +94,44 @@ WORKLOADS = {"read": read, "replay": replayed, "records study": study, "pokerkit
              "pokerkit replay": pokerkit_replay}
 
 
+def end_to_end(paths: list[Path], rounds: int) -> int:
+    """``sampyong run records PATHS`` from the shell, each round on the default backend (Ray) and
+    serially, alternating which goes first, a fresh output folder each time (no resume): wall
+    time and records a second, the median and spread of the rounds; the tables of the two
+    backends must be the same bytes."""
+    import statistics
+    import subprocess
+    import tempfile
+
+    hands = sum(len(load_file(f)) for f in record_files(paths))
+    walls: dict[str, list[float]] = {"ray": [], "serial": []}
+    tables = {}
+    for round_ in range(rounds):
+        for backend in ("ray", "serial") if round_ % 2 == 0 else ("serial", "ray"):
+            with tempfile.TemporaryDirectory() as out:
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "sampyong", "run", "records", *map(str, paths), "--backend", backend,
+                                "--out", out], check=True, capture_output=True)
+                walls[backend].append(time.perf_counter() - start)
+                (run,) = Path(out, "records").iterdir()
+                tables[backend] = {t.name: t.read_bytes() for t in sorted((run / "tables").glob("*.csv"))}
+    same = tables["ray"] == tables["serial"]
+    print(f"{hands:,} records; sampyong run records end to end, {rounds} rounds; tables the same on both backends: {same}")
+    for backend, times in walls.items():
+        rates = [hands / t for t in times]
+        print(f"{backend:7} wall {statistics.median(times):6.1f} s  records/s median {statistics.median(rates):8,.0f}  "
+              f"spread {min(rates):,.0f}-{max(rates):,.0f}")
+    return 0 if same else 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", type=Path, default=[PLURIBUS])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cli", action="store_true", help="time sampyong run records end to end instead (Ray and serial)")
     args = parser.parse_args(argv)
+    if args.cli:
+        return end_to_end(args.paths, args.rounds)
     files = record_files(args.paths)
     study(files[:5])  # imports and compiled kernels, outside the timing
     best: dict[str, tuple[float, int, float]] = {}

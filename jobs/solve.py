@@ -537,7 +537,9 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 
 def template_lines(config: RunConfig) -> list[str]:
     """The spot template, printed with every verdict that rests on it."""
-    return [f"- game: {game_of(config).name}"] + [f"- {o.name.replace('_', ' ')}: `{option(config, o.name)}`" for o in OPTIONS
+    return [f"- game: {game_of(config).name}"] + [f"- {o.name.replace('_', ' ')}: `{option(config, o.name)}`"
+                                                  if option(config, o.name) != "" else f"- {o.name.replace('_', ' ')}: none"
+                                                  for o in OPTIONS
                                                   if o.name not in ("game", "hole_use", "ranking", "low", "deals", "seed")]
 
 

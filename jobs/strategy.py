@@ -126,20 +126,21 @@ FIGURE_WORDS = {"turn_ip_continue_vs_bet": "turn: the draw calls or raises the f
                 "focus_turn_ip_raise_vs_bet": "trips v a draw: the draw raises the first bet",
                 "focus_turn_bet": "trips v a draw: the turn is bet", "focus_turn_raise": "trips v a draw: the turn is raised",
                 "focus_pot_river": "trips v a draw: pot as the river is dealt (chips)",
-                "focus_share": "trips v a draw: share of all pairs",
-                "turn_ip_continue_vs_bet": "turn: the in-position player calls or raises the first bet"}
+                "focus_share": "trips v a draw: share of all pairs"}
+MIXED_WORDS = {**FIGURE_WORDS, "turn_ip_continue_vs_bet": "turn: the in-position range calls or raises the first bet",
+               "ev_oop": "EV out of position (chips)", "ev_ip": "EV in position (chips)"}
 RATES = {"turn_ip_continue_vs_bet", "turn_ip_call_vs_bet", "turn_ip_raise_vs_bet", "turn_bet", "turn_raise",
          "hi_chop", "hi_chop_no_folds", "showdown", "river_bet", "focus_turn_ip_continue_vs_bet", "focus_turn_ip_call_vs_bet",
          "focus_turn_ip_raise_vs_bet", "focus_turn_bet", "focus_turn_raise", "focus_share"}
 
 
-def figure_table(boards: pl.DataFrame, variant: str, figures: tuple[str, ...]) -> pl.DataFrame:
+def figure_table(boards: pl.DataFrame, variant: str, figures: tuple[str, ...], words=FIGURE_WORDS) -> pl.DataFrame:
     rows = []
     for figure in figures:
         found = paired(boards, variant, figure)
         rate = figure in RATES
         show = percent if rate else number
-        rows.append({"figure": FIGURE_WORDS.get(figure, statistic_words(figure)),
+        rows.append({"figure": words.get(figure, statistic_words(figure)),
                      "base": show(found["base"], found["base_se"]),
                      variant.removeprefix("ranking="): show(found["variant"], found["variant_se"]),
                      "difference": (points if rate else number)(found["difference"], found["difference_se"]),
@@ -245,7 +246,7 @@ def write_report(configs: list[RunConfig], dirs: list[Path], report_dir: Path) -
         f"## Turn action inside top-{MIXED_TOP} % ranges", "",
         "The pairs in which the out-of-position player holds trips and the other a straight draw, inside the two "
         "ranges' equilibrium (the strategies solved for the whole ranges); then the whole ranges' figures.", "",
-        table(figure_table(mixed, VARIANTS[1], MIXED_FIGURES)),
+        table(figure_table(mixed, VARIANTS[1], MIXED_FIGURES, MIXED_WORDS)),
         "Spot template:", "", *template_lines(configs[1]), "", f"Sweep: `{dirs[1]}`", "",
         "## Chops at a river showdown", "",
         table(figure_table(river, VARIANTS[2], CHOP_FIGURES)),
