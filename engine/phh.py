@@ -537,11 +537,12 @@ def write_fields(fields: dict) -> str:
     return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in fields.items())
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _toml_value(key)
+    # fullmatch: a pattern ending in $ also matches a key ending in a line break ("0\n")
+    return key if _BARE_KEY.fullmatch(key) else _toml_value(key)
 
 
 def _toml_value(value) -> str:

@@ -81,7 +81,7 @@ OPTIONS = (
            "that each player so named holds such a hand (columns focus_...; focus_share, the share of the pairs).",
            default=""),
     Option("policies", "Policies whose exploitability is measured in every solved spot, each playing both seats "
-           "(solver.policies): built-in names or .toml files, comma separated; all: every built-in; none: no policy.",
+           "(solver.policies): built-in names or TOML files, comma separated; all: every built-in; none: no policy.",
            default="all"),
 )
 DEFAULTS = {o.name: o.default for o in OPTIONS}
