@@ -39,7 +39,7 @@ import polars as pl
 
 from jobs import STUDIES
 from jobs.common import SE_LEGEND, markdown, table
-from jobs.solve import POLICY, _mean_se, statistic_words, template_lines
+from jobs.solve import POLICY, board_mean, statistic_words, template_lines
 from pipeline.aggregate import number, percent, points
 from pipeline.plan import RunConfig
 from pipeline.runner import execute_all
@@ -163,7 +163,8 @@ def policy_table(sweeps: list[pl.DataFrame]) -> pl.DataFrame:
         name = column.removeprefix(POLICY)
         row = {"policy": "equilibrium (DCFR, as reached)" if column == "exploitability" else name}
         for spot, frame in zip(SPOT_NAMES, sweeps):
-            row[spot] = number(*_mean_se(frame.filter(pl.col("variant") == "base")[column].to_numpy()))
+            base = frame.filter(pl.col("variant") == "base")
+            row[spot] = number(*board_mean(base, base[column].to_numpy()))
         row["what it is"] = "the solver's average strategies" if column == "exploitability" else _description(name)
         rows.append(row)
     return pl.DataFrame(rows)
@@ -188,11 +189,11 @@ def closest_policy(sweeps: list[pl.DataFrame]) -> str:
         columns = sorted((c for c in frame.columns if c.startswith(POLICY)), key=lambda c: _mean(frame, "base", c))
         if not columns:
             return "- **The policies against equilibrium:** no policy was measured."
-        text = f"{spot}, **{columns[0].removeprefix(POLICY)}** at {number(*_mean_se(base[columns[0]].to_numpy()))} % of the pot"
+        text = f"{spot}, **{columns[0].removeprefix(POLICY)}** at {number(*board_mean(base, base[columns[0]].to_numpy()))} % of the pot"
         if len(columns) > 1:
-            lead = _mean_se((base[columns[1]] - base[columns[0]]).to_numpy())
+            lead = board_mean(base, (base[columns[1]] - base[columns[0]]).to_numpy())
             text += f" ({number(*lead)} points below the next, {columns[1].removeprefix(POLICY)})"
-        parts.append(text + f", the solver's strategies at {number(*_mean_se(base['exploitability'].to_numpy()))} %")
+        parts.append(text + f", the solver's strategies at {number(*board_mean(base, base['exploitability'].to_numpy()))} %")
     return ("- **The policies against equilibrium:** each built-in policy playing both seats, the closest to "
             "equilibrium is, " + "; ".join(parts) + ".")
 
@@ -203,7 +204,8 @@ def verdicts(turn: pl.DataFrame, mixed: pl.DataFrame, river: pl.DataFrame) -> li
     pot = paired(turn, VARIANTS[0], "pot_river")
     kept = action["difference"] < -2 * action["difference_se"]
     inside = paired(mixed, VARIANTS[1], "focus_turn_ip_continue_vs_bet")
-    share = _mean_se(mixed.filter(pl.col("variant") == "base")["focus_share"].to_numpy())
+    mixed_base = mixed.filter(pl.col("variant") == "base")
+    share = board_mean(mixed_base, mixed_base["focus_share"].to_numpy())
     kept_inside = inside["difference"] < -2 * inside["difference_se"]
     chops = paired(river, VARIANTS[2], "hi_chop")
     raised = chops["difference"] > 2 * chops["difference_se"]
