@@ -206,3 +206,63 @@ def multiway(board_masks, board_weights, high, low, tuples, tuple_masks, tuple_w
                 acc[p, 4] += weight * (0 < share < unit)
                 acc[p, 5] += weight * (share == unit and top_low > 0)
                 acc[p, 6] += weight
+
+
+@njit(cache=True, nogil=True)
+def disjoint_tuples(hands, offsets, weights, blocked):
+    """Every tuple of one hand per player (player p's hands are ``hands[offsets[p]:offsets[p + 1]]``)
+    with no card in common and none in ``blocked``, hands of weight 0 left out: ``(holes
+    uint8[tuples, players, cards], tuple weights float64[tuples] (products), kept int64[players]
+    (each player's hands clear of ``blocked`` with a weight), always int64 (the cards every kept
+    hand of some player holds))``. Depth first, in order of the players' hands."""
+    players = offsets.shape[0] - 1
+    n, size = hands.shape
+    masks = np.zeros(n, np.int64)
+    for i in range(n):
+        for j in range(size):
+            masks[i] |= np.int64(1) << hands[i, j]
+    kept = np.zeros(players, np.int64)
+    always = np.int64(0)
+    for p in range(players):
+        common = np.int64(-1)
+        for i in range(offsets[p], offsets[p + 1]):
+            if masks[i] & blocked == 0 and weights[i] > 0:
+                kept[p] += 1
+                common &= masks[i]
+        if kept[p]:
+            always |= common
+    at = np.zeros(players, np.int64)
+    used = np.zeros(players + 1, np.int64)
+    product = np.ones(players + 1)
+    used[0] = blocked
+    count = 0
+    holes = np.zeros((0, players, size), np.uint8)
+    tuple_weights = np.zeros(0)
+    for fill in range(2):  # count, then fill
+        if fill:
+            holes = np.empty((count, players, size), np.uint8)
+            tuple_weights = np.empty(count)
+            count = 0
+        p = 0
+        at[0] = offsets[0] - 1
+        while p >= 0:
+            at[p] += 1
+            if at[p] >= offsets[p + 1]:
+                p -= 1
+                continue
+            i = at[p]
+            if masks[i] & used[p] or weights[i] <= 0:
+                continue
+            used[p + 1] = used[p] | masks[i]
+            product[p + 1] = product[p] * weights[i]
+            if p < players - 1:
+                p += 1
+                at[p] = offsets[p] - 1
+                continue
+            if fill:
+                for q in range(players):
+                    for j in range(size):
+                        holes[count, q, j] = hands[at[q], j]
+                tuple_weights[count] = product[players]
+            count += 1
+    return holes, tuple_weights, kept, always
