@@ -13,6 +13,11 @@ it; ``high`` and ``low`` its average shares of the two halves, and ``scoop`` how
 takes both halves of a pot that has a low. An exact answer's ``samples`` is the number of
 boards enumerated.
 
+Hold'em heads-up before the flop without dead cards is summed from the table of every pair of
+hands (``evaluator.preflop``) once ``sampyong precompute`` has built it on the machine; the same
+counts as the enumeration. Small spots of free-use games (a turn or a river against a range) take
+two kernel calls (``_small_equity``).
+
 A small enumeration of fixed hands in a free-use game (at most ``LIGHT_EVALUATIONS``, as for
 hold'em hands all in before the flop) reads the tables in numpy (``evaluator.vectorized``) in a
 process that has not loaded numba, so the calculator answers at once.
@@ -35,7 +40,7 @@ from math import comb
 
 import numpy as np
 
-from evaluator import range_showdown as showdown, vectorized
+from evaluator import preflop, range_showdown as showdown, vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.isomorphism import card_masks, completions
@@ -77,11 +82,15 @@ def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
     return parsed
 
 
-@functools.lru_cache(maxsize=1024)
 def _entry(g: Game, text: str, top) -> tuple[int, ...] | None | Range:
     """Cards for a specific hand (a tuple), None for ``random``, else the range the text stands
     for. Kept: a hand or range is read once however often it is asked about (a provider ``top``
-    is a pure function of the percent)."""
+    is a pure function of the percent, and only ``N%`` ranges read it)."""
+    return _read_entry(g, text, top if "%" in text else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_entry(g: Game, text: str, top) -> tuple[int, ...] | None | Range:
     if text.strip().lower() == "random":
         return None
     try:
@@ -151,6 +160,10 @@ def equity(
         raise SampyongError("not enough cards left in the deck for these hands and board")
     labels = [t if isinstance(e, Range) else ("random" if e is None else _label(e)) for t, e in zip(hands, entries)]
     combos = [e.size if isinstance(e, Range) else None for e in entries]
+    if exact is not False and preflop.covers(g, len(entries), board_cards, dead_cards):
+        table = preflop.load()
+        if table is not None:
+            return _preflop_equity(table, g, entries, labels, combos)
     fixed_only = all(isinstance(e, tuple) for e in entries)
     if exact is not False and not (fixed_only and _light(g, comb(deck_left, missing) * len(entries))):
         small = _small_equity(g, entries, hands, board_cards, dead_cards, labels, combos, exact)
@@ -283,6 +296,19 @@ def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, comb
         holes, weights, weights, np.array(board_cards, np.uint8), np.int64(blocked), missing, counts)
     deck = 52 - (blocked | int(always)).bit_count()
     return _counts_result(g, board_cards, comb(deck, missing), counts, labels, combos)
+
+
+def _preflop_equity(table, g: Game, entries, labels, combos) -> dict:
+    """Two hold'em hands or ranges before the flop, summed from the cached table of every pair
+    of hands (``evaluator.preflop``): the counts enumerating every board gives, looked up."""
+    players = [_player_arrays(g, e) for e in entries]
+    counts = preflop.showdown_counts(table, [h for h, _ in players], [w for _, w in players])
+    if not counts.sum():
+        raise SampyongError("these ranges never fit together: every combination shares a card")
+    always = 0
+    for hands, _ in players:
+        always |= int(np.bitwise_and.reduce(card_masks(hands)))
+    return _counts_result(g, [], comb(52 - always.bit_count(), g.board_cards), counts, labels, combos)
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
-    "load_solution", "play", "policies", "range", "ranking", "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
+    "load_solution", "play", "policies", "precompute", "range", "ranking", "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
 ]
 
 
