@@ -80,7 +80,7 @@ def convert(site_hand: SiteHand) -> dict:
     index = {p.name: i for i, p in enumerate(players)}
     n = len(players)
 
-    amounts = [p.stack for p in players] + [a.amount for a in h.acts] + list(h.collected.values()) + [Decimal(h.rake or 0)]
+    amounts = [p.stack for p in players] + [a.amount for a in h.acts] + list(h.collected.values()) + [h.rake or Decimal(0)]
     amounts += [x for x in (h.small_bet, h.big_bet) if x is not None]
     unit = max(map(_places, amounts), default=0)
 
@@ -109,6 +109,8 @@ def convert(site_hand: SiteHand) -> dict:
     fields["antes"] = [written(a) for a in antes]
     fields["blinds_or_straddles"] = [written(b) for b in blinds]
     if h.betting == "fixed-limit":
+        if h.small_bet is None and max(blinds):  # not written: the usual structure, the big blind and twice it
+            h.small_bet, h.big_bet = Decimal(max(blinds)).scaleb(-unit), Decimal(2 * max(blinds)).scaleb(-unit)
         if h.small_bet is None or h.big_bet is None:
             raise Skip(PARTIAL, "fixed limit without its bet sizes")
         fields["small_bet"], fields["big_bet"] = written(chips(h.small_bet)), written(chips(h.big_bet))
@@ -122,13 +124,12 @@ def convert(site_hand: SiteHand) -> dict:
     except SampyongError as error:
         raise Skip(PARTIAL, str(error)) from None
     _play(h, hand, index, chips, unit, players)
-    site_final = _site_stacks(h, players, chips)
-    _check(h, hand, site_final, chips, players)
+    site_final, rake = _check(hand, _site_stacks(h, players, chips))
     fields = phh.hand_fields(hand, unit, _about(h, players))
     fields["finishing_stacks"] = [written(s) for s in site_final]
     fields["winnings"] = [written(chips(h.collected.get(p.name, 0))) for p in players]
-    if h.rake:
-        fields["_rake"] = written(chips(h.rake))
+    if rake:
+        fields["_rake"] = written(rake)
     if h.game == "plo5":
         fields["_sampyong"] = {"game": "plo5-8", "low": "none"}
     result = phh.replay(phh.Record(fields))
@@ -232,21 +233,26 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         raise Skip(PARTIAL, "the hand does not reach its end")
 
 
-def _site_stacks(h: SiteHand, players, chips) -> list[int]:
-    """Each player's chips after the hand by the site's own figures: the stack, less every chip
-    it says the player put in and got back, plus what it collected. Some sites leave an uncalled
-    bet's return unwritten: where the written figures do not add up, each street's unmatched top
-    bet is taken as returned (the walk's big blind included, as some sites count it)."""
+def _site_stacks(h: SiteHand, players, chips) -> list[tuple[list[int], int]]:
+    """Each player's chips after the hand by the site's own figures, and the rake: the stack, less
+    every chip it says the player put in and got back, plus what it collected. Some sites leave
+    an uncalled bet's return unwritten, and some the rake: where the written figures do not add
+    up, each street's unmatched top bet is taken as returned; an unwritten rake is what was put
+    in and not collected. The readings that add up, the written one first."""
     won = sum(chips(v) for v in h.collected.values())
-    rake = chips(h.rake or 0)
-    if any(p.name not in h.collected for p in players) and any(name not in {p.name for p in players} for name in h.collected):
+    if any(name not in {p.name for p in players} for name in h.collected):
         raise Skip(PARTIAL, "a player collects who was not in the hand")
+    readings = []
     for implicit in (False, True):
         total = _put_in(h, players, chips, implicit)
-        if sum(total.values()) == won + rake:
-            return [chips(p.stack) - total[p.name] + chips(h.collected.get(p.name, 0)) for p in players]
-    put = sum(_put_in(h, players, chips, False).values())
-    raise Skip(UNBALANCED, f"put in {put}, collected {won}, rake {rake} (in chips of the hand's unit)")
+        put = sum(total.values())
+        rake = chips(h.rake) if h.rake is not None else put - won
+        if put == won + rake and rake >= 0:
+            readings.append(([chips(p.stack) - total[p.name] + chips(h.collected.get(p.name, 0)) for p in players], rake))
+    if not readings:
+        put = sum(_put_in(h, players, chips, False).values())
+        raise Skip(UNBALANCED, f"put in {put}, collected {won}, rake {h.rake} (in chips of the hand's unit)")
+    return readings
 
 
 def _put_in(h: SiteHand, players, chips, implicit: bool) -> dict[str, int]:
@@ -287,17 +293,19 @@ def _put_in(h: SiteHand, players, chips, implicit: bool) -> dict[str, int]:
     return total
 
 
-def _check(h: SiteHand, hand, site_final: list[int], chips, players) -> None:
-    """The engine's finishing stacks less the rake, taken only from seats that won, are the site's."""
-    rake = chips(h.rake or 0)
+def _check(hand, readings: list[tuple[list[int], int]]) -> tuple[list[int], int]:
+    """The site's reading (finishing stacks, rake) that the engine's finishing stacks give, the
+    rake taken only from seats that won: by the rule book's split of the pots, else pokerkit's
+    (a site's odd chips: ``engine.departures``)."""
     ours = hand.finishing_stacks
     tries = [ours] + ([departures.pokerkit_finishing_stacks(hand)[0]] if len(hand.live) > 1 else [])
-    for stacks in tries:  # the rule book's split, else pokerkit's (a site's odd chips: engine.departures)
-        diffs = [o - s for o, s in zip(stacks, site_final)]
-        won = [o > behind for o, behind in zip(stacks, hand.stacks)]
-        if all(d >= 0 for d in diffs) and sum(diffs) == rake and all(d == 0 or w for d, w in zip(diffs, won)):
-            return
-    raise Skip(DIFFERS, f"engine {ours}, site {site_final}, rake {rake}")
+    for site_final, rake in readings:
+        for stacks in tries:
+            diffs = [o - s for o, s in zip(stacks, site_final)]
+            won = [o > behind for o, behind in zip(stacks, hand.stacks)]
+            if all(d >= 0 for d in diffs) and sum(diffs) == rake and all(d == 0 or w for d, w in zip(diffs, won)):
+                return site_final, rake
+    raise Skip(DIFFERS, f"engine {ours}, site {readings[0][0]}, rake {readings[0][1]}")
 
 
 _TIME = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T-]*(\d{1,2}):(\d{2})(?::(\d{2}))?")

@@ -66,7 +66,7 @@ class SiteHand:
     acts: list[Act] = dataclasses.field(default_factory=list)
     board: list[str] = dataclasses.field(default_factory=list)  # cards, in the order dealt
     collected: dict[str, Decimal] = dataclasses.field(default_factory=dict)
-    rake: Decimal = Decimal(0)  # every chip the site took from the pot (rake, jackpot, fees)
+    rake: Decimal | None = Decimal(0)  # every chip the site took from the pot (rake, jackpot, fees); None: not written
     currency: str | None = None
     table: str | None = None
     time: str | None = None  # as written, "YYYY/MM/DD HH:MM:SS" where the site gives it
@@ -107,16 +107,13 @@ def amount(text: str, decimal_comma: bool = False) -> Decimal:
         value = Decimal(digits)
     except InvalidOperation:
         raise ValueError(f"bad amount {text!r}") from None
-    rest = text[match.end():match.end() + 1]
-    if rest in ("K", "k"):
-        value *= 1000
-    elif rest == "M":
-        value *= 1_000_000
-    return value
+    scale = {"K": 1000, "k": 1000, "M": 1_000_000}.get(text[match.end():match.end() + 1], 1)
+    value *= scale
+    return value.to_integral_value() if scale > 1 and value == value.to_integral_value() else value
 
 
 _RANKS = {"10": "T"}
-_CARD = re.compile(r"(10|[2-9TJQKAtjqka])\s*([shdcSHDC])")
+_CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKAtjqka])([shdcSHDC])(?![A-Za-z])")
 
 
 def cards(text: str) -> str:
