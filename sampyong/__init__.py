@@ -6,13 +6,17 @@ the studies (``jobs``) and the pipeline together."""
 from __future__ import annotations
 
 __all__ = [
-    "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "equity", "evaluate", "fit", "games", "jobs",
+    "Conversion", "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "convert", "equity", "evaluate", "fit", "games", "jobs",
     "load_solution", "play", "policies", "range", "ranking", "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
 ]
 
 
 def __getattr__(name: str):
     # The API is imported on first use, so that ``sampyong eval`` and friends stay light.
+    if name in ("convert", "Conversion"):  # sampyong.conversion, kept out of api.py
+        from sampyong import conversion
+
+        return getattr(conversion, name)
     if name in __all__:
         from sampyong import api
 
