@@ -204,17 +204,11 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
                 apply(f"p{seat + 1} cc")  # an all-in "raise" that only calls
             else:
                 apply(f"p{seat + 1} cbr {phh.from_chips(to, unit)}")
-    while not hand.done:
-        if step_ghost():
-            continue
-        if hand.actor is not None:
-            raise Skip(PARTIAL, f"the hand ends with p{hand.actor + 1} to act")
-        if hand.board_due:
-            deal()
-            continue
-        break
-    if not hand.done and hand.showdown_due:
-        shown = {a.name: a.cards for a in h.acts if a.verb == "show"}
+    shown = {a.name: a.cards for a in h.acts if a.verb == "show"}
+
+    def showdown() -> None:
+        """Those who showed (or collected) show, the others muck: at the river, or before the
+        rest of the board once all but one are all-in (as PHH writers and pokerkit order it)."""
         live = hand.live
         for seat in live:
             player = players[seat]
@@ -229,6 +223,20 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
                 if h.collected.get(players[seat].name) and seat not in ghosts:
                     raise Skip(NOT_SHOWN, f"{players[seat].name} collects without showing")
                 hand.show(seat, None)
+
+    while not hand.done:
+        if step_ghost():
+            continue
+        if hand.actor is not None:
+            raise Skip(PARTIAL, f"the hand ends with p{hand.actor + 1} to act")
+        if hand.board_due:
+            if not any(hand.showed) and sum(hand.stacks[s] > 0 for s in hand.live) <= 1:
+                showdown()
+            deal()
+            continue
+        break
+    if not hand.done and hand.showdown_due:
+        showdown()
     if not hand.done:
         raise Skip(PARTIAL, "the hand does not reach its end")
 
@@ -326,7 +334,7 @@ def _about(h: SiteHand, players) -> dict:
             except ValueError:
                 out.pop("time", None)
             if h.time_zone and "time" in out:
-                out["time_zone_abbreviation"] = h.time_zone
+                out["_time_zone"] = h.time_zone  # an abbreviation (ET, CET): pokerkit 0.7.7 knows no time_zone_abbreviation
     out["hand"] = h.hand_id
     out["seats"] = [p.seat for p in players]
     if h.seat_count:

@@ -59,6 +59,7 @@ class SiteHand:
     game: str | None = None  # holdem, plo, plo8, plo5, plo5-8 (None: a game the engine does not play)
     betting: str | None = None  # no-limit, pot-limit, fixed-limit
     game_text: str = ""  # the game as the site named it
+    small_blind: Decimal | None = None  # the small blind, where the site names it but posts none
     small_bet: Decimal | None = None  # fixed limit: the small and big bet
     big_bet: Decimal | None = None
     players: list[Player] = dataclasses.field(default_factory=list)

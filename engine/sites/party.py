@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards, classify
+from engine.sites.model import Act, Player, SiteHand, amount, cards, classify
 
 HEADER = re.compile(r"^\*{5} ?(?P<room>[\w. -]*?) ?Hand History [Ff]or Game (?P<id>\w+) \*{5}.*$", re.M)
 _LEAD = re.compile(r"^(?:Game #\w+ starts\.|#Game No : \w+)\s*$", re.M)
@@ -80,9 +80,20 @@ def parse(text: str) -> SiteHand:
             match = _VERB.match(line[len(name) + 1:])
             if match:
                 _read_action(h, street, name, match.group("verb"), match.group("rest"))
+    if not any(a.verb == "blind" for a in h.acts) and h.big_bet and h.button is not None and len(h.players) > 1:
+        _blinds_unwritten(h)
     if not any(a.verb in ("fold", "check", "call", "bet") for a in h.acts) and h.collected:
         h.problem = why.CANCELLED  # blinds posted, nobody acted: the site called the hand off
     return h
+
+
+def _blinds_unwritten(h: SiteHand) -> None:
+    """Old tournament hands name the blinds in the header and post none: the seats left of the
+    button post them (heads-up, the button the small blind)."""
+    order = sorted(h.players, key=lambda p: (p.seat - h.button - 1) % 10**6)
+    small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
+    posts = [(small, h.small_blind), (big, h.big_bet)]
+    h.acts[:0] = [Act(0, p.name, "blind", min(amount, p.stack)) for p, amount in posts if amount is not None]
 
 
 def _read_game(h: SiteHand, line: str) -> None:
@@ -93,6 +104,7 @@ def _read_game(h: SiteHand, line: str) -> None:
     blinds = re.search(r"(?:^|Blinds\()(?P<sb>[$€£]?[\d.,]+)(?: [A-Z]{3})?/(?P<bb>[$€£]?[\d.,]+)", h.game_text)
     if blinds:
         small, big = amount(blinds.group("sb")), amount(blinds.group("bb"))
+        h.small_blind = small
         if h.betting == "fixed-limit":
             h.small_bet, h.big_bet = big, big * 2
         else:
