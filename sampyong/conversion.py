@@ -23,6 +23,12 @@ class Conversion:
             hand converted, the hands skipped (``engine.sites.Skipped``: file, line, hand id, reason).
         written: the ``.phhs`` files written, one per input file with a hand converted.
         unread: files in which no known site's hands were found.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "h.txt"
+    >>> _ = path.write_text(_EXAMPLE)
+    >>> convert(path).table().row(0)
+    ('stars', 1, 1, 1)
     """
 
     files: tuple
