@@ -13,10 +13,6 @@ __all__ = [
 
 def __getattr__(name: str):
     # The API is imported on first use, so that ``sampyong eval`` and friends stay light.
-    if name in ("convert", "Conversion"):  # sampyong.conversion, kept out of api.py
-        from sampyong import conversion
-
-        return getattr(conversion, name)
     if name in __all__:
         from sampyong import api
 

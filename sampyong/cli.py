@@ -501,9 +501,9 @@ def convert(
     the engine and written only when its finishing stacks are the site's (the site's rake taken
     from the winners); the others are listed with file, line, hand id and a reason, and the
     summary counts converted and skipped hands by reason."""
-    from sampyong.conversion import convert as convert_files
+    from sampyong import api
 
-    result = convert_files(paths, out=out, site=site, strict=strict)
+    result = api.convert(paths, out=out, site=site, strict=strict)
     for skipped in result.skipped:
         typer.echo(f"skipped {skipped}")
     for file in result.unread:
