@@ -983,3 +983,6 @@ def __getattr__(name: str):
 
         return getattr(solutions, name)
     raise AttributeError(f"module 'sampyong.api' has no attribute {name!r}")
+
+
+from sampyong.conversion import Conversion, convert  # noqa: E402,F401  sy.convert lives in its own module

@@ -509,10 +509,34 @@ def fit(
         log("play them: --policy " + ",".join(str(f) for f in files))
 
 
+@app.command()
+@user_errors
+def convert(
+    paths: Annotated[list[Path], typer.Argument(help="Site hand-history files, or folders of them.")],
+    out: Annotated[Path, typer.Option(help="Folder for the PHH records: one OUT/<file name>.phhs per file.")],
+    site: Annotated[Optional[str], typer.Option(help="Read every file as this site's format (default: found from each file): stars, fulltilt, party, bovada, winamax.")] = None,
+    strict: Annotated[bool, typer.Option(help="Fail (exit 2) at the first hand that cannot be converted, writing nothing.")] = False,
+) -> None:
+    """Convert poker sites' hand histories to PHH records (PokerStars and rooms of its format,
+    GGPoker, Full Tilt, PartyPoker, 888, Bovada/Ignition, Winamax). Every hand is played through
+    the engine and written only when its finishing stacks are the site's (the site's rake taken
+    from the winners); the others are listed with file, line, hand id and a reason, and the
+    summary counts converted and skipped hands by reason."""
+    from sampyong import api
+
+    result = api.convert(paths, out=out, site=site, strict=strict)
+    for skipped in result.skipped:
+        typer.echo(f"skipped {skipped}")
+    for file in result.unread:
+        typer.echo(f"not read {file}: no hand of a known site")
+    typer.echo(result.summary)
+    typer.echo(f"written: {len(result.written)} file(s) in {out}")
+
+
 @app.command("replay")
 @user_errors
 def replay_(
-    paths: Annotated[list[Path], typer.Argument(help="PHH files (.phh, .phhs) or folders searched for them.")],
+    paths: Annotated[list[Path], typer.Argument(help="PHH files (.phh, .phhs), site hand histories (converted as read), or folders of them.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per hand, one per line.")] = False,
 ) -> None:
     """Replay hand records (PHH) through the engine: is every action legal, and do the finishing

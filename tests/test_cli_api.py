@@ -27,6 +27,7 @@ CALLS = {
     "policies": ("policies", []),
     "fit": ("fit", ["hands.phh"]),
     "replay": ("replay", ["hands.phh"]),
+    "convert": ("convert", ["hands.txt", "--out", "phh"]),
     "table": ("table", []),
     "tune": ("tune", []),
     "solve": ("solve", ["--board", "Ks 7d 2c 9h", "--oop", "AA*", "--ip", "KK*"]),

@@ -1,0 +1,9 @@
+"""(to do)"""
+
+
+def split(text):
+    return []
+
+
+def parse(text):
+    raise NotImplementedError
