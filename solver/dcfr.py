@@ -43,6 +43,10 @@ class Progress:
 class Problem:
     """A tree, two ranges and the showdown strengths on every board the tree can reach.
 
+    The solve computes in ``floats`` (regrets, strategies, reaches, values and the terminals'
+    sweeps; the kernels take the type of the arrays they are handed): float32 runs twice the
+    numbers a vector instruction does and rounds a value by about 1e-7 of itself.
+
     Parameters:
         tree: the ``Tree``.
         hands: per player ``int[n, cards]``; every hand of a player has the same card count.
@@ -50,10 +54,11 @@ class Problem:
         strengths: the ``Strengths`` of the game.
         deck: the deck's size (52 for poker): a chance node deals each card still unseen with
             probability 1 / (deck - board - hole cards of both).
-        sweeps: the float type of the terminals' tallies and sums (``precision``).
     """
 
-    def __init__(self, tree: Tree, hands, weights, strengths: Strengths, deck: int = 52, sweeps=np.float32):
+    floats = np.dtype(np.float32)
+
+    def __init__(self, tree: Tree, hands, weights, strengths: Strengths, deck: int = 52):
         from evaluator.range_showdown import _HeadsUp
 
         self.tree = tree
@@ -99,7 +104,8 @@ class Problem:
         # multiple of three with subset -1 (nothing) and sign 0.
         pad = -len(sweep.signs) % 3
         self.signs, self.full_sign = np.concatenate([sweep.signs, np.zeros(pad)]), float(sweep.full_sign)
-        self.precision(sweeps)
+        self.sweep_signs = self.signs.astype(self.floats)
+        self.sweep_full_sign = self.floats.type(self.full_sign)
         directions = {hero: (ids, villain_subsets, hero_subsets, match)
                       for hero, _, ids, villain_subsets, hero_subsets, match in sweep.directions}
         self.ids = np.array([directions[p][0] for p in range(2)], np.int64)
@@ -120,16 +126,6 @@ class Problem:
             self.rows[p] += tree.children[k]
         self.group_start, self.group_nodes = _terminal_groups(tree)
         self.pairs = float(self.weights[0] @ self._disjoint_totals(0, self.weights[1]))
-
-    def precision(self, sweeps) -> None:
-        """Sweep the terminals in ``sweeps`` (``np.float32``, the default, or ``np.float64``): the
-        kernels take the type of the signs they are handed. float32 runs twice the channels a
-        vector instruction and rounds a value by about 1e-6 of itself, which the iterations of
-        DCFR then carry into the strategies (two trees of the same game, folded and unfolded,
-        round apart by some 1e-3 of a percent after ten iterations); float64 for comparisons
-        finer than that."""
-        self.sweep_signs = self.signs.astype(sweeps)
-        self.sweep_full_sign = self.sweep_signs.dtype.type(self.full_sign)
 
     def _permutations(self, p: int, masks: np.ndarray) -> np.ndarray:
         """``int64[maps, n]``: the index of each hand's image under each of the tree's suit maps."""
@@ -156,7 +152,7 @@ class Problem:
     def memory(self) -> int:
         """Bytes the solve's arrays take: regrets and average strategies, reach and values."""
         width = int(self.n_hands.max())
-        return int(4 * (2 * (self.rows * self.n_hands).sum() + 2 * self.tree.nodes * width))
+        return int(self.floats.itemsize * (2 * (self.rows * self.n_hands).sum() + 2 * self.tree.nodes * width))
 
     def opponent_reach_total(self, player: int, reach: np.ndarray) -> np.ndarray:
         """Per hand of ``player``: the other's ``reach`` (per its hands) over the hands sharing no card."""
@@ -185,11 +181,11 @@ class State:
 
     def __init__(self, problem: Problem):
         self.problem = problem
-        self.regret = tuple(np.zeros((max(1, problem.rows[p]), problem.n_hands[p]), np.float32) for p in range(2))
-        self.strat = tuple(np.zeros((max(1, problem.rows[p]), problem.n_hands[p]), np.float32) for p in range(2))
+        self.regret = tuple(np.zeros((max(1, problem.rows[p]), problem.n_hands[p]), problem.floats) for p in range(2))
+        self.strat = tuple(np.zeros((max(1, problem.rows[p]), problem.n_hands[p]), problem.floats) for p in range(2))
         width = int(problem.n_hands.max())
-        self.reach = np.zeros((problem.tree.nodes, width), np.float32)
-        self.cfv = np.zeros((problem.tree.nodes, width), np.float32)
+        self.reach = np.zeros((problem.tree.nodes, width), problem.floats)
+        self.cfv = np.zeros((problem.tree.nodes, width), problem.floats)
         self.iterations = 0
 
     def run(self, mode: int, trav: int, alpha: float = 0.0, beta: float = 0.0, gamma: float = 0.0) -> None:

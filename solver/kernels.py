@@ -32,18 +32,20 @@ DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
 @njit(inline="always")
 def _strategies(rows, slot, count, n, out):
     """``out[a, h]``: regret matching on ``rows[slot + a, h]`` (or the average strategy, from its
-    sums) of every hand ``h < n``; actions outer, hands inner, so the loops run along rows."""
-    total = np.zeros(n)
+    sums) of every hand ``h < n``; actions outer, hands inner, so the loops run along rows, in the
+    rows' type. A division, not a product by the inverse: one positive regret plays exactly 1."""
+    zero = rows.dtype.type(0.0)
+    total = np.zeros(n, rows.dtype)
     for a in range(count):
+        row = rows[slot + a]
         for h in range(n):
-            r = rows[slot + a, h]
-            if r > 0.0:
-                total[h] += r
-    uniform = 1.0 / count
+            total[h] += max(row[h], zero)
+    uniform = rows.dtype.type(1.0 / count)
     for a in range(count):
+        row = rows[slot + a]
+        o = out[a]
         for h in range(n):
-            r = rows[slot + a, h]
-            out[a, h] = (r / total[h] if r > 0.0 else 0.0) if total[h] > 0.0 else uniform
+            o[h] = max(row[h], zero) / total[h] if total[h] > zero else uniform
 
 
 @njit(inline="always")
@@ -225,6 +227,10 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
               full_sign, perms, group_start, group_nodes, regret, strat, alpha, beta, gamma, reach, cfv):
     """One pass of ``mode`` for player ``trav`` (see the module); fills ``reach`` (the opponent's,
     per node) and ``cfv`` (the traverser's counterfactual values, per node)."""
+    # The regret discounts in the arrays' type (float32: a float64 factor widens the rows' math);
+    # the average's discount stays float64, one rounding a step (8,000 iterations of float32 sums
+    # stopped short of the LP's value).
+    positive, negative = reach.dtype.type(alpha), reach.dtype.type(beta)
     opp = 1 - trav
     n_t = n_hands[trav]
     n_o = n_hands[opp]
@@ -241,7 +247,7 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                 count = children[k]
                 c0 = first_child[k]
                 if player[k] == opp:
-                    sigma = np.empty((count, n_o))
+                    sigma = np.empty((count, n_o), reach.dtype)
                     s0 = slot[k]
                     _strategies(rows_o, s0, count, n_o, sigma)
                     for a in range(count):
@@ -300,9 +306,9 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                         for h in range(n_t):
                             cfv[k, h] = max(cfv[k, h], cfv[c0 + a, h])
                     continue
-                sigma = np.empty((count, n_t))
+                sigma = np.empty((count, n_t), reach.dtype)
                 _strategies(rows_t if mode == CFR else sums_t, s0, count, n_t, sigma)
-                value = np.zeros(n_t)
+                value = np.zeros(n_t, reach.dtype)
                 for a in range(count):
                     for h in range(n_t):
                         value[h] += sigma[a, h] * cfv[c0 + a, h]
@@ -312,5 +318,5 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                     for a in range(count):
                         for h in range(n_t):
                             r = rows_t[s0 + a, h]
-                            r *= alpha if r > 0.0 else beta
+                            r *= positive if r > 0.0 else negative
                             rows_t[s0 + a, h] = r + (cfv[c0 + a, h] - value[h])
