@@ -1,6 +1,12 @@
 """The numba kernels of ``evaluator.range_showdown`` and ``evaluator.isomorphism``: the heads-up sweep,
 every tuple of three or more players, and boards folded by suit symmetry.
 
+``sweep`` (with ``add_hand`` and ``disjoint_weight``) is the two-range sweep over sorted
+strengths with card removal by inclusion-exclusion, weighted, a channel per set of weights: the
+solver's terminal values (``solver.kernels``) and the exact grid (``jobs.grid``) read it;
+``heads_up`` is the same sweep with a Fenwick tree over the lows, for the calculator's hi-lo
+wins, ties and scoops, which need the high and the low of each pair together.
+
 Apart from those modules so that the calculator's small answers, which never run them, import
 no numba (``evaluator.jit``).
 """
@@ -283,3 +289,91 @@ def disjoint_tuples(hands, offsets, weights, blocked):
                 tuple_weights[count] = product[players]
             count += 1
     return holes, tuple_weights, kept, always
+
+
+@njit(inline="always")
+def add_hand(v, weights, villain_subsets, tallies):
+    """Tally villain hand ``v``'s weights (a row of channels) under each of its card subsets."""
+    w = weights[v]
+    for s in range(villain_subsets.shape[1]):
+        t = tallies[villain_subsets[v, s]]
+        for c in range(w.shape[0]):
+            t[c] += w[c]
+
+
+@njit(inline="always")
+def disjoint_weight(h, hero_subsets, signs, full_sign, match, weights, tallies, offset, width, out):
+    """``out[h, :width]``: per channel from ``offset``, the tallied weight of the other range's
+    hands that share no card with hand ``h`` (the hand with all of ``h``'s cards, ``match``,
+    is tallied by now when it is given).
+
+    Three subsets at a time, each a row of ``tallies``, so that the channels run in vector
+    registers: ``hero_subsets`` and ``signs`` come padded to a multiple of three (``Problem``:
+    subset -1, sign 0), and a subset the other range never holds (-1) reads the last row of
+    ``tallies``, which nothing adds to. A loop with a branch per subset measured twice as slow."""
+    o = out[h]
+    zero = tallies.shape[0] - 1
+    for k in range(0, signs.shape[0], 3):
+        a0, a1, a2 = hero_subsets[h, k], hero_subsets[h, k + 1], hero_subsets[h, k + 2]
+        t0 = tallies[a0 if a0 >= 0 else zero]
+        t1 = tallies[a1 if a1 >= 0 else zero]
+        t2 = tallies[a2 if a2 >= 0 else zero]
+        s0, s1, s2 = signs[k], signs[k + 1], signs[k + 2]
+        if k == 0:
+            for c in range(width):
+                o[c] = s0 * t0[offset + c] + s1 * t1[offset + c] + s2 * t2[offset + c]
+        else:
+            for c in range(width):
+                o[c] += s0 * t0[offset + c] + s1 * t1[offset + c] + s2 * t2[offset + c]
+    if match >= 0:
+        w = weights[match]
+        sign = full_sign
+        for c in range(width):
+            o[c] += sign * w[offset + c]
+
+
+@njit
+def sweep(order_t, m_t, strength_t, order_o, m_o, strength_o, weights, hero_subsets, villain_subsets, signs,
+           full_sign, match, tallies, offsets, width, below, upto, every):
+    """For each live traverser hand: the other range's disjoint weight strictly weaker
+    (``below``) and weaker or as strong (``upto``), in the ``width`` channels (columns of
+    ``weights``, one per terminal) from the hand's ``offsets`` entry (-1: the hand is skipped),
+    and in all (``every``, from channel 0; when ``every`` has columns). Leaves ``tallies`` zeroed."""
+    i = 0
+    j = 0
+    while i < m_t:
+        s = strength_t[order_t[i]]
+        while j < m_o and strength_o[order_o[j]] < s:
+            add_hand(order_o[j], weights, villain_subsets, tallies)
+            j += 1
+        end = i
+        while end < m_t and strength_t[order_t[end]] == s:
+            h = order_t[end]
+            if offsets[h] >= 0:
+                disjoint_weight(h, hero_subsets, signs, full_sign, -1, weights, tallies, offsets[h], width, below)
+            end += 1
+        tied = j
+        while j < m_o and strength_o[order_o[j]] == s:
+            add_hand(order_o[j], weights, villain_subsets, tallies)
+            j += 1
+        for q in range(i, end):  # the hand with the same cards, if any, is as strong: tallied now
+            h = order_t[q]
+            if offsets[h] < 0:
+                continue
+            if j == tied:  # nothing as strong: no tie
+                for c in range(width):
+                    upto[h, c] = below[h, c]
+            else:
+                disjoint_weight(h, hero_subsets, signs, full_sign, match[h], weights, tallies, offsets[h], width, upto)
+        i = end
+    if every.shape[1]:
+        while j < m_o:
+            add_hand(order_o[j], weights, villain_subsets, tallies)
+            j += 1
+        for q in range(m_t):
+            h = order_t[q]
+            disjoint_weight(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, width, every)
+    for q in range(j):
+        v = order_o[q]
+        for s in range(villain_subsets.shape[1]):
+            tallies[villain_subsets[v, s]] = 0.0

@@ -100,7 +100,7 @@ class Problem:
         self.sd_high, self.sd_low = tuple(highs), tuple(lows)
         self.sd_order_high, self.sd_order_low = tuple(order_highs), tuple(order_lows)
         sweep = _HeadsUp(self.hands, self.weights)
-        # The kernels read a hand's subsets three at a time (``kernels._disjoint``): padded to a
+        # The kernels read a hand's subsets three at a time (``range_showdown_kernels.disjoint_weight``): padded to a
         # multiple of three with subset -1 (nothing) and sign 0.
         pad = -len(sweep.signs) % 3
         self.signs, self.full_sign = np.concatenate([sweep.signs, np.zeros(pad)]), float(sweep.full_sign)

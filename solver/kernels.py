@@ -24,6 +24,7 @@ import numpy as np
 from numba import prange
 
 from evaluator.jit import njit
+from evaluator.range_showdown_kernels import add_hand, disjoint_weight, sweep
 
 CFR, BEST, AVERAGE = 0, 1, 2
 DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
@@ -46,93 +47,6 @@ def _strategies(rows, slot, count, n, out):
         o = out[a]
         for h in range(n):
             o[h] = max(row[h], zero) / total[h] if total[h] > zero else uniform
-
-
-@njit(inline="always")
-def _add(v, weights, villain_subsets, tallies):
-    w = weights[v]
-    for s in range(villain_subsets.shape[1]):
-        t = tallies[villain_subsets[v, s]]
-        for c in range(w.shape[0]):
-            t[c] += w[c]
-
-
-@njit(inline="always")
-def _disjoint(h, hero_subsets, signs, full_sign, match, weights, tallies, offset, width, out):
-    """``out[h, :width]``: per channel from ``offset``, the tallied weight of the other range's
-    hands that share no card with hand ``h`` (the hand with all of ``h``'s cards, ``match``,
-    is tallied by now when it is given).
-
-    Three subsets at a time, each a row of ``tallies``, so that the channels run in vector
-    registers: ``hero_subsets`` and ``signs`` come padded to a multiple of three (``Problem``:
-    subset -1, sign 0), and a subset the other range never holds (-1) reads the last row of
-    ``tallies``, which nothing adds to. A loop with a branch per subset measured twice as slow."""
-    o = out[h]
-    zero = tallies.shape[0] - 1
-    for k in range(0, signs.shape[0], 3):
-        a0, a1, a2 = hero_subsets[h, k], hero_subsets[h, k + 1], hero_subsets[h, k + 2]
-        t0 = tallies[a0 if a0 >= 0 else zero]
-        t1 = tallies[a1 if a1 >= 0 else zero]
-        t2 = tallies[a2 if a2 >= 0 else zero]
-        s0, s1, s2 = signs[k], signs[k + 1], signs[k + 2]
-        if k == 0:
-            for c in range(width):
-                o[c] = s0 * t0[offset + c] + s1 * t1[offset + c] + s2 * t2[offset + c]
-        else:
-            for c in range(width):
-                o[c] += s0 * t0[offset + c] + s1 * t1[offset + c] + s2 * t2[offset + c]
-    if match >= 0:
-        w = weights[match]
-        sign = full_sign
-        for c in range(width):
-            o[c] += sign * w[offset + c]
-
-
-@njit
-def _sweep(order_t, m_t, strength_t, order_o, m_o, strength_o, weights, hero_subsets, villain_subsets, signs,
-           full_sign, match, tallies, offsets, width, below, upto, every):
-    """For each live traverser hand: the other range's disjoint weight strictly weaker
-    (``below``) and weaker or as strong (``upto``), in the ``width`` channels (columns of
-    ``weights``, one per terminal) from the hand's ``offsets`` entry (-1: the hand is skipped),
-    and in all (``every``, from channel 0; when ``every`` has columns). Leaves ``tallies`` zeroed."""
-    i = 0
-    j = 0
-    while i < m_t:
-        s = strength_t[order_t[i]]
-        while j < m_o and strength_o[order_o[j]] < s:
-            _add(order_o[j], weights, villain_subsets, tallies)
-            j += 1
-        end = i
-        while end < m_t and strength_t[order_t[end]] == s:
-            h = order_t[end]
-            if offsets[h] >= 0:
-                _disjoint(h, hero_subsets, signs, full_sign, -1, weights, tallies, offsets[h], width, below)
-            end += 1
-        tied = j
-        while j < m_o and strength_o[order_o[j]] == s:
-            _add(order_o[j], weights, villain_subsets, tallies)
-            j += 1
-        for q in range(i, end):  # the hand with the same cards, if any, is as strong: tallied now
-            h = order_t[q]
-            if offsets[h] < 0:
-                continue
-            if j == tied:  # nothing as strong: no tie
-                for c in range(width):
-                    upto[h, c] = below[h, c]
-            else:
-                _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, offsets[h], width, upto)
-        i = end
-    if every.shape[1]:
-        while j < m_o:
-            _add(order_o[j], weights, villain_subsets, tallies)
-            j += 1
-        for q in range(m_t):
-            h = order_t[q]
-            _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, width, every)
-    for q in range(j):
-        v = order_o[q]
-        for s in range(villain_subsets.shape[1]):
-            tallies[villain_subsets[v, s]] = 0.0
 
 
 @njit
@@ -175,10 +89,10 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
     value = np.empty(count, signs.dtype)
     if kind[k0] == FOLD:
         for q in range(m_o):
-            _add(live_o[q], weights, villain_subsets, tallies)
+            add_hand(live_o[q], weights, villain_subsets, tallies)
         for q in range(m_t):
             h = live_t[q]
-            _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, count, every)
+            disjoint_weight(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, count, every)
             for c in range(count):
                 cfv[nodes[c], h] = gain[c] * every[h, c]
         return
@@ -197,7 +111,7 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
             offsets[h] = 0 if low_t[h] > 0 else count
     below = np.empty((n_t, count), signs.dtype)
     upto = np.empty((n_t, count), signs.dtype)
-    _sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
+    sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
            villain_subsets, signs, full_sign, match, tallies, offsets, count, below, upto, every)
     if hilo:
         order_low_t = sd_order_low[trav][row]
@@ -206,7 +120,7 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
             offsets[h] = 0 if low_t[h] > 0 else -1
         below_l = np.empty((n_t, count), signs.dtype)
         upto_l = np.empty((n_t, count), signs.dtype)
-        _sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
+        sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
                signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0), signs.dtype))
     for q in range(m_t):
         h = live_t[q]
