@@ -146,12 +146,17 @@ POKERKIT_CODES = ("NT", "FT", "PO", "FO/8")
 def test_pokerkit_reads_the_written_records_to_the_sites_stacks(folder):
     """pokerkit 0.7.7 replays every converted hand of the variants it plays (NT, FT, PO, FO/8)
     from the PHH text written, and its finishing stacks are the site's but for the rake, which
-    it does not take: the difference is the record's ``_rake``, on seats that won."""
+    it does not take: the difference is the record's ``_rake``, on seats that won. Hands with a
+    live blind posted out of the blind seats are left out: PHH has no field for it, the
+    user-defined ``_posts`` carries it, and pokerkit reads such a hand as one without the post."""
     pokerkit = pytest.importorskip("pokerkit")
-    checked, refused = Counter(), set()
+    checked, refused, posted = Counter(), set(), 0
     for result in folder.files:
         for fields in result.records:
             if fields["variant"] not in POKERKIT_CODES:
+                continue
+            if "_posts" in fields:  # a live post out of the blind seats: PHH and pokerkit have no such field
+                posted += 1
                 continue
             try:
                 state = list(pokerkit.HandHistory.loads(phh.write_fields(fields)))[-1]
@@ -163,6 +168,7 @@ def test_pokerkit_reads_the_written_records_to_the_sites_stacks(folder):
             rake = fields.get("_rake", Decimal(0))
             assert sum(diffs) == rake and all(d >= 0 for d in diffs), (result.path, fields["hand"], stacks)
             checked[fields["variant"]] += 1
+    assert 50 <= posted <= 150, posted
     assert checked["NT"] >= 1300 and checked["PO"] >= 150 and checked["FT"] >= 40 and checked["FO/8"] >= 2, checked
     # Two Bovada tournament hands (an all-in re-raise over an all-in, antes) pokerkit will not read;
     # the engine replays them to the site's stacks. Not yet explained.

@@ -90,24 +90,16 @@ def convert(site_hand: SiteHand) -> dict:
     def written(value: int):
         return phh.from_chips(value, unit)
 
-    antes, blinds = [0] * n, [0] * n
-    for act in h.acts:
-        if act.verb in ("ante", "dead"):
-            antes[index[act.name]] += chips(act.amount)
-        elif act.verb in ("blind", "post", "straddle"):
-            blinds[index[act.name]] += chips(act.amount)
-    big = chips(h.small_bet if h.betting == "fixed-limit" and h.small_bet else h.big_bet or 0) or max(blinds)
-    straddles = {index[a.name] for a in h.acts if a.verb == "straddle"}
-    for seat in range(2, n) if n > 2 else ():
-        if 0 < blinds[seat] < big and seat not in straddles:  # a small blind posted out of turn: dead
-            antes[seat], blinds[seat] = antes[seat] + blinds[seat], 0
-        elif blinds[seat] and seat not in straddles and not (seat == 2 and blinds[seat] > big):
-            raise Skip(OUT_OF_TURN_POST, f"{players[seat].name} posts {written(blinds[seat])} in the seat {seat + 1} places left of the button")
+    big = chips(h.small_bet if h.betting == "fixed-limit" and h.small_bet else h.big_bet or 0) or max(
+        [chips(a.amount) for a in h.acts if a.verb in ("blind", "post", "straddle")], default=0)
+    antes, blinds, posts = _forced(h, index, n, chips, big)
     if n == 2:  # heads-up: PHH lists the button's blind first (engine.hand.Hand)
         antes, blinds = antes[::-1], blinds[::-1]
     fields = {"variant": phh.CODES[("plo5-8" if h.game == "plo5" else h.game, h.betting)]}
     fields["antes"] = [written(a) for a in antes]
     fields["blinds_or_straddles"] = [written(b) for b in blinds]
+    if any(posts):
+        fields["_posts"] = [written(p) for p in posts]
     if h.betting == "fixed-limit":
         if h.small_bet is None and max(blinds):  # not written: the usual structure, the big blind and twice it
             h.small_bet, h.big_bet = Decimal(max(blinds)).scaleb(-unit), Decimal(2 * max(blinds)).scaleb(-unit)
@@ -138,6 +130,33 @@ def convert(site_hand: SiteHand) -> dict:
     return fields
 
 
+def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int], list[int], list[int]]:
+    """Each seat's antes (dead money: antes, dead blinds), blinds (the blind seats' and straddles,
+    which set the order of play) and live posts (``engine.hand.Hand``'s ``posts``), in chips.
+
+    The blinds are the first two seats' (the big blind alone in the first seat when the small
+    blind's seat is empty); a blind anywhere else is a post: up to the big blind live, the rest
+    dead, and a post smaller than the big blind (a missed small blind made up) dead. A post of
+    more than the big blind by the seat left of the blinds is a straddle. Heads-up both seats
+    post blinds."""
+    antes, blinds, posts = [0] * n, [0] * n, [0] * n
+    for act in (a for a in h.acts if a.verb in FORCED):
+        seat, value = index[act.name], chips(act.amount)
+        if act.verb in ("ante", "dead"):
+            antes[seat] += value
+        elif act.verb == "straddle" or n == 2 or (seat == 2 and act.verb == "blind" and value > big and not any(posts)):
+            blinds[seat] += value
+        elif act.verb in ("blind", "post"):
+            if seat <= 1 and act.verb == "blind" and not (seat == 1 and blinds[0] >= big):
+                blinds[seat] += value
+            elif value < big and not act.all_in:
+                antes[seat] += value
+            else:
+                posts[seat] += min(value, big)
+                antes[seat] += value - min(value, big)
+    return antes, blinds, posts
+
+
 def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
     """Drive ``hand`` through the site hand's actions, boards and showdown (``Skip`` on trouble)."""
     whole = 2 * hand.game.hole_cards  # a hand shown in part (one card) stays unknown
@@ -148,14 +167,11 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             raise Skip(PARTIAL, f"{player.name}'s cards: {error}") from None
     board = list(h.board)
     ghosts: set[int] = set()
-    posted_out = any(a.verb == "post" for a in h.acts)
 
     def apply(action: str) -> None:
         try:
             phh.apply(hand, action, unit)
         except IllegalAction as error:
-            if posted_out and "out of turn" in str(error):
-                raise Skip(OUT_OF_TURN_POST, str(error)) from None
             raise Skip(ILLEGAL, f"{action!r}: {error}") from None
 
     def step_ghost() -> bool:
