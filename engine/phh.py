@@ -317,19 +317,21 @@ class Setup:
     posts: list[int] | None = None  # live posts out of the blind seats (``_posts``), None when there are none
 
 
-def setup_of(record: Record) -> Setup:
+def setup_of(record: Record, unit: int | None = None) -> Setup:
     """The record's game, betting structure, stacks, blinds, antes, minimum bet and live posts, in
     chips. PHH has no field for a live blind posted out of the blind seats (a player joining or
     returning): the user-defined ``_posts`` gives each seat's (``engine.hand.Hand``'s ``posts``).
 
-    Raises ``SampyongError`` for an unknown variant or malformed fields.
+    ``unit``: count the chips in this unit rather than the record's (``unit_of``), for a record
+    whose actions, finer than its other amounts, are still to be written. Raises
+    ``SampyongError`` for an unknown variant or malformed fields.
     """
     fields = record.fields
     code = fields.get("variant")
     if code not in VARIANTS:
         raise SampyongError(f"variant {code!r} is not played by this engine")
     variant = VARIANTS[code]
-    unit = unit_of(fields)
+    unit = unit_of(fields) if unit is None else unit
 
     def amounts(name, default=None):
         values = fields.get(name, default)
@@ -351,12 +353,13 @@ def setup_of(record: Record) -> Setup:
     return Setup(game, betting, stacks, blinds, antes, min_bet, unit, posts if posts and any(posts) else None)
 
 
-def hand_of(record: Record) -> tuple[Hand, int]:
-    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit.
+def hand_of(record: Record, unit: int | None = None) -> tuple[Hand, int]:
+    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit
+    (``unit``: as ``setup_of``).
 
     Raises ``SampyongError`` for an unknown variant or malformed fields.
     """
-    setup = setup_of(record)
+    setup = setup_of(record, unit)
     return Hand(setup.game, setup.betting, setup.stacks, setup.blinds, setup.antes, min_bet=setup.min_bet,
                 auto_showdown=False, posts=setup.posts), setup.unit
 

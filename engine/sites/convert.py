@@ -112,7 +112,7 @@ def convert(site_hand: SiteHand) -> dict:
     if h.game == "plo5":
         fields["_sampyong"] = {"game": "plo5-8", "low": "none"}
     try:
-        hand, unit = phh.hand_of(phh.Record(fields))
+        hand, _ = phh.hand_of(phh.Record(fields), unit)  # the hand's unit: its bets may be finer than its stacks and blinds
     except SampyongError as error:
         raise Skip(PARTIAL, str(error)) from None
     _play(h, hand, index, chips, unit, players)
@@ -195,6 +195,9 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         if act.verb not in BETTING:
             continue
         seat = index[act.name]
+        if act.verb == "fold" and hand.stacks[seat] == 0 and seat in hand.live and hand.actor != seat:
+            ghosts.add(seat)  # all-in (a blind sitting out) and "folds": it has no more to decide, and mucks
+            continue
         while hand.street < act.street and not hand.done:
             if not step_ghost():
                 if not hand.board_due:
@@ -248,6 +251,8 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         if hand.board_due:
             if not any(hand.showed) and sum(hand.stacks[s] > 0 for s in hand.live) <= 1:
                 showdown()
+                if hand.done:  # all but one mucked before the rest of the board: nothing more is dealt
+                    break
             deal()
             continue
         break
