@@ -259,13 +259,14 @@ def _decimals(value) -> int:
 
 
 def unit_of(fields: dict) -> int:
-    """The record's smallest unit as a power of ten: chips = amount * 10**unit.
+    """The record's smallest unit as a power of ten: chips = amount * 10**unit. The site's rake
+    (``_rake``, what a site took from the pot) counts too: it may be all that is finer.
 
     >>> unit_of({"blinds_or_straddles": [Decimal("0.5"), 1], "actions": ["p1 cbr 2.25"]})
     2
     """
     amounts = []
-    for name in AMOUNT_FIELDS:
+    for name in (*AMOUNT_FIELDS, "_rake"):
         value = fields.get(name)
         amounts += value if isinstance(value, list) else [value] if value is not None else []
     actions = [action if isinstance(action, str) else str(action) for action in fields.get("actions", [])]

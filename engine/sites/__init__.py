@@ -12,7 +12,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from engine.sites import bovada, fulltilt, ipoker, pacific, party, stars, winamax
+from engine.sites import bovada, fulltilt, ipoker, party, stars, winamax
 from engine.sites.convert import PARTIAL, Skip, convert
 from evaluator.errors import SampyongError
 
@@ -22,7 +22,6 @@ MODULES = {
     "winamax": winamax,
     "bovada": bovada,
     "fulltilt": fulltilt,
-    "pacific": pacific,
     "party": party,
     "stars": stars,
 }

@@ -22,14 +22,13 @@ from decimal import Decimal
 
 from engine import departures, phh
 from engine.hand import IllegalAction
-from engine.sites.model import BETTING, FORCED, SiteHand
+from engine.sites.model import BETTING, FORCED, PARTIAL, SiteHand
 from evaluator.errors import SampyongError
 
 # Why a hand is skipped: one short phrase each (the summary counts hands by it).
 RUN_TWICE = "run more than once"
 UNKNOWN_GAME = "a game the engine does not play"
 CANCELLED = "cancelled hand"
-PARTIAL = "partial or corrupted hand"
 CASH_OUT = "cash-out or insurance paid outside the pot"
 ADDED = "money the site added to the pot"
 OUT_OF_TURN_POST = "a live blind posted outside the blind seats"
@@ -38,7 +37,8 @@ UNBALANCED = "the site's amounts do not add up"
 DIFFERS = "the engine's finishing stacks differ from the site's"
 ILLEGAL = "an action the engine's rules do not allow"
 CAPPED = "a capped no-limit game"
-REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, OUT_OF_TURN_POST, NOT_SHOWN, UNBALANCED,
+ANTE_ALL_IN = "an ante all-in for less than the others' (the site splits antes into side pots)"
+REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, OUT_OF_TURN_POST, NOT_SHOWN, UNBALANCED,
            ILLEGAL, DIFFERS)
 
 
@@ -131,30 +131,42 @@ def convert(site_hand: SiteHand) -> dict:
 
 
 def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int], list[int], list[int]]:
-    """Each seat's antes (dead money: antes, dead blinds), blinds (the blind seats' and straddles,
-    which set the order of play) and live posts (``engine.hand.Hand``'s ``posts``), in chips.
+    """Each seat's antes (dead money: antes, dead blinds), blinds (the blinds and straddles, which
+    set the order of play) and live posts (``engine.hand.Hand``'s ``posts``), in chips.
 
-    The blinds are the first two seats' (the big blind alone in the first seat when the small
-    blind's seat is empty); a blind anywhere else is a post: up to the big blind live, the rest
-    dead, and a post smaller than the big blind (a missed small blind made up) dead. A post of
-    more than the big blind by the seat left of the blinds is a straddle. Heads-up both seats
-    post blinds."""
+    The blinds are the blinds posted up to the big blind (sites write the small and big blind
+    first, whatever seats they sit in); a blind posted after them is a post: up to the big blind
+    live, the rest dead, and a small blind posted so (a missed small blind made up) dead. A
+    ``post`` (the site says it is live) is live up to the big blind whatever its size (Bovada's
+    ``Posts chip`` of a small blind counts toward the poster's bet). A blind of more than the big
+    blind by the seat left of the big blind is a straddle. Heads-up both seats post blinds."""
     antes, blinds, posts = [0] * n, [0] * n, [0] * n
+    big_seat = None
     for act in (a for a in h.acts if a.verb in FORCED):
         seat, value = index[act.name], chips(act.amount)
         if act.verb in ("ante", "dead"):
             antes[seat] += value
-        elif act.verb == "straddle" or n == 2 or (seat == 2 and act.verb == "blind" and value > big and not any(posts)):
+        elif act.verb == "straddle" or n == 2:
             blinds[seat] += value
-        elif act.verb in ("blind", "post"):
-            if seat <= 1 and act.verb == "blind" and not (seat == 1 and blinds[0] >= big):
-                blinds[seat] += value
-            elif value < big and not act.all_in:
-                antes[seat] += value
-            else:
-                posts[seat] += min(value, big)
-                antes[seat] += value - min(value, big)
+        elif act.verb == "blind" and big_seat is None:
+            blinds[seat] += value
+            if blinds[seat] >= big or (act.all_in and any(blinds[s] for s in range(n) if s != seat)):
+                big_seat = seat  # the big blind, or a big blind all-in for less after the small blind
+        elif act.verb == "blind" and seat == (big_seat + 1) % n and value > big and not any(posts):
+            blinds[seat] += value
+        elif value < big and act.verb == "blind" and not act.all_in:
+            antes[seat] += value
+        else:
+            posts[seat] += min(value, big)
+            antes[seat] += value - min(value, big)
+    short = [i for i in range(n) if 0 < antes[i] < max(antes) and antes[i] >= chips(h.player(_name_at(index, i)).stack)]
+    if short:
+        raise Skip(ANTE_ALL_IN, f"{_name_at(index, short[0])} is all-in for an ante of {antes[short[0]]} chips, others post {max(antes)}")
     return antes, blinds, posts
+
+
+def _name_at(index: dict, seat: int) -> str:
+    return next(name for name, at in index.items() if at == seat)
 
 
 def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
@@ -203,6 +215,8 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
                 if not hand.board_due:
                     break
                 deal()
+        while hand.actor is None and hand.board_due and not hand.done:
+            deal()  # the round is over and another acts: the next street (for sites that mark no streets)
         while hand.actor != seat and step_ghost():
             pass
         if hand.done:
@@ -225,13 +239,14 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
                 apply(f"p{seat + 1} cbr {phh.from_chips(to, unit)}")
     shown = {a.name: a.cards for a in h.acts if a.verb == "show"}
 
-    def showdown() -> None:
+    def showdown(all_in: bool = False) -> None:
         """Those who showed (or collected) show, the others muck: at the river, or before the
-        rest of the board once all but one are all-in (as PHH writers and pokerkit order it)."""
+        rest of the board once all but one are all-in (as PHH writers and pokerkit order it),
+        where every hand whose cards are known is shown (all-in, the cards are tabled)."""
         live = hand.live
         for seat in live:
             player = players[seat]
-            cards = shown.get(player.name) or (player.cards if h.collected.get(player.name) else None)
+            cards = shown.get(player.name) or (player.cards if h.collected.get(player.name) or all_in else None)
             if cards and len(cards) == whole and seat not in ghosts:
                 try:
                     hand.show(seat, cards)
@@ -250,7 +265,7 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             raise Skip(PARTIAL, f"the hand ends with p{hand.actor + 1} to act")
         if hand.board_due:
             if not any(hand.showed) and sum(hand.stacks[s] > 0 for s in hand.live) <= 1:
-                showdown()
+                showdown(all_in=True)
                 if hand.done:  # all but one mucked before the rest of the board: nothing more is dealt
                     break
             deal()

@@ -49,8 +49,7 @@ def parse(text: str) -> SiteHand:
                 street = _STREETS[match.group("street")]
                 brackets = re.findall(r"\[([^\]]*)\]", match.group("cards"))
                 if street and brackets and not match.group("twice"):
-                    found = cards(brackets[-1])
-                    h.board.extend(found[i:i + 2] for i in range(0, len(found), 2))
+                    h.deal(street, cards(brackets[-1]))
             continue
         if summary:
             pot = re.match(r"^Total pot (\S+).*\| Rake (\S+)", line)

@@ -97,7 +97,7 @@ def parse(text: str) -> SiteHand:
             if kind == "Pocket":
                 pockets[cards.get("player")] = (shown, len((cards.text or "").split()))
             elif kind in _STREET_NAMES:
-                h.board.extend(shown[i:i + 2] for i in range(0, len(shown), 2))
+                h.deal(_STREET_NAMES[kind], shown)
     _read_game(h, field("gametype"), max((count for _, count in pockets.values()), default=0), chips_only)
     actions = sorted(((int(a.get("no", 0)), int(r.get("no", 0)), a) for r in game.iterfind("round") for a in r.iterfind("action")),
                      key=lambda item: item[0])

@@ -21,6 +21,8 @@ PREFLOP, FLOP, TURN, RIVER = range(4)
 #   chips added), "raise" (amount: the street total raised to); "return" (an uncalled bet given
 #   back, as written); and "show" (cards) and "muck" at showdown.
 FORCED = ("ante", "dead", "blind", "post", "straddle")
+PARTIAL = "partial or corrupted hand"  # the reason a hand with unreadable parts is skipped (``engine.sites.convert``)
+_DEALT = {1: 3, 2: 1, 3: 1}  # board cards dealt on the flop, turn and river
 BETTING = ("fold", "check", "call", "bet", "raise")
 
 
@@ -83,6 +85,17 @@ class SiteHand:
     def act(self, street: int, name: str, verb: str, amount=0, cards: str | None = None, all_in: bool = False) -> None:
         self.acts.append(Act(street, name, verb, Decimal(amount), cards, all_in))
 
+    def deal(self, street: int | None, found: str) -> None:
+        """Board cards (``found``, as ``cards`` spells them) dealt on ``street`` (1 the flop, 2
+        the turn, 3 the river; None: the whole board at once, three to five cards). A street whose
+        cards are not all read (a card spelt in no known way) makes the hand partial: the engine
+        is never dealt a board the site did not deal."""
+        dealt = [found[i:i + 2] for i in range(0, len(found), 2)]
+        due = _DEALT.get(street)
+        if (len(dealt) != due) if due else not 3 <= len(dealt) <= 5:
+            self.problem = self.problem or f"{PARTIAL}: board cards unread ({found or 'none'} on street {street})"
+        self.board.extend(dealt)
+
     def collect(self, name: str, amount) -> None:
         self.collected[name] = self.collected.get(name, Decimal(0)) + Decimal(amount)
 
@@ -120,14 +133,17 @@ _CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKAtjqka])([shdcSHDC])(?![A-Za-z]
 def cards(text: str) -> str:
     """Cards in the engine's spelling (``"As Td"`` -> ``"AsTd"``, ``"10h"`` -> ``"Th"``).
 
-    >>> cards("[10h, As, kd]"), cards("A♠ K♥")
-    ('ThAsKd', 'AsKh')
+    >>> cards("[10h, As, kd]"), cards("A♠ K♥"), cards("[ Вh, Тc ]")
+    ('ThAsKd', 'AsKh', 'JhAc')
     """
     text = text.translate(_SUITS)
     return "".join(_RANKS.get(rank, rank.upper()) + suit.lower() for rank, suit in _CARD.findall(text))
 
 
-_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+# Suit symbols, and the ranks of Russian clients (Валет, Дама, Король, Туз: J Q K A), in Cyrillic or
+# as their Windows-1251 bytes read as Windows-1252 (a file saved in the one, decoded as the other).
+_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c", "В": "J", "Д": "Q", "К": "K", "Т": "A",
+                        "Â": "J", "Ä": "Q", "Ê": "K", "Ò": "A"})
 
 
 def classify(text: str) -> tuple[str | None, str | None]:

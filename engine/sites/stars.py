@@ -67,7 +67,8 @@ def parse(text: str) -> SiteHand:
             elif name in _STREETS:
                 street = _STREETS[name]
                 if street:
-                    h.board.extend(_last_cards(match.group("cards")))
+                    brackets = re.findall(r"\[([^\]]*)\]", match.group("cards"))
+                    h.deal(street, cards(brackets[-1]) if brackets else "")
             elif "SHOW" in name:
                 showdowns += 1
             continue
@@ -207,10 +208,3 @@ def _read_summary(h: SiteHand, line: str) -> None:
         h.player(seat.group("name")).cards = cards(seat.group("cards"))
         if "showed" in line:
             h.act(3, seat.group("name"), "show", cards=cards(seat.group("cards")))
-
-
-def _last_cards(text: str) -> list[str]:
-    """The new board cards of a street line: its last bracket."""
-    brackets = re.findall(r"\[([^\]]*)\]", text)
-    found = cards(brackets[-1]) if brackets else ""
-    return [found[i:i + 2] for i in range(0, len(found), 2)]
