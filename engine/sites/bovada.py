@@ -17,7 +17,7 @@ import re
 from decimal import Decimal
 
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards, classify
+from engine.sites.model import Act, Player, SiteHand, amount, cards, classify
 
 HEADER = re.compile(r"^(?P<room>Bovada|Bodog(?:\.com|\.eu)?|Ignition) Hand #(?P<id>\d+):?\s*(?P<rest>.*)$", re.M)
 _SEAT = re.compile(r"^Seat[+ ](?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?[\d.,]+) in chips\)")
@@ -76,6 +76,7 @@ def parse(text: str) -> SiteHand:
                 results.append((_name(match.group("name")), match.group("what"), repeated))
             elif not repeated:  # a player never acts twice in a row: a line written twice (corrupted files) counts once
                 _read(h, street, _name(match.group("name")), match.group("what"))
+    _antes_all_in(h)
     if h.tournament and h.rake is None:
         h.rake = Decimal(0)  # no rake in a tournament: the pot is what the players collect
     won = sum(_result(what) for _, what, _ in results)
@@ -92,6 +93,17 @@ def parse(text: str) -> SiteHand:
 
 
 _ORDER = {"Small Blind": 1, "Big Blind": 2, "UTG": 3, "Dealer": 99}
+
+
+def _antes_all_in(h: SiteHand) -> None:
+    """A blind all-in before the cards in a hand with antes, by a player who posts no ante, is
+    that player's ante first (up to the others'), then the blind."""
+    antes = [a.amount for a in h.acts if a.verb == "ante"]
+    for i, act in enumerate(h.acts):
+        if act.verb == "blind" and act.all_in and antes and not any(a.verb == "ante" and a.name == act.name for a in h.acts):
+            ante = min(act.amount, max(antes))
+            h.acts[i:i + 1] = [Act(0, act.name, "ante", ante)] + ([Act(0, act.name, "blind", act.amount - ante, all_in=True)]
+                                                               if act.amount > ante else [])
 
 
 def _result(what: str) -> Decimal:
@@ -119,6 +131,10 @@ def _read_header(h: SiteHand, rest: str) -> None:
 
 
 def _read(h: SiteHand, street: int | None, name: str, what: str) -> None:
+    # How it was played (timed out, disconnected) changes nothing: "Folds(timeout)" folds,
+    # "All-in(raise-timeout)" raises all-in, "Bets chip info(timeout)" bets.
+    what = re.sub(r"^(\w[\w -]*?)(?: chip info)?\s?\((raise)?-?(?:timeout|auth|disconnect)\)",
+                  lambda m: m.group(1) + ("(raise)" if m.group(2) else ""), what)
     number = re.findall(r"[$€£]?\d[\d,]*(?:\.\d+)?", re.sub(r"\[[^\]]*\]", "", what))
     value = amount(number[-1]) if number else None
     if street is None:  # before the cards: the forced bets
@@ -126,10 +142,8 @@ def _read(h: SiteHand, street: int | None, name: str, what: str) -> None:
             return
         if what.startswith("Ante chip") or (what.startswith("All-in") and name not in ("Small Blind", "Big Blind")):
             h.act(0, name, "ante", value)
-        elif re.match(r"(?:Ante/)?Small [Bb]lind", what) or (what.startswith("All-in") and name == "Small Blind"):
-            h.act(0, name, "blind", value)
-        elif re.match(r"Big [Bb]lind", what) or what.startswith("All-in"):
-            h.act(0, name, "blind", value)
+        elif re.match(r"(?:Ante/)?Small [Bb]lind|Big [Bb]lind", what) or what.startswith("All-in"):
+            h.act(0, name, "blind", value, all_in=what.startswith("All-in"))
         elif what.startswith("Posts dead chip"):
             h.act(0, name, "dead", value)
         elif what.startswith("Posts chip"):

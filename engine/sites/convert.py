@@ -11,7 +11,9 @@ comes only out of the chips of seats that won. The record written is then replay
 ``engine.phh.replay`` and must match.
 
 A player who folds where checking is free (sites allow it) is played as a check, then a
-fold when facing a bet, and a muck at showdown: the same chips move.
+fold when facing a bet, and a muck at showdown: the same chips move. Where the site's hand then
+goes on as if the player were gone (it ends, or another is left to act against nobody), the hand
+is skipped: the engine's rules have no such fold.
 """
 
 from __future__ import annotations
@@ -170,7 +172,9 @@ def _name_at(index: dict, seat: int) -> str:
 
 
 def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
-    """Drive ``hand`` through the site hand's actions, boards and showdown (``Skip`` on trouble)."""
+    """Drive ``hand`` through the site hand's actions, boards and showdown (``Skip`` on trouble).
+    Each action's street becomes the one it is played on (sites that mark no streets write them
+    all on the first), for the site's own arithmetic (``_site_stacks``) after."""
     whole = 2 * hand.game.hole_cards  # a hand shown in part (one card) stays unknown
     for seat, player in enumerate(players):
         try:
@@ -193,9 +197,17 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             return True
         return False
 
+    def folded_when_free() -> None:
+        """A seat played as checking (it folded where it could check) still in the hand when the
+        site's hand goes on without it: the engine's rules have no such fold."""
+        live = [players[s].name for s in sorted(ghosts) if s in hand.live]
+        if live:
+            raise Skip(ILLEGAL, f"{live[0]} folds where checking is free, and the site plays on without it")
+
     def deal() -> None:
         due = hand.board_due
         if len(board) < due:
+            folded_when_free()
             raise Skip(PARTIAL, f"the board has {len(hand.board) + len(board)} cards, the hand needs more")
         try:
             hand.deal_board("".join(board[:due]))
@@ -205,6 +217,8 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
 
     for act in h.acts:
         if act.verb not in BETTING:
+            if act.verb not in FORCED:
+                act.street = max(act.street, hand.street)
             continue
         seat = index[act.name]
         if act.verb == "fold" and hand.stacks[seat] == 0 and seat in hand.live and hand.actor != seat:
@@ -219,6 +233,7 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             deal()  # the round is over and another acts: the next street (for sites that mark no streets)
         while hand.actor != seat and step_ghost():
             pass
+        act.street = max(act.street, hand.street)  # the street it is played on, where the site marks none
         if hand.done:
             raise Skip(ILLEGAL, f"{act.name} {act.verb}s after the hand is over")
         if act.verb == "fold":
@@ -262,6 +277,7 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         if step_ghost():
             continue
         if hand.actor is not None:
+            folded_when_free()
             raise Skip(PARTIAL, f"the hand ends with p{hand.actor + 1} to act")
         if hand.board_due:
             if not any(hand.showed) and sum(hand.stacks[s] > 0 for s in hand.live) <= 1:
