@@ -140,8 +140,8 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int
     first, whatever seats they sit in); a blind posted after them is a post: up to the big blind
     live, the rest dead, and a small blind posted so (a missed small blind made up) dead. A
     ``post`` (the site says it is live) is live up to the big blind whatever its size (Bovada's
-    ``Posts chip`` of a small blind counts toward the poster's bet). A blind of more than the big
-    blind by the seat left of the big blind is a straddle. Heads-up both seats post blinds."""
+    ``Posts chip`` of a small blind counts toward the poster's bet). Straddles are the site's to
+    name. Heads-up both seats post blinds."""
     antes, blinds, posts = [0] * n, [0] * n, [0] * n
     big_seat = None
     for act in (a for a in h.acts if a.verb in FORCED):
@@ -154,8 +154,6 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int
             blinds[seat] += value
             if blinds[seat] >= big or (act.all_in and any(blinds[s] for s in range(n) if s != seat)):
                 big_seat = seat  # the big blind, or a big blind all-in for less after the small blind
-        elif act.verb == "blind" and seat == (big_seat + 1) % n and value > big and not any(posts):
-            blinds[seat] += value
         elif value < big and act.verb == "blind" and not act.all_in:
             antes[seat] += value
         else:
@@ -221,9 +219,10 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
                 act.street = max(act.street, hand.street)
             continue
         seat = index[act.name]
-        if act.verb == "fold" and hand.stacks[seat] == 0 and seat in hand.live and hand.actor != seat:
-            ghosts.add(seat)  # all-in (a blind sitting out) and "folds": it has no more to decide, and mucks
-            continue
+        if act.verb in ("fold", "check") and hand.stacks[seat] == 0 and seat in hand.live and hand.actor != seat:
+            if act.verb == "fold":  # all-in (a blind sitting out) and "folds": it has no more to decide, and mucks
+                ghosts.add(seat)
+            continue  # all-in and "checks": nothing to decide
         while hand.street < act.street and not hand.done:
             if not step_ghost():
                 if not hand.board_due:
@@ -250,6 +249,8 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             to = chips(act.amount) + (hand.bets[seat] if act.verb == "bet" else 0)
             if hand.actor == seat and to <= hand.max_bet:
                 apply(f"p{seat + 1} cc")  # an all-in "raise" that only calls
+            elif hand.actor == seat and hand.legal().call and all(hand.stacks[s] == 0 for s in hand.live if s != seat):
+                apply(f"p{seat + 1} cc")  # a "raise" over the last opponent's all-in: a call, the rest uncalled
             else:
                 apply(f"p{seat + 1} cbr {phh.from_chips(to, unit)}")
     shown = {a.name: a.cards for a in h.acts if a.verb == "show"}
@@ -277,6 +278,9 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         if step_ghost():
             continue
         if hand.actor is not None:
+            if h.folded.get(players[hand.actor].name) == hand.street and hand.legal().fold:
+                apply(f"p{hand.actor + 1} f")  # the fold line is missing; the summary says it
+                continue
             folded_when_free()
             raise Skip(PARTIAL, f"the hand ends with p{hand.actor + 1} to act")
         if hand.board_due:

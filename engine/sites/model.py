@@ -69,6 +69,7 @@ class SiteHand:
     acts: list[Act] = dataclasses.field(default_factory=list)
     board: list[str] = dataclasses.field(default_factory=list)  # cards, in the order dealt
     collected: dict[str, Decimal] = dataclasses.field(default_factory=dict)
+    folded: dict[str, int] = dataclasses.field(default_factory=dict)  # the street each folded on, as the summary says
     rake: Decimal | None = Decimal(0)  # every chip the site took from the pot (rake, jackpot, fees); None: not written
     currency: str | None = None
     table: str | None = None
@@ -96,11 +97,33 @@ class SiteHand:
             self.problem = self.problem or f"{PARTIAL}: board cards unread ({found or 'none'} on street {street})"
         self.board.extend(dealt)
 
+    def complete_board(self, found: str) -> None:
+        """The summary's whole board (``found``): the streets whose lines are missing (a partial
+        file), where it begins with the board read so far."""
+        whole = [found[i:i + 2] for i in range(0, len(found), 2)]
+        if len(whole) > len(self.board) and whole[:len(self.board)] == self.board and len(whole) <= 5:
+            self.board.extend(whole[len(self.board):])
+
     def collect(self, name: str, amount) -> None:
         self.collected[name] = self.collected.get(name, Decimal(0)) + Decimal(amount)
 
 
 _AMOUNT = re.compile(r"\d[\d,.\s]*")
+
+
+_FOLDED = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\(.*?\) )*(?:didn't bet \(folded\)|folded (?P<when>before (?:the )?Flop|on the Flop|"
+                     r"on the Turn|on the River))")
+_FOLDED_ON = {"Flop": 1, "Turn": 2, "River": 3}
+
+
+def summary_fold(h: SiteHand, line: str) -> None:
+    """A summary's ``Seat N: NAME [(button)] folded before the Flop|on the Turn`` or ``didn't bet
+    (folded)`` (PokerStars, Full Tilt): the street the player folded on, the site's word where a
+    fold line is missing."""
+    match = _FOLDED.match(line)
+    if match and h.player(match.group("name")):
+        when = match.group("when") or "before the Flop"
+        h.folded[match.group("name")] = 0 if when.startswith("before") else _FOLDED_ON[when.split()[-1]]
 
 
 def amount(text: str, decimal_comma: bool = False) -> Decimal:

@@ -16,7 +16,7 @@ import re
 from decimal import Decimal
 
 from engine.sites import convert as why
-from engine.sites.model import SiteHand, amount, cards, classify
+from engine.sites.model import Player, SiteHand, amount, cards, classify, summary_fold
 
 HEADER = re.compile(
     r"^(?P<room>PokerStars|POKERSTARS|Run It Once Poker|PokerMaster|Full Tilt Rush|Poker|PokerStars Home Game)"
@@ -81,8 +81,6 @@ def parse(text: str) -> SiteHand:
             continue
         match = _SEAT.match(line)
         if match and street == 0 and not h.acts:
-            from engine.sites.model import Player
-
             if "out of hand" in match.group("rest"):
                 continue
             h.players.append(Player(int(match.group("seat")), match.group("name"), amount(match.group("stack"))))
@@ -194,6 +192,10 @@ def _small_of(h: SiteHand, both: Decimal) -> Decimal:
 
 
 def _read_summary(h: SiteHand, line: str) -> None:
+    summary_fold(h, line)
+    board = re.match(r"^Board \[([^\]]*)\]", line)
+    if board and not h.problem:
+        h.complete_board(cards(board.group(1)))
     match = _POT.match(line)
     if match:
         h.rake = amount(match.group("rake"))
