@@ -40,7 +40,8 @@ DIFFERS = "the engine's finishing stacks differ from the site's"
 ILLEGAL = "an action the engine's rules do not allow"
 CAPPED = "a capped no-limit game"
 ANTE_ALL_IN = "an ante all-in for less than the others' (the site splits antes into side pots)"
-REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, OUT_OF_TURN_POST, NOT_SHOWN, UNBALANCED,
+SHORT_BLIND = "a big blind all-in for less (the site has the others call the full big blind)"
+REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, SHORT_BLIND, OUT_OF_TURN_POST, NOT_SHOWN, UNBALANCED,
            ILLEGAL, DIFFERS)
 
 
@@ -76,6 +77,9 @@ def convert(site_hand: SiteHand) -> dict:
         raise Skip(PARTIAL, f"{missing[0]!r} acts but has no seat")
     if len(names) < 2:
         raise Skip(PARTIAL, "fewer than two players in the hand")
+    broke = [n for n in names if seated[n].stack <= 0]
+    if broke:
+        raise Skip(PARTIAL, f"{broke[0]} plays with no chips written (a stack the site did not know)")
     if h.button is None:
         raise Skip(PARTIAL, "no button")
     players = sorted((seated[n] for n in names), key=lambda p: ((p.seat - h.button - 1) % 10**6, p.seat))
@@ -117,11 +121,16 @@ def convert(site_hand: SiteHand) -> dict:
         hand, _ = phh.hand_of(phh.Record(fields), unit)  # the hand's unit: its bets may be finer than its stacks and blinds
     except SampyongError as error:
         raise Skip(PARTIAL, str(error)) from None
-    _play(h, hand, index, chips, unit, players)
-    site_final, rake = _check(hand, _site_stacks(h, players, chips))
+    try:
+        _play(h, hand, index, chips, unit, players)
+        site_final, rake = _check(hand, _site_stacks(h, players, chips))
+    except Skip as skip:
+        if skip.reason in (ILLEGAL, DIFFERS, UNBALANCED) and 0 < max(blinds) < big:
+            raise Skip(SHORT_BLIND, skip.detail) from None
+        raise
     fields = phh.hand_fields(hand, unit, _about(h, players))
     fields["finishing_stacks"] = [written(s) for s in site_final]
-    fields["winnings"] = [written(chips(h.collected.get(p.name, 0))) for p in players]
+    fields["winnings"] = [written(f - behind) for f, behind in zip(site_final, hand.stacks)]
     if rake:
         fields["_rake"] = written(rake)
     if h.game == "plo5":
@@ -188,8 +197,17 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         except IllegalAction as error:
             raise Skip(ILLEGAL, f"{action!r}: {error}") from None
 
+    pending_fold: set[int] = set()  # seats whose fold is written before their turn (Party's folds in advance)
+
     def step_ghost() -> bool:
-        """A seat that folded where it could check: check when free, else fold."""
+        """A seat that folded where it could check: check when free, else fold; a seat whose fold
+        is written ahead of its turn folds when the turn comes (or is such a seat, free to check)."""
+        if hand.actor in pending_fold:
+            pending_fold.discard(hand.actor)
+            if hand.legal().fold:
+                apply(f"p{hand.actor + 1} f")
+                return True
+            ghosts.add(hand.actor)
         if hand.actor in ghosts:
             apply(f"p{hand.actor + 1} {'cc' if hand.legal().call == 0 else 'f'}")
             return True
@@ -223,6 +241,9 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             if act.verb == "fold":  # all-in (a blind sitting out) and "folds": it has no more to decide, and mucks
                 ghosts.add(seat)
             continue  # all-in and "checks": nothing to decide
+        if act.verb == "fold" and act.street == hand.street and hand.actor not in (seat, None) and seat in hand.live:
+            pending_fold.add(seat)  # written ahead of its turn: it folds when the turn comes
+            continue
         while hand.street < act.street and not hand.done:
             if not step_ghost():
                 if not hand.board_due:

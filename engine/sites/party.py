@@ -26,7 +26,6 @@ before the cards are dealt sat the hand out.
 
 from __future__ import annotations
 
-import functools
 import re
 from decimal import Decimal
 
@@ -64,7 +63,7 @@ def parse(text: str) -> SiteHand:
     head = HEADER.match(lines[position])
     room = head.group("room").strip()
     h = SiteHand(site="888" if room else "PartyPoker", hand_id=head.group("id"), rake=None)
-    money = functools.partial(amount, decimal_comma=_decimal_comma(text))
+    money = _money_reader(text)
     game = lines[position + 1] if position + 1 < len(lines) else ""
     _read_game(h, game, "Blinds" in game.split(" - ")[0], money)
     names: list[str] = []
@@ -132,11 +131,25 @@ def _unglue(line: str, names: list[str]) -> list[str]:
     return [part.strip() for part in re.split(pattern, line) if part.strip()]
 
 
-def _decimal_comma(text: str) -> bool:
-    """Whether the hand writes money with a decimal comma (``0,02$``, ``15 788,50 $``) or thousands
-    with a point (``3.000 $``): the one or the other appears in its bracketed amounts."""
-    return any(re.search(r"\d,\d{1,2}(?![\d.,])|\d\.\d{3}(?![\d])", found) and not re.search(r"\d,\d{3}\.\d", found)
-               for found in _MONEY.findall(text))
+def _money_reader(text: str):
+    """How the hand writes money: each amount's decimal comma (``0,02$``, ``15 788,50 $``) or point
+    read from the amount itself, and a point between thousands (``3.000 $``) from the hand's
+    amounts (a point before three digits, never before two)."""
+    found = _MONEY.findall(text)
+    points = any(re.search(r"\d\.\d{3}(?!\d)", a) for a in found) and not any(re.search(r"\d\.\d{1,2}(?!\d)", a) for a in found)
+
+    def money(text: str) -> Decimal:
+        found = re.search(r"\d(?:[\d.,\s]*\d)?", text)  # the number, without a sentence's full stop
+        value = found.group(0) if found else text
+        if "," in value and "." in value:
+            comma = value.rfind(",") > value.rfind(".")
+        elif "," in value:
+            comma = bool(re.search(r",\d{1,2}(?!\d)", value))
+        else:
+            comma = points
+        return amount(value, decimal_comma=comma)
+
+    return money
 
 
 def _read_game(h: SiteHand, line: str, blinds_named: bool, money) -> None:
@@ -178,8 +191,10 @@ def _read_stakes(h: SiteHand, small: Decimal, big: Decimal, bets: bool) -> None:
 
 def _blinds_unwritten(h: SiteHand) -> None:
     """Old tournament hands name the blinds in the header and post none: the seats left of the
-    button post them (heads-up, the button the small blind), all-in if short."""
-    order = sorted(h.players, key=lambda p: (p.seat - h.button - 1) % 10**6)
+    button post them (heads-up, the button the small blind), all-in if short; a player who does
+    nothing in the hand (moved to the table, sitting out) posts none."""
+    playing = {a.name for a in h.acts}
+    order = sorted((p for p in h.players if p.name in playing), key=lambda p: (p.seat - h.button - 1) % 10**6)
     small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
     big_blind = h.small_bet if h.betting == "fixed-limit" else h.big_bet
     ante_paid = {p.name: sum(a.amount for a in h.acts if a.name == p.name and a.verb == "ante") for p in order}
@@ -200,7 +215,8 @@ def _read_action(h: SiteHand, street: int, dealt: bool, name: str, verb: str, re
             h.act(street, name, "dead", parts[0])
     elif verb == "posts big blind + dead":
         total = value()
-        live = (h.small_bet if h.betting == "fixed-limit" else h.big_bet) or total * 2 / 3
+        posted = [a.amount for a in h.acts if a.verb == "blind"]
+        live = (h.small_bet if h.betting == "fixed-limit" else h.big_bet) or max(posted, default=None) or total * 2 / 3
         h.act(street, name, "dead", total - live)
         h.act(street, name, "post", live)
     elif verb == "posts small blind":
