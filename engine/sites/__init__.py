@@ -12,17 +12,20 @@ import dataclasses
 import re
 from pathlib import Path
 
-from engine.sites import bovada, fulltilt, ipoker, party, stars, winamax
+from engine.sites import bovada, everleaf, fulltilt, ipoker, merge, ongame, party, stars, winamax
 from engine.sites.convert import PARTIAL, Skip, convert
 from evaluator.errors import SampyongError
 
 # Site name -> module, in the order detection tries them (the first whose header is found wins).
 MODULES = {
     "ipoker": ipoker,
+    "merge": merge,
     "winamax": winamax,
     "bovada": bovada,
     "fulltilt": fulltilt,
     "party": party,
+    "everleaf": everleaf,
+    "ongame": ongame,
     "stars": stars,
 }
 SITE_NAMES = tuple(MODULES)

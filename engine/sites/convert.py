@@ -161,8 +161,9 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int
             blinds[seat] += value
         elif act.verb == "blind" and big_seat is None:
             blinds[seat] += value
-            if blinds[seat] >= big or (act.all_in and any(blinds[s] for s in range(n) if s != seat)):
-                big_seat = seat  # the big blind, or a big blind all-in for less after the small blind
+            second = any(blinds[s] for s in range(n) if s != seat)
+            if (blinds[seat] >= big and (second or not h.small_blind or chips(h.small_blind) < big)) or (act.all_in and second):
+                big_seat = seat  # the big blind (after a small one as big, where the stakes say so), or one all-in for less
         elif value < big and act.verb == "blind" and not act.all_in:
             antes[seat] += value
         else:
