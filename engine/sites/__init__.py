@@ -12,7 +12,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from engine.sites import bovada, everleaf, fulltilt, ipoker, merge, ongame, party, stars, winamax
+from engine.sites import bovada, everleaf, fulltilt, ipoker, kingsclub, merge, microgaming, ongame, party, stars, winamax
 from engine.sites.convert import PARTIAL, Skip, convert
 from evaluator.errors import SampyongError
 
@@ -20,6 +20,7 @@ from evaluator.errors import SampyongError
 MODULES = {
     "ipoker": ipoker,
     "merge": merge,
+    "microgaming": microgaming,
     "winamax": winamax,
     "bovada": bovada,
     "fulltilt": fulltilt,
@@ -27,6 +28,7 @@ MODULES = {
     "everleaf": everleaf,
     "ongame": ongame,
     "stars": stars,
+    "kingsclub": kingsclub,
 }
 SITE_NAMES = tuple(MODULES)
 

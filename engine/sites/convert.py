@@ -18,6 +18,7 @@ is skipped: the engine's rules have no such fold.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from decimal import Decimal
@@ -98,7 +99,7 @@ def convert(site_hand: SiteHand) -> dict:
 
     big = chips(h.small_bet if h.betting == "fixed-limit" and h.small_bet else h.big_bet or 0) or max(
         [chips(a.amount) for a in h.acts if a.verb in ("blind", "post", "straddle")], default=0)
-    antes, blinds, posts = _forced(h, index, n, chips, big)
+    antes, blinds, posts = _forced(h, index, n, chips, big, unit)
     if n == 2:  # heads-up: PHH lists the button's blind first (engine.hand.Hand)
         antes, blinds = antes[::-1], blinds[::-1]
     fields = {"variant": phh.CODES[("plo5-8" if h.game == "plo5" else h.game, h.betting)]}
@@ -141,7 +142,7 @@ def convert(site_hand: SiteHand) -> dict:
     return fields
 
 
-def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int], list[int], list[int]]:
+def _forced(h: SiteHand, index: dict, n: int, chips, big: int, unit: int) -> tuple[list[int], list[int], list[int]]:
     """Each seat's antes (dead money: antes, dead blinds), blinds (the blinds and straddles, which
     set the order of play) and live posts (``engine.hand.Hand``'s ``posts``), in chips.
 
@@ -150,10 +151,14 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int
     live, the rest dead, and a small blind posted so (a missed small blind made up) dead. A
     ``post`` (the site says it is live) is live up to the big blind whatever its size (Bovada's
     ``Posts chip`` of a small blind counts toward the poster's bet). Straddles are the site's to
-    name. Heads-up both seats post blinds."""
+    name. Heads-up both seats post blinds. The site hand's forced bets are rewritten so (a dead
+    part ``dead``, a live post ``post``), for the site's own arithmetic (``_site_stacks``) after."""
     antes, blinds, posts = [0] * n, [0] * n, [0] * n
-    big_seat = None
-    for act in (a for a in h.acts if a.verb in FORCED):
+    big_seat, acts = None, []
+    for act in h.acts:
+        if act.verb not in FORCED:
+            acts.append(act)
+            continue
         seat, value = index[act.name], chips(act.amount)
         if act.verb in ("ante", "dead"):
             antes[seat] += value
@@ -166,9 +171,16 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int) -> tuple[list[int
                 big_seat = seat  # the big blind (after a small one as big, where the stakes say so), or one all-in for less
         elif value < big and act.verb == "blind" and not act.all_in:
             antes[seat] += value
+            act = dataclasses.replace(act, verb="dead")
         else:
             posts[seat] += min(value, big)
             antes[seat] += value - min(value, big)
+            live = Decimal(min(value, big)).scaleb(-unit)
+            if value > big:
+                acts.append(dataclasses.replace(act, verb="dead", amount=act.amount - live))
+            act = dataclasses.replace(act, verb="post", amount=live)
+        acts.append(act)
+    h.acts = acts
     short = [i for i in range(n) if 0 < antes[i] < max(antes) and antes[i] >= chips(h.player(_name_at(index, i)).stack)]
     if short:
         raise Skip(ANTE_ALL_IN, f"{_name_at(index, short[0])} is all-in for an ante of {antes[short[0]]} chips, others post {max(antes)}")
@@ -324,7 +336,12 @@ def _site_stacks(h: SiteHand, players, chips) -> list[tuple[list[int], int]]:
     every chip it says the player put in and got back, plus what it collected. Some sites leave
     an uncalled bet's return unwritten, and some the rake: where the written figures do not add
     up, each street's unmatched top bet is taken as returned; an unwritten rake is what was put
-    in and not collected. The readings that add up, the written one first."""
+    in and not collected. The readings that add up, the written one first. A site that writes
+    each player's chips after the hand (``SiteHand.final``) is taken at its word, the rake what
+    the players lost in all."""
+    if h.final and all(p.name in h.final for p in players):
+        final = [chips(h.final[p.name]) for p in players]
+        return [(final, sum(chips(p.stack) for p in players) - sum(final))]
     won = sum(chips(v) for v in h.collected.values())
     if any(name not in {p.name for p in players} for name in h.collected):
         raise Skip(PARTIAL, "a player collects who was not in the hand")

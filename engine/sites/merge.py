@@ -139,13 +139,8 @@ def _raises_are_totals(events) -> bool:
 
 def _read_cards(h: SiteHand, element, seats: dict) -> None:
     kind, found = element.get("type"), cards(element.get("cards", ""))
-    if kind == "COMMUNITY":  # the board so far: deal what is new, street by street (a lost flop line included)
-        new = found[2 * len(h.board):]
-        while new:
-            street = {0: 1, 3: 2, 4: 3}.get(len(h.board), 4)
-            due = 2 * (3 if street == 1 else 1)
-            h.deal(street, new[:due])
-            new = new[due:]
+    if kind == "COMMUNITY":  # the board so far
+        h.deal_through(found)
         return
     name = seats.get(element.get("player"))
     player = h.player(name) if name else None

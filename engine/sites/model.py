@@ -70,6 +70,7 @@ class SiteHand:
     board: list[str] = dataclasses.field(default_factory=list)  # cards, in the order dealt
     collected: dict[str, Decimal] = dataclasses.field(default_factory=dict)
     folded: dict[str, int] = dataclasses.field(default_factory=dict)  # the street each folded on, as the summary says
+    final: dict[str, Decimal] = dataclasses.field(default_factory=dict)  # each player's chips after the hand, where written
     rake: Decimal | None = Decimal(0)  # every chip the site took from the pot (rake, jackpot, fees); None: not written
     currency: str | None = None
     table: str | None = None
@@ -96,6 +97,16 @@ class SiteHand:
         if (len(dealt) != due) if due else not 3 <= len(dealt) <= 5:
             self.problem = self.problem or f"{PARTIAL}: board cards unread ({found or 'none'} on street {street})"
         self.board.extend(dealt)
+
+    def deal_through(self, found: str) -> None:
+        """The whole board so far (``found``): deal what is new, street by street (a street line
+        that writes the board up to it, and a file that lost an earlier street's line)."""
+        new = found[2 * len(self.board):]
+        while new:
+            street = {0: 1, 3: 2, 4: 3}.get(len(self.board), 4)
+            due = 6 if street == 1 else 2
+            self.deal(street, new[:due])
+            new = new[due:]
 
     def complete_board(self, found: str) -> None:
         """The summary's whole board (``found``): the streets whose lines are missing (a partial

@@ -8,7 +8,7 @@ $0.05/$0.10, Real money)`` (limit: the small and big bet; else the blinds); ``Us
 |raises X to Y [all in]`` (calls and bets the chips added, raises the street total); ``--- Dealing
 flop|turn|river [cards]`` (written again, the same, before an all-in runout); and a summary:
 ``Main pot: X won by NAME ($Y)[, NAME ($Z)]``, ``Side pot N: ...``, ``Rake taken: $X``, ``Seat N:
-NAME ($STACK), net: X, [cards] (hand)`` (the cards of those who showed).
+NAME ($STACK), net: X, [cards] (hand)`` (the chips after the hand; the cards of those who showed).
 """
 
 from __future__ import annotations
@@ -109,6 +109,9 @@ def _read_summary(h: SiteHand, line: str, hero: str | None) -> None:
     if rake:
         h.rake = amount(rake.group(1))
         return
+    final = re.match(r"^Seat \d+: (?P<name>.+?) \((?P<stack>[^)]*)\)", line)
+    if final and h.player(final.group("name")):
+        h.final[final.group("name")] = amount(final.group("stack"))
     seat = re.match(r"^Seat \d+: (?P<name>.+?) \([^)]*\), net: [^,]*, \[(?P<cards>[^\]]*)\]", line)
     if seat and h.player(seat.group("name")):
         player = h.player(seat.group("name"))
