@@ -80,7 +80,7 @@ def parse(text: str) -> SiteHand:
     if h.tournament and h.rake is None:
         h.rake = Decimal(0)  # no rake in a tournament: the pot is what the players collect
     won = sum(_result(what) for _, what, _ in results)
-    if pot is not None and h.rake is not None and won > pot - h.rake:  # results written twice: once each
+    if pot is not None and won > pot - (h.rake or 0):  # results written twice, beyond the pot: once each
         results = [r for r in results if not r[2]]
     for name, what, _ in results:
         h.collect(name, _result(what))

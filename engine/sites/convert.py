@@ -1,14 +1,19 @@
 """A site hand (``engine.sites.model.SiteHand``) to a PHH record, played through the engine
 on the way and checked against the site's own figures, or skipped with a one-line reason.
 
-How: the forced bets become PHH antes (antes and dead blinds: dead money) and blinds (live
-blinds and straddles, in PHH seat order: first left of the button, the button last); the
-actions drive ``engine.hand.Hand`` through ``engine.phh.apply``, boards dealt as each street
-begins; at showdown the players who showed (or collected) show, the others muck. The site's
-finishing stacks are its own arithmetic (stack, less what it says each player put in and got
-back, plus what it says each collected); the engine's must equal them but for the rake, which
-comes only out of the chips of seats that won. The record written is then replayed by
-``engine.phh.replay`` and must match.
+How: the forced bets become PHH antes (antes and dead blinds: dead money), blinds (the blinds
+and straddles, in PHH seat order: first left of the button, the button last) and live posts out
+of the blind seats (the user-defined ``_posts``, ``engine.hand.Hand``'s ``posts``); the actions
+drive ``engine.hand.Hand`` through ``engine.phh.apply``, boards dealt as each street begins; at
+showdown the players who showed (or collected) show, the others muck. The site's finishing
+stacks are its own (where it writes them) or its own arithmetic (stack, less what it says each
+player put in and got back, plus what it says each collected); the engine's must equal them but
+for the rake, which comes only out of the chips of seats that won. The record written is then
+replayed by ``engine.phh.replay`` and must match.
+
+Where a site writes a fold before the player's turn (folding in advance), the fold is played
+when the turn comes; a check or fold by a player already all-in decides nothing and is passed
+over; a "raise" over the last opponent's all-in is a call, the rest uncalled.
 
 A player who folds where checking is free (sites allow it) is played as a check, then a
 fold when facing a bet, and a muck at showdown: the same chips move. Where the site's hand then
@@ -34,7 +39,6 @@ UNKNOWN_GAME = "a game the engine does not play"
 CANCELLED = "cancelled hand"
 CASH_OUT = "cash-out or insurance paid outside the pot"
 ADDED = "money the site added to the pot"
-OUT_OF_TURN_POST = "a live blind posted outside the blind seats"
 NOT_SHOWN = "a winner's cards are not shown"
 UNBALANCED = "the site's amounts do not add up"
 DIFFERS = "the engine's finishing stacks differ from the site's"
@@ -42,7 +46,7 @@ ILLEGAL = "an action the engine's rules do not allow"
 CAPPED = "a capped no-limit game"
 ANTE_ALL_IN = "an ante all-in for less than the others' (the site splits antes into side pots)"
 SHORT_BLIND = "a big blind all-in for less (the site has the others call the full big blind)"
-REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, SHORT_BLIND, OUT_OF_TURN_POST, NOT_SHOWN, UNBALANCED,
+REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, SHORT_BLIND, NOT_SHOWN, UNBALANCED,
            ILLEGAL, DIFFERS)
 
 
