@@ -366,10 +366,44 @@ def test_party_and_888_amounts_read_their_own_decimal_mark():
     assert points("432.999 $") == 432999 and points("[750 $]") == 750 and points("15 788,50 $") == Decimal("15788.50")
 
 
-def test_a_board_card_the_grammar_cannot_read_skips_the_hand():
-    """A street whose cards are not all read is never dealt short: the hand is partial."""
-    result = _hand(_EXAMPLE.replace("[2c 7d Kh]", "[2c 7d Zh]"))
-    assert [s.reason for s in result.skipped] == [PARTIAL]
+RUSSIAN = """#Game No : 103581731
+***** Cassava Hand History for Game 103581731 *****
+0,02$/0,04$ Blinds No Limit Holdem - *** 03 07 2011 00:50:21
+Table Buenavista (Real Money)
+Seat 1 is the button
+Total number of players : 3
+Seat 1: Player0 ( 7,17$ )
+Seat 2: Hero ( 4,08$ )
+Seat 4: Player1 ( 0,64$ )
+Hero posts small blind [0,02$]
+Player1 posts big blind [0,04$]
+** Dealing down cards **
+Dealt to Hero [ 7h, 8s ]
+Player0 calls [0,04$]
+Hero folds
+Player1 raises [0,16$]
+Player0 calls [0,16$]
+** Dealing flop ** [ 9s, Вh, 2s ]
+Player1 bets [0,44$]
+Player0 calls [0,44$]
+** Dealing turn ** [ 5h ]
+** Dealing river ** [ Дc ]
+** Summary **
+Player0 shows [ 2d, Тd ]
+Player1 shows [ 8c, Тc ]
+Player0 collected [ 1,24$ ]
+"""
+
+
+def test_cards_in_russian_and_a_card_no_grammar_reads():
+    """888's Russian client writes J Q K A in Cyrillic (В Д К Т); amounts with a decimal comma.
+    A street whose cards are not all read is never dealt short (the next street's card would
+    fill it): the hand is partial."""
+    fields = _hand(RUSSIAN).records[0]
+    assert [a for a in fields["actions"] if a.startswith("d db")] == ["d db 9sJh2s", "d db 5h", "d db Qc"]
+    assert fields["starting_stacks"][0] == Decimal("4.08") and fields["finishing_stacks"][2] == Decimal("7.77")
+    unread = RUSSIAN.translate(str.maketrans("ВДТ", "ZZZ"))  # a grammar that knew no Russian
+    assert [s.reason for s in _hand(unread).skipped] == [PARTIAL]
 
 
 BOVADA = """Bovada Hand #9 TBL#1 HOLDEM No Limit - 2014-08-05 01:04:57
