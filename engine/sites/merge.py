@@ -23,7 +23,7 @@ from decimal import Decimal
 from engine.sites import convert as why
 from engine.sites.model import Player, SiteHand, amount, cards, classify
 
-HEADER = re.compile(r"<game id=\"(?P<id>[^\"]+)\"")
+HEADER = re.compile(r"<game\b[^>]*?\sid=\"(?P<id>[^\"]+)\"")
 _DESCRIPTION = re.compile(r"<description\b[^>]*/>")
 _STREETS = {"BLINDS": 0, "PREFLOP": 0, "POSTFLOP": 1, "POSTTURN": 2, "POSTRIVER": 3}
 _VERBS = {"SMALL_BLIND": "blind", "BIG_BLIND": "blind", "ANTE": "ante", "CALL": "call", "BET": "bet", "ALL_IN": "bet",

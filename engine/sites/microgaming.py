@@ -20,7 +20,7 @@ from decimal import Decimal
 from engine.sites import convert as why
 from engine.sites.model import Player, SiteHand, amount, classify
 
-HEADER = re.compile(r"<Game (?:hhversion=\"\d+\" )?id=\"(?P<id>\d+)\"")
+HEADER = re.compile(r"<Game\b[^>]*?\sid=\"(?P<id>\d+)\"")
 _VERBS = {"SmallBlind": "blind", "BigBlind": "blind", "PostedToPlay": "blind", "Fold": "fold", "Check": "check",
           "Call": "call", "Bet": "bet", "AllIn": "bet", "Raise": "raise", "MoneyReturned": "return", "MuckCards": "muck"}
 _DEALS = {"DealFlop": 1, "DealTurn": 2, "DealRiver": 3}
