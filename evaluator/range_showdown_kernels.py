@@ -37,9 +37,12 @@ def fold(completions, maps):
 
 
 @njit(inline="always")
-def _count(hand, low, hist, total, hero_subsets, signs):
+def _count(hand, low, lows_tallied, hist, total, hero_subsets, signs):
     """The villain's tallied weight against ``hand`` without the hands sharing a card with it,
-    as (worse low, equal low, all): inclusion-exclusion over the hand's proper subsets."""
+    as (worse low, equal low, all): inclusion-exclusion over the hand's proper subsets. The tree
+    is read only when both have a low (``lows_tallied``: some villain hand on this board has
+    one): a hero without one is worse than nothing and equal to the villains without one; a hero
+    with one against villains without is better than all."""
     worse = 0.0
     equal = 0.0
     every = 0.0
@@ -49,20 +52,26 @@ def _count(hand, low, hist, total, hero_subsets, signs):
             continue
         sign = signs[s]
         every += sign * total[at]
-        below = _below(hist, at, low)
-        worse += sign * below
-        equal += sign * (_below(hist, at, low + 1) - below)
+        if low == 0:
+            equal += sign * hist[at, 0]
+        elif not lows_tallied:
+            worse += sign * hist[at, 0]
+        else:
+            below = _below(hist, at, low)
+            worse += sign * below
+            equal += sign * (_below(hist, at, low + 1) - below)
     return worse, equal, every
 
 
 @njit(inline="always")
 def _below(hist, at, low):
     """The tallied weight of subset ``at`` with a low class below ``low``: ``hist[at]`` is a
-    Fenwick tree over the classes (class c at position c + 1), so a hand's count against lower
-    lows is a few reads, not one per class (PLO8: 56 lows)."""
-    out = 0.0
+    Fenwick tree over the classes with a low (class c at position c + 1; position 1, class 0,
+    is never used: the hands without a low are tallied apart in ``hist[at, 0]``), so a hand's
+    count against lower lows is a few reads, not one per class (PLO8: 56 lows)."""
+    out = hist[at, 0] if low > 0 else 0.0
     i = low
-    while i > 0:
+    while i > 1:
         out += hist[at, i]
         i -= i & -i
     return out
@@ -70,22 +79,28 @@ def _below(hist, at, low):
 
 @njit(inline="always")
 def _tally(hist, total, at, low, weight):
-    """Add ``weight`` at subset ``at`` and low class ``low`` (``weight`` 0.0 with ``total`` and
-    the tree's path set back to zero: ``_clear``)."""
+    """Add ``weight`` at subset ``at`` and low class ``low``."""
     total[at] += weight
-    i = low + 1
-    while i < hist.shape[1]:
-        hist[at, i] += weight
-        i += i & -i
+    if low == 0:
+        hist[at, 0] += weight
+    else:
+        i = low + 1
+        while i < hist.shape[1]:
+            hist[at, i] += weight
+            i += i & -i
 
 
 @njit(inline="always")
 def _clear(hist, total, at, low):
+    """Set back to zero what ``_tally`` added (the tallies start every board empty)."""
     total[at] = 0.0
-    i = low + 1
-    while i < hist.shape[1]:
-        hist[at, i] = 0.0
-        i += i & -i
+    if low == 0:
+        hist[at, 0] = 0.0
+    else:
+        i = low + 1
+        while i < hist.shape[1]:
+            hist[at, i] = 0.0
+            i += i & -i
 
 
 @njit(cache=True, nogil=True)
@@ -104,10 +119,12 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
                 valid_h[m_h] = i
                 m_h += 1
         m_v = 0
+        lows_v = False
         for j in range(n_v):
             if mask_v[j] & board == 0:
                 valid_v[m_v] = j
                 m_v += 1
+                lows_v |= low_v[t, j] > 0
         if m_h == 0 or m_v == 0:
             continue
         order_h = valid_h[:m_h][np.argsort(high_h[t, valid_h[:m_h]])]
@@ -124,7 +141,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
             end = i
             while end < m_h and high_h[t, order_h[end]] == strength:
                 h = order_h[end]
-                below[end, 0], below[end, 1], below[end, 2] = _count(h, low_h[t, h], hist, total, hero_subsets, signs)
+                below[end, 0], below[end, 1], below[end, 2] = _count(h, low_h[t, h], lows_v, hist, total, hero_subsets, signs)
                 end += 1
             while j < m_v and high_v[t, order_v[j]] == strength:
                 v = order_v[j]
@@ -133,7 +150,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
                 j += 1
             for q in range(i, end):
                 h = order_h[q]
-                worse, equal, every = _count(h, low_h[t, h], hist, total, hero_subsets, signs)
+                worse, equal, every = _count(h, low_h[t, h], lows_v, hist, total, hero_subsets, signs)
                 if match[h] >= 0:  # the hand itself: as strong, the same low
                     equal += full_sign * weight_v[match[h]]
                     every += full_sign * weight_v[match[h]]
@@ -147,7 +164,7 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
         for q in range(m_h):
             h = order_h[q]
             low = low_h[t, h]
-            worse, equal, every = _count(h, low, hist, total, hero_subsets, signs)
+            worse, equal, every = _count(h, low, lows_v, hist, total, hero_subsets, signs)
             if match[h] >= 0:
                 equal += full_sign * weight_v[match[h]]
                 every += full_sign * weight_v[match[h]]

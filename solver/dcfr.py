@@ -50,9 +50,10 @@ class Problem:
         strengths: the ``Strengths`` of the game.
         deck: the deck's size (52 for poker): a chance node deals each card still unseen with
             probability 1 / (deck - board - hole cards of both).
+        sweeps: the float type of the terminals' tallies and sums (``precision``).
     """
 
-    def __init__(self, tree: Tree, hands, weights, strengths: Strengths, deck: int = 52):
+    def __init__(self, tree: Tree, hands, weights, strengths: Strengths, deck: int = 52, sweeps=np.float32):
         from evaluator.range_showdown import _HeadsUp
 
         self.tree = tree
@@ -94,12 +95,17 @@ class Problem:
         self.sd_high, self.sd_low = tuple(highs), tuple(lows)
         self.sd_order_high, self.sd_order_low = tuple(order_highs), tuple(order_lows)
         sweep = _HeadsUp(self.hands, self.weights)
-        self.signs, self.full_sign = sweep.signs, float(sweep.full_sign)
+        # The kernels read a hand's subsets three at a time (``kernels._disjoint``): padded to a
+        # multiple of three with subset -1 (nothing) and sign 0.
+        pad = -len(sweep.signs) % 3
+        self.signs, self.full_sign = np.concatenate([sweep.signs, np.zeros(pad)]), float(sweep.full_sign)
+        self.precision(sweeps)
         directions = {hero: (ids, villain_subsets, hero_subsets, match)
                       for hero, _, ids, villain_subsets, hero_subsets, match in sweep.directions}
         self.ids = np.array([directions[p][0] for p in range(2)], np.int64)
         self.villain_subsets = tuple(np.ascontiguousarray(directions[p][1]) for p in range(2))
-        self.hero_subsets = tuple(np.ascontiguousarray(directions[p][2]) for p in range(2))
+        self.hero_subsets = tuple(np.ascontiguousarray(np.pad(directions[p][2], ((0, 0), (0, pad)), constant_values=-1))
+                                  for p in range(2))
         self.match = tuple(np.ascontiguousarray(directions[p][3]) for p in range(2))
         self.perms = tuple(self._permutations(p, masks[p]) for p in range(2))
         holes = sum(h.shape[1] for h in self.hands)
@@ -114,6 +120,16 @@ class Problem:
             self.rows[p] += tree.children[k]
         self.group_start, self.group_nodes = _terminal_groups(tree)
         self.pairs = float(self.weights[0] @ self._disjoint_totals(0, self.weights[1]))
+
+    def precision(self, sweeps) -> None:
+        """Sweep the terminals in ``sweeps`` (``np.float32``, the default, or ``np.float64``): the
+        kernels take the type of the signs they are handed. float32 runs twice the channels a
+        vector instruction and rounds a value by about 1e-6 of itself, which the iterations of
+        DCFR then carry into the strategies (two trees of the same game, folded and unfolded,
+        round apart by some 1e-3 of a percent after ten iterations); float64 for comparisons
+        finer than that."""
+        self.sweep_signs = self.signs.astype(sweeps)
+        self.sweep_full_sign = self.sweep_signs.dtype.type(self.full_sign)
 
     def _permutations(self, p: int, masks: np.ndarray) -> np.ndarray:
         """``int64[maps, n]``: the index of each hand's image under each of the tree's suit maps."""
@@ -183,7 +199,7 @@ class State:
         tree_pass(mode, trav, float(t.pot), p.hilo, t.kind, t.player, t.board, t.contributed, t.first_child, t.children,
                   t.level_start, t.deals_start, t.deal_child, t.deal_map, p.chance_weight, p.slot, p.n_hands,
                   p.weights, p.alive, p.alive_count, p.sd_row, p.sd_high, p.sd_low, p.sd_order_high, p.sd_order_low,
-                  p.hero_subsets, p.villain_subsets, p.match, p.ids, p.signs, p.full_sign, p.perms, p.group_start,
+                  p.hero_subsets, p.villain_subsets, p.match, p.ids, p.sweep_signs, p.sweep_full_sign, p.perms, p.group_start,
                   p.group_nodes, self.regret,
                   self.strat, alpha, beta, gamma, self.reach, self.cfv)
 

@@ -48,28 +48,42 @@ def _strategies(rows, slot, count, n, out):
 
 @njit(inline="always")
 def _add(v, weights, villain_subsets, tallies):
+    w = weights[v]
     for s in range(villain_subsets.shape[1]):
-        at = villain_subsets[v, s]
-        for c in range(weights.shape[1]):
-            tallies[at, c] += weights[v, c]
+        t = tallies[villain_subsets[v, s]]
+        for c in range(w.shape[0]):
+            t[c] += w[c]
 
 
 @njit(inline="always")
 def _disjoint(h, hero_subsets, signs, full_sign, match, weights, tallies, offset, width, out):
     """``out[h, :width]``: per channel from ``offset``, the tallied weight of the other range's
     hands that share no card with hand ``h`` (the hand with all of ``h``'s cards, ``match``,
-    is tallied by now when it is given)."""
-    for c in range(width):
-        out[h, c] = 0.0
-    for s in range(signs.shape[0]):
-        at = hero_subsets[h, s]
-        if at >= 0:
-            sign = signs[s]
+    is tallied by now when it is given).
+
+    Three subsets at a time, each a row of ``tallies``, so that the channels run in vector
+    registers: ``hero_subsets`` and ``signs`` come padded to a multiple of three (``Problem``:
+    subset -1, sign 0), and a subset the other range never holds (-1) reads the last row of
+    ``tallies``, which nothing adds to. A loop with a branch per subset measured twice as slow."""
+    o = out[h]
+    zero = tallies.shape[0] - 1
+    for k in range(0, signs.shape[0], 3):
+        a0, a1, a2 = hero_subsets[h, k], hero_subsets[h, k + 1], hero_subsets[h, k + 2]
+        t0 = tallies[a0 if a0 >= 0 else zero]
+        t1 = tallies[a1 if a1 >= 0 else zero]
+        t2 = tallies[a2 if a2 >= 0 else zero]
+        s0, s1, s2 = signs[k], signs[k + 1], signs[k + 2]
+        if k == 0:
             for c in range(width):
-                out[h, c] += sign * tallies[at, offset + c]
+                o[c] = s0 * t0[offset + c] + s1 * t1[offset + c] + s2 * t2[offset + c]
+        else:
+            for c in range(width):
+                o[c] += s0 * t0[offset + c] + s1 * t1[offset + c] + s2 * t2[offset + c]
     if match >= 0:
+        w = weights[match]
+        sign = full_sign
         for c in range(width):
-            out[h, c] += full_sign * weights[match, offset + c]
+            o[c] += sign * w[offset + c]
 
 
 @njit
@@ -130,52 +144,57 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
     k0 = nodes[0]
     b = board[k0]
     m_t, m_o = alive_count[trav, b], alive_count[opp, b]
+    live_t, live_o = alive[trav][b], alive[opp][b]
     count = nodes.shape[0]
-    if kind[k0] == 2:  # FOLD
-        weights = np.empty((n_o, count))
+    hilo = hilo and kind[k0] == SHOWDOWN
+    # Channels: the reach of each terminal (0 .. count); at a hi-lo showdown also the reach with
+    # the hands holding a low halved (count .. 2 count), which is what the high earns a hand
+    # without a low. Rows of hands, channels along them: the sweeps read and write whole rows.
+    channels = 2 * count if hilo else count
+    weights = np.empty((n_o, channels), signs.dtype)
+    for q in range(m_o):
+        v = live_o[q]
         for c in range(count):
-            for q in range(m_o):
-                v = alive[opp][b, q]
-                weights[v, c] = reach[nodes[c], v]
-        tallies = np.zeros((ids, count))
-        every = np.empty((n_t, count))
+            weights[v, c] = reach[nodes[c], v]
+    tallies = np.zeros((ids + 1, channels), signs.dtype)
+    every = np.empty((n_t, count), signs.dtype)
+    # What each terminal pays: a fold, the winner's chips (``gain``) times the disjoint weight;
+    # a showdown, the pot at the end times the pot share, less the traverser's chips in it.
+    gain = np.empty(count, signs.dtype)
+    paid = np.empty(count, signs.dtype)
+    for c in range(count):
+        k = nodes[c]
+        gain[c] = pot + contributed[k, 0] + contributed[k, 1]
+        paid[c] = contributed[k, trav]
+        for h in range(n_t):
+            cfv[k, h] = 0.0
+        if kind[k0] == FOLD:
+            gain[c] = pot + contributed[k, opp] if player[k] == opp else -1.0 * contributed[k, trav]
+    value = np.empty(count, signs.dtype)
+    if kind[k0] == FOLD:
         for q in range(m_o):
-            _add(alive[opp][b, q], weights, villain_subsets, tallies)
+            _add(live_o[q], weights, villain_subsets, tallies)
         for q in range(m_t):
-            h = alive[trav][b, q]
+            h = live_t[q]
             _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, count, every)
-        for c in range(count):
-            k = nodes[c]
-            payoff = pot + contributed[k, opp] if player[k] == opp else -1.0 * contributed[k, trav]
-            for h in range(n_t):
-                cfv[k, h] = 0.0
-            for q in range(m_t):
-                h = alive[trav][b, q]
-                cfv[k, h] = payoff * every[h, c]
+            for c in range(count):
+                cfv[nodes[c], h] = gain[c] * every[h, c]
         return
     row = sd_row[b]
     order_t, order_o = sd_order_high[trav][row], sd_order_high[opp][row]
     low_t, low_o = sd_low[trav][row], sd_low[opp][row]
-    # Channels: the reach of each terminal (0 .. count); in hi-lo also the reach with the hands
-    # holding a low halved (count .. 2 count), which is what the high earns a hand without a low.
-    channels = 2 * count if hilo else count
-    weights = np.empty((n_o, channels))
-    for c in range(count):
-        for q in range(m_o):
-            v = order_o[q]
-            r = reach[nodes[c], v]
-            weights[v, c] = r
-            if hilo:
-                weights[v, count + c] = 0.5 * r if low_o[v] > 0 else r
     offsets = np.zeros(n_t, np.int64)
     if hilo:
+        for q in range(m_o):
+            v = live_o[q]
+            half = 0.5 if low_o[v] > 0 else 1.0
+            for c in range(count):
+                weights[v, count + c] = half * weights[v, c]
         for q in range(m_t):
-            h = order_t[q]
+            h = live_t[q]
             offsets[h] = 0 if low_t[h] > 0 else count
-    tallies = np.zeros((ids, channels))
-    below = np.empty((n_t, count))
-    upto = np.empty((n_t, count))
-    every = np.empty((n_t, count))
+    below = np.empty((n_t, count), signs.dtype)
+    upto = np.empty((n_t, count), signs.dtype)
     _sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
            villain_subsets, signs, full_sign, match, tallies, offsets, count, below, upto, every)
     if hilo:
@@ -183,22 +202,20 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
         for q in range(m_t):  # the low sweep counts for the hands with a low only
             h = order_low_t[q]
             offsets[h] = 0 if low_t[h] > 0 else -1
-        below_l = np.empty((n_t, count))
-        upto_l = np.empty((n_t, count))
+        below_l = np.empty((n_t, count), signs.dtype)
+        upto_l = np.empty((n_t, count), signs.dtype)
         _sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
-               signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0)))
-    for c in range(count):
-        k = nodes[c]
-        pot_end = pot + contributed[k, 0] + contributed[k, 1]
-        paid = 1.0 * contributed[k, trav]
-        for h in range(n_t):
-            cfv[k, h] = 0.0
-        for q in range(m_t):
-            h = order_t[q]
-            share = 0.5 * (below[h, c] + upto[h, c])
-            if hilo and low_t[h] > 0:
-                share = 0.5 * share + 0.25 * (below_l[h, c] + upto_l[h, c])
-            cfv[k, h] = pot_end * share - paid * every[h, c]
+               signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0), signs.dtype))
+    for q in range(m_t):
+        h = live_t[q]
+        if hilo and low_t[h] > 0:  # half the high's share and half the low's
+            for c in range(count):
+                value[c] = gain[c] * 0.25 * (below[h, c] + upto[h, c] + below_l[h, c] + upto_l[h, c]) - paid[c] * every[h, c]
+        else:
+            for c in range(count):
+                value[c] = gain[c] * 0.5 * (below[h, c] + upto[h, c]) - paid[c] * every[h, c]
+        for c in range(count):
+            cfv[nodes[c], h] = value[c]
 
 
 @njit(parallel=True, cache=True)

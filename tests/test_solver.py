@@ -65,6 +65,8 @@ def test_suit_folding_changes_no_number():
     kwargs = dict(bets="50%", raises="pot", stack=150)
     _, folded = problem_of(*args, **kwargs)
     _, full = problem_of(*args, fold_suits=False, **kwargs)
+    for problem in (folded, full):  # float32 sweeps round the two trees apart (Problem.precision)
+        problem.precision(np.float64)
     assert len(folded.tree.maps) > 1 and folded.tree.nodes < full.tree.nodes
     a, history_a = solve(folded, iterations=30, check_every=10)
     b, history_b = solve(full, iterations=30, check_every=10)
@@ -284,6 +286,7 @@ def test_how_the_spot_plays_does_not_depend_on_suit_folding():
     plays = []
     for fold in (True, False):
         _, problem = problem_of("holdem", "Qs Jh 2h 8h", "AA,KK,T9s,33", "AA,QQ,T9s,98s", bets="50%", fold_suits=fold)
+        problem.precision(np.float64)  # float32 sweeps round the two trees apart (Problem.precision)
         assert (len(problem.tree.maps) > 1) == fold
         state, _ = solve(problem, iterations=30)
         plays.append(outcomes(problem, state))
