@@ -86,7 +86,7 @@ CODES = {(v.game, v.betting): v.code for v in VARIANTS.values()}
 STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerkit read them
 
 # Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
-AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
+AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks", "_posts")
 RESULT_FIELDS = ("finishing_stacks", "winnings")
 _RAISE_AMOUNT = re.compile(r"^\s*p\d+ cbr (\S+)")
 ACTION = re.compile(  # a PHH action: groups (d, dh, seat, cards | d, db, cards | seat, verb, argument)
@@ -259,13 +259,14 @@ def _decimals(value) -> int:
 
 
 def unit_of(fields: dict) -> int:
-    """The record's smallest unit as a power of ten: chips = amount * 10**unit.
+    """The record's smallest unit as a power of ten: chips = amount * 10**unit. The site's rake
+    (``_rake``, what a site took from the pot) counts too: it may be all that is finer.
 
     >>> unit_of({"blinds_or_straddles": [Decimal("0.5"), 1], "actions": ["p1 cbr 2.25"]})
     2
     """
     amounts = []
-    for name in AMOUNT_FIELDS:
+    for name in (*AMOUNT_FIELDS, "_rake"):
         value = fields.get(name)
         amounts += value if isinstance(value, list) else [value] if value is not None else []
     actions = [action if isinstance(action, str) else str(action) for action in fields.get("actions", [])]
@@ -314,19 +315,24 @@ class Setup:
     antes: list[int]
     min_bet: int | None
     unit: int
+    posts: list[int] | None = None  # live posts out of the blind seats (``_posts``), None when there are none
 
 
-def setup_of(record: Record) -> Setup:
-    """The record's game, betting structure, stacks, blinds, antes and minimum bet, in chips.
+def setup_of(record: Record, unit: int | None = None) -> Setup:
+    """The record's game, betting structure, stacks, blinds, antes, minimum bet and live posts, in
+    chips. PHH has no field for a live blind posted out of the blind seats (a player joining or
+    returning): the user-defined ``_posts`` gives each seat's (``engine.hand.Hand``'s ``posts``).
 
-    Raises ``SampyongError`` for an unknown variant or malformed fields.
+    ``unit``: count the chips in this unit rather than the record's (``unit_of``), for a record
+    whose actions, finer than its other amounts, are still to be written. Raises
+    ``SampyongError`` for an unknown variant or malformed fields.
     """
     fields = record.fields
     code = fields.get("variant")
     if code not in VARIANTS:
         raise SampyongError(f"variant {code!r} is not played by this engine")
     variant = VARIANTS[code]
-    unit = unit_of(fields)
+    unit = unit_of(fields) if unit is None else unit
 
     def amounts(name, default=None):
         values = fields.get(name, default)
@@ -339,22 +345,24 @@ def setup_of(record: Record) -> Setup:
     stacks = amounts("starting_stacks")
     blinds = amounts("blinds_or_straddles", [0] * len(stacks))
     antes = amounts("antes", [0] * len(stacks))
+    posts = amounts("_posts") if "_posts" in fields else None
     game = game_of(record, variant)
     small = to_chips(fields.get("small_bet", 0), unit)
     big = to_chips(fields.get("big_bet", 0), unit)
     betting: Betting = {"no-limit": NO_LIMIT, "pot-limit": POT_LIMIT}.get(variant.betting) or fixed_limit(small, big)
     min_bet = to_chips(fields["min_bet"], unit) if "min_bet" in fields else (small or None)
-    return Setup(game, betting, stacks, blinds, antes, min_bet, unit)
+    return Setup(game, betting, stacks, blinds, antes, min_bet, unit, posts if posts and any(posts) else None)
 
 
-def hand_of(record: Record) -> tuple[Hand, int]:
-    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit.
+def hand_of(record: Record, unit: int | None = None) -> tuple[Hand, int]:
+    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit
+    (``unit``: as ``setup_of``).
 
     Raises ``SampyongError`` for an unknown variant or malformed fields.
     """
-    setup = setup_of(record)
+    setup = setup_of(record, unit)
     return Hand(setup.game, setup.betting, setup.stacks, setup.blinds, setup.antes, min_bet=setup.min_bet,
-                auto_showdown=False), setup.unit
+                auto_showdown=False, posts=setup.posts), setup.unit
 
 
 def game_of(record: Record, variant: Variant) -> Game:
@@ -619,6 +627,8 @@ def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code
         out["ante_trimming_status"] = fields.get("ante_trimming_status", len(set(antes)) == 1)
     out["antes"] = [from_chips(a, unit) for a in antes]
     out["blinds_or_straddles"] = [from_chips(b, unit) for b in blinds]
+    if any(hand.initial_posts):  # live posts out of the blind seats: PHH has no field for them (``setup_of``)
+        out["_posts"] = [from_chips(p, unit) for p in hand.initial_posts]
     if hand.betting.kind == "fixed-limit":
         out["small_bet"] = from_chips(hand.betting.bet_size(0, hand.min_bet), unit)
         out["big_bet"] = from_chips(hand.betting.bet_size(3, hand.min_bet), unit)

@@ -514,11 +514,12 @@ def fit(
 def convert(
     paths: Annotated[list[Path], typer.Argument(help="Site hand-history files, or folders of them.")],
     out: Annotated[Path, typer.Option(help="Folder for the PHH records: one OUT/<file name>.phhs per file.")],
-    site: Annotated[Optional[str], typer.Option(help="Read every file as this site's format (default: found from each file): stars, fulltilt, party, bovada, winamax.")] = None,
+    site: Annotated[Optional[str], typer.Option(help="Read every file as this site's format (default: found from each file): stars, fulltilt, ipoker, party (and 888), bovada, winamax, merge, everleaf, ongame, kingsclub, microgaming.")] = None,
     strict: Annotated[bool, typer.Option(help="Fail (exit 2) at the first hand that cannot be converted, writing nothing.")] = False,
 ) -> None:
     """Convert poker sites' hand histories to PHH records (PokerStars and rooms of its format,
-    GGPoker, Full Tilt, PartyPoker, 888, Bovada/Ignition, Winamax). Every hand is played through
+    GGPoker, Full Tilt, iPoker, PartyPoker, 888, Bovada/Ignition, Winamax, Merge, Everleaf, OnGame,
+    KingsClub, Microgaming). Every hand is played through
     the engine and written only when its finishing stacks are the site's (the site's rake taken
     from the winners); the others are listed with file, line, hand id and a reason, and the
     summary counts converted and skipped hands by reason."""

@@ -1,5 +1,6 @@
 """``sy.convert`` (``sampyong convert``): poker sites' hand histories to PHH records, every hand
-checked by the engine on the way (``engine.sites``)."""
+checked by the engine on the way (``engine.sites``, imported at first use: ``sampyong.api``
+re-exports this module, and the light commands must not load the engine's kernels)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import dataclasses
 from collections import Counter
 from pathlib import Path
 
-from engine import phh, sites
-from engine.sites.convert import REASONS
 from evaluator.errors import SampyongError
 
 NOT_HISTORIES = (".hp", ".phh", ".phhs", ".md", ".json", ".toml", ".png", ".parquet", ".csv")
@@ -51,6 +50,8 @@ class Conversion:
         >>> Conversion(()).summary
         '0 hands: 0 converted, 0 skipped'
         """
+        from engine.sites.convert import REASONS
+
         reasons = Counter(s.reason for s in self.skipped)
         hands = self.converted + len(self.skipped)
         line = f"{hands:,} hands: {self.converted:,} converted, {len(self.skipped):,} skipped"
@@ -64,6 +65,8 @@ class Conversion:
         """A row per group of files (``by(file_result)``, default the site module): files, hands,
         converted, and a column per reason for a skip."""
         import polars as pl
+
+        from engine.sites.convert import REASONS
 
         rows: dict = {}
         for result in self.files:
@@ -106,9 +109,12 @@ def convert(paths, out: str | Path | None = None, site: str | None = None, stric
     >>> result = convert(folder, out=folder / "phh")
     >>> result.summary, [p.name for p in result.written]
     ('1 hands: 1 converted, 0 skipped', ['h.txt.phhs'])
+    >>> from engine import phh
     >>> phh.replay(phh.load_paths([folder / "phh"]).__next__()).status.value
     'match'
     """
+    from engine import phh, sites
+
     if site is not None and site not in sites.MODULES:
         raise SampyongError(f"unknown site {site!r}; choose one of {', '.join(sites.MODULES)}")
     files = site_files([paths] if isinstance(paths, (str, Path)) else list(paths))

@@ -12,19 +12,23 @@ import dataclasses
 import re
 from pathlib import Path
 
-from engine.sites import bovada, fulltilt, ipoker, pacific, party, stars, winamax
+from engine.sites import bovada, everleaf, fulltilt, ipoker, kingsclub, merge, microgaming, ongame, party, stars, winamax
 from engine.sites.convert import PARTIAL, Skip, convert
 from evaluator.errors import SampyongError
 
 # Site name -> module, in the order detection tries them (the first whose header is found wins).
 MODULES = {
     "ipoker": ipoker,
+    "merge": merge,
+    "microgaming": microgaming,
     "winamax": winamax,
     "bovada": bovada,
     "fulltilt": fulltilt,
-    "pacific": pacific,
     "party": party,
+    "everleaf": everleaf,
+    "ongame": ongame,
     "stars": stars,
+    "kingsclub": kingsclub,
 }
 SITE_NAMES = tuple(MODULES)
 

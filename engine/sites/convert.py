@@ -1,44 +1,52 @@
 """A site hand (``engine.sites.model.SiteHand``) to a PHH record, played through the engine
 on the way and checked against the site's own figures, or skipped with a one-line reason.
 
-How: the forced bets become PHH antes (antes and dead blinds: dead money) and blinds (live
-blinds and straddles, in PHH seat order: first left of the button, the button last); the
-actions drive ``engine.hand.Hand`` through ``engine.phh.apply``, boards dealt as each street
-begins; at showdown the players who showed (or collected) show, the others muck. The site's
-finishing stacks are its own arithmetic (stack, less what it says each player put in and got
-back, plus what it says each collected); the engine's must equal them but for the rake, which
-comes only out of the chips of seats that won. The record written is then replayed by
-``engine.phh.replay`` and must match.
+How: the forced bets become PHH antes (antes and dead blinds: dead money), blinds (the blinds
+and straddles, in PHH seat order: first left of the button, the button last) and live posts out
+of the blind seats (the user-defined ``_posts``, ``engine.hand.Hand``'s ``posts``); the actions
+drive ``engine.hand.Hand`` through ``engine.phh.apply``, boards dealt as each street begins; at
+showdown the players who showed (or collected) show, the others muck. The site's finishing
+stacks are its own (where it writes them) or its own arithmetic (stack, less what it says each
+player put in and got back, plus what it says each collected); the engine's must equal them but
+for the rake, which comes only out of the chips of seats that won. The record written is then
+replayed by ``engine.phh.replay`` and must match.
+
+Where a site writes a fold before the player's turn (folding in advance), the fold is played
+when the turn comes; a check or fold by a player already all-in decides nothing and is passed
+over; a "raise" over the last opponent's all-in is a call, the rest uncalled.
 
 A player who folds where checking is free (sites allow it) is played as a check, then a
-fold when facing a bet, and a muck at showdown: the same chips move.
+fold when facing a bet, and a muck at showdown: the same chips move. Where the site's hand then
+goes on as if the player were gone (it ends, or another is left to act against nobody), the hand
+is skipped: the engine's rules have no such fold.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from decimal import Decimal
 
 from engine import departures, phh
 from engine.hand import IllegalAction
-from engine.sites.model import BETTING, FORCED, SiteHand
+from engine.sites.model import BETTING, FORCED, PARTIAL, SiteHand
 from evaluator.errors import SampyongError
 
 # Why a hand is skipped: one short phrase each (the summary counts hands by it).
 RUN_TWICE = "run more than once"
 UNKNOWN_GAME = "a game the engine does not play"
 CANCELLED = "cancelled hand"
-PARTIAL = "partial or corrupted hand"
 CASH_OUT = "cash-out or insurance paid outside the pot"
 ADDED = "money the site added to the pot"
-OUT_OF_TURN_POST = "a live blind posted outside the blind seats"
 NOT_SHOWN = "a winner's cards are not shown"
 UNBALANCED = "the site's amounts do not add up"
 DIFFERS = "the engine's finishing stacks differ from the site's"
 ILLEGAL = "an action the engine's rules do not allow"
 CAPPED = "a capped no-limit game"
-REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, OUT_OF_TURN_POST, NOT_SHOWN, UNBALANCED,
+ANTE_ALL_IN = "an ante all-in for less than the others' (the site splits antes into side pots)"
+SHORT_BLIND = "a big blind all-in for less (the site has the others call the full big blind)"
+REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, SHORT_BLIND, NOT_SHOWN, UNBALANCED,
            ILLEGAL, DIFFERS)
 
 
@@ -74,6 +82,9 @@ def convert(site_hand: SiteHand) -> dict:
         raise Skip(PARTIAL, f"{missing[0]!r} acts but has no seat")
     if len(names) < 2:
         raise Skip(PARTIAL, "fewer than two players in the hand")
+    broke = [n for n in names if seated[n].stack <= 0]
+    if broke:
+        raise Skip(PARTIAL, f"{broke[0]} plays with no chips written (a stack the site did not know)")
     if h.button is None:
         raise Skip(PARTIAL, "no button")
     players = sorted((seated[n] for n in names), key=lambda p: ((p.seat - h.button - 1) % 10**6, p.seat))
@@ -90,24 +101,16 @@ def convert(site_hand: SiteHand) -> dict:
     def written(value: int):
         return phh.from_chips(value, unit)
 
-    antes, blinds = [0] * n, [0] * n
-    for act in h.acts:
-        if act.verb in ("ante", "dead"):
-            antes[index[act.name]] += chips(act.amount)
-        elif act.verb in ("blind", "post", "straddle"):
-            blinds[index[act.name]] += chips(act.amount)
-    big = chips(h.small_bet if h.betting == "fixed-limit" and h.small_bet else h.big_bet or 0) or max(blinds)
-    straddles = {index[a.name] for a in h.acts if a.verb == "straddle"}
-    for seat in range(2, n) if n > 2 else ():
-        if 0 < blinds[seat] < big and seat not in straddles:  # a small blind posted out of turn: dead
-            antes[seat], blinds[seat] = antes[seat] + blinds[seat], 0
-        elif blinds[seat] and seat not in straddles and not (seat == 2 and blinds[seat] > big):
-            raise Skip(OUT_OF_TURN_POST, f"{players[seat].name} posts {written(blinds[seat])} in the seat {seat + 1} places left of the button")
+    big = chips(h.small_bet if h.betting == "fixed-limit" and h.small_bet else h.big_bet or 0) or max(
+        [chips(a.amount) for a in h.acts if a.verb in ("blind", "post", "straddle")], default=0)
+    antes, blinds, posts = _forced(h, index, n, chips, big, unit)
     if n == 2:  # heads-up: PHH lists the button's blind first (engine.hand.Hand)
         antes, blinds = antes[::-1], blinds[::-1]
     fields = {"variant": phh.CODES[("plo5-8" if h.game == "plo5" else h.game, h.betting)]}
     fields["antes"] = [written(a) for a in antes]
     fields["blinds_or_straddles"] = [written(b) for b in blinds]
+    if any(posts):
+        fields["_posts"] = [written(p) for p in posts]
     if h.betting == "fixed-limit":
         if h.small_bet is None and max(blinds):  # not written: the usual structure, the big blind and twice it
             h.small_bet, h.big_bet = Decimal(max(blinds)).scaleb(-unit), Decimal(2 * max(blinds)).scaleb(-unit)
@@ -120,14 +123,19 @@ def convert(site_hand: SiteHand) -> dict:
     if h.game == "plo5":
         fields["_sampyong"] = {"game": "plo5-8", "low": "none"}
     try:
-        hand, unit = phh.hand_of(phh.Record(fields))
+        hand, _ = phh.hand_of(phh.Record(fields), unit)  # the hand's unit: its bets may be finer than its stacks and blinds
     except SampyongError as error:
         raise Skip(PARTIAL, str(error)) from None
-    _play(h, hand, index, chips, unit, players)
-    site_final, rake = _check(hand, _site_stacks(h, players, chips))
+    try:
+        _play(h, hand, index, chips, unit, players)
+        site_final, rake = _check(hand, _site_stacks(h, players, chips))
+    except Skip as skip:
+        if skip.reason in (ILLEGAL, DIFFERS, UNBALANCED) and 0 < max(blinds) < big:
+            raise Skip(SHORT_BLIND, skip.detail) from None
+        raise
     fields = phh.hand_fields(hand, unit, _about(h, players))
     fields["finishing_stacks"] = [written(s) for s in site_final]
-    fields["winnings"] = [written(chips(h.collected.get(p.name, 0))) for p in players]
+    fields["winnings"] = [written(f - behind) for f, behind in zip(site_final, hand.stacks)]
     if rake:
         fields["_rake"] = written(rake)
     if h.game == "plo5":
@@ -138,8 +146,59 @@ def convert(site_hand: SiteHand) -> dict:
     return fields
 
 
+def _forced(h: SiteHand, index: dict, n: int, chips, big: int, unit: int) -> tuple[list[int], list[int], list[int]]:
+    """Each seat's antes (dead money: antes, dead blinds), blinds (the blinds and straddles, which
+    set the order of play) and live posts (``engine.hand.Hand``'s ``posts``), in chips.
+
+    The blinds are the blinds posted up to the big blind (sites write the small and big blind
+    first, whatever seats they sit in); a blind posted after them is a post: up to the big blind
+    live, the rest dead, and a small blind posted so (a missed small blind made up) dead. A
+    ``post`` (the site says it is live) is live up to the big blind whatever its size (Bovada's
+    ``Posts chip`` of a small blind counts toward the poster's bet). Straddles are the site's to
+    name. Heads-up both seats post blinds. The site hand's forced bets are rewritten so (a dead
+    part ``dead``, a live post ``post``), for the site's own arithmetic (``_site_stacks``) after."""
+    antes, blinds, posts = [0] * n, [0] * n, [0] * n
+    big_seat, acts = None, []
+    for act in h.acts:
+        if act.verb not in FORCED:
+            acts.append(act)
+            continue
+        seat, value = index[act.name], chips(act.amount)
+        if act.verb in ("ante", "dead"):
+            antes[seat] += value
+        elif act.verb == "straddle" or n == 2:
+            blinds[seat] += value
+        elif act.verb == "blind" and big_seat is None:
+            blinds[seat] += value
+            second = any(blinds[s] for s in range(n) if s != seat)
+            if (blinds[seat] >= big and (second or not h.small_blind or chips(h.small_blind) < big)) or (act.all_in and second):
+                big_seat = seat  # the big blind (after a small one as big, where the stakes say so), or one all-in for less
+        elif value < big and act.verb == "blind" and not act.all_in:
+            antes[seat] += value
+            act = dataclasses.replace(act, verb="dead")
+        else:
+            posts[seat] += min(value, big)
+            antes[seat] += value - min(value, big)
+            live = Decimal(min(value, big)).scaleb(-unit)
+            if value > big:
+                acts.append(dataclasses.replace(act, verb="dead", amount=act.amount - live))
+            act = dataclasses.replace(act, verb="post", amount=live)
+        acts.append(act)
+    h.acts = acts
+    short = [i for i in range(n) if 0 < antes[i] < max(antes) and antes[i] >= chips(h.player(_name_at(index, i)).stack)]
+    if short:
+        raise Skip(ANTE_ALL_IN, f"{_name_at(index, short[0])} is all-in for an ante of {antes[short[0]]} chips, others post {max(antes)}")
+    return antes, blinds, posts
+
+
+def _name_at(index: dict, seat: int) -> str:
+    return next(name for name, at in index.items() if at == seat)
+
+
 def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
-    """Drive ``hand`` through the site hand's actions, boards and showdown (``Skip`` on trouble)."""
+    """Drive ``hand`` through the site hand's actions, boards and showdown (``Skip`` on trouble).
+    Each action's street becomes the one it is played on (sites that mark no streets write them
+    all on the first), for the site's own arithmetic (``_site_stacks``) after."""
     whole = 2 * hand.game.hole_cards  # a hand shown in part (one card) stays unknown
     for seat, player in enumerate(players):
         try:
@@ -148,26 +207,40 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             raise Skip(PARTIAL, f"{player.name}'s cards: {error}") from None
     board = list(h.board)
     ghosts: set[int] = set()
-    posted_out = any(a.verb == "post" for a in h.acts)
 
     def apply(action: str) -> None:
         try:
             phh.apply(hand, action, unit)
         except IllegalAction as error:
-            if posted_out and "out of turn" in str(error):
-                raise Skip(OUT_OF_TURN_POST, str(error)) from None
             raise Skip(ILLEGAL, f"{action!r}: {error}") from None
 
+    pending_fold: set[int] = set()  # seats whose fold is written before their turn (Party's folds in advance)
+
     def step_ghost() -> bool:
-        """A seat that folded where it could check: check when free, else fold."""
+        """A seat that folded where it could check: check when free, else fold; a seat whose fold
+        is written ahead of its turn folds when the turn comes (or is such a seat, free to check)."""
+        if hand.actor in pending_fold:
+            pending_fold.discard(hand.actor)
+            if hand.legal().fold:
+                apply(f"p{hand.actor + 1} f")
+                return True
+            ghosts.add(hand.actor)
         if hand.actor in ghosts:
             apply(f"p{hand.actor + 1} {'cc' if hand.legal().call == 0 else 'f'}")
             return True
         return False
 
+    def folded_when_free() -> None:
+        """A seat played as checking (it folded where it could check) still in the hand when the
+        site's hand goes on without it: the engine's rules have no such fold."""
+        live = [players[s].name for s in sorted(ghosts) if s in hand.live]
+        if live:
+            raise Skip(ILLEGAL, f"{live[0]} folds where checking is free, and the site plays on without it")
+
     def deal() -> None:
         due = hand.board_due
         if len(board) < due:
+            folded_when_free()
             raise Skip(PARTIAL, f"the board has {len(hand.board) + len(board)} cards, the hand needs more")
         try:
             hand.deal_board("".join(board[:due]))
@@ -177,15 +250,27 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
 
     for act in h.acts:
         if act.verb not in BETTING:
+            if act.verb not in FORCED:
+                act.street = max(act.street, hand.street)
             continue
         seat = index[act.name]
+        if act.verb in ("fold", "check") and hand.stacks[seat] == 0 and seat in hand.live and hand.actor != seat:
+            if act.verb == "fold":  # all-in (a blind sitting out) and "folds": it has no more to decide, and mucks
+                ghosts.add(seat)
+            continue  # all-in and "checks": nothing to decide
+        if act.verb == "fold" and act.street == hand.street and hand.actor not in (seat, None) and seat in hand.live:
+            pending_fold.add(seat)  # written ahead of its turn: it folds when the turn comes
+            continue
         while hand.street < act.street and not hand.done:
             if not step_ghost():
                 if not hand.board_due:
                     break
                 deal()
+        while hand.actor is None and hand.board_due and not hand.done:
+            deal()  # the round is over and another acts: the next street (for sites that mark no streets)
         while hand.actor != seat and step_ghost():
             pass
+        act.street = max(act.street, hand.street)  # the street it is played on, where the site marks none
         if hand.done:
             raise Skip(ILLEGAL, f"{act.name} {act.verb}s after the hand is over")
         if act.verb == "fold":
@@ -202,17 +287,20 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
             to = chips(act.amount) + (hand.bets[seat] if act.verb == "bet" else 0)
             if hand.actor == seat and to <= hand.max_bet:
                 apply(f"p{seat + 1} cc")  # an all-in "raise" that only calls
+            elif hand.actor == seat and hand.legal().call and all(hand.stacks[s] == 0 for s in hand.live if s != seat):
+                apply(f"p{seat + 1} cc")  # a "raise" over the last opponent's all-in: a call, the rest uncalled
             else:
                 apply(f"p{seat + 1} cbr {phh.from_chips(to, unit)}")
     shown = {a.name: a.cards for a in h.acts if a.verb == "show"}
 
-    def showdown() -> None:
+    def showdown(all_in: bool = False) -> None:
         """Those who showed (or collected) show, the others muck: at the river, or before the
-        rest of the board once all but one are all-in (as PHH writers and pokerkit order it)."""
+        rest of the board once all but one are all-in (as PHH writers and pokerkit order it),
+        where every hand whose cards are known is shown (all-in, the cards are tabled)."""
         live = hand.live
         for seat in live:
             player = players[seat]
-            cards = shown.get(player.name) or (player.cards if h.collected.get(player.name) else None)
+            cards = shown.get(player.name) or (player.cards if h.collected.get(player.name) or all_in else None)
             if cards and len(cards) == whole and seat not in ghosts:
                 try:
                     hand.show(seat, cards)
@@ -228,10 +316,16 @@ def _play(h: SiteHand, hand, index: dict, chips, unit: int, players) -> None:
         if step_ghost():
             continue
         if hand.actor is not None:
+            if h.folded.get(players[hand.actor].name) == hand.street and hand.legal().fold:
+                apply(f"p{hand.actor + 1} f")  # the fold line is missing; the summary says it
+                continue
+            folded_when_free()
             raise Skip(PARTIAL, f"the hand ends with p{hand.actor + 1} to act")
         if hand.board_due:
             if not any(hand.showed) and sum(hand.stacks[s] > 0 for s in hand.live) <= 1:
-                showdown()
+                showdown(all_in=True)
+                if hand.done:  # all but one mucked before the rest of the board: nothing more is dealt
+                    break
             deal()
             continue
         break
@@ -246,7 +340,12 @@ def _site_stacks(h: SiteHand, players, chips) -> list[tuple[list[int], int]]:
     every chip it says the player put in and got back, plus what it collected. Some sites leave
     an uncalled bet's return unwritten, and some the rake: where the written figures do not add
     up, each street's unmatched top bet is taken as returned; an unwritten rake is what was put
-    in and not collected. The readings that add up, the written one first."""
+    in and not collected. The readings that add up, the written one first. A site that writes
+    each player's chips after the hand (``SiteHand.final``) is taken at its word, the rake what
+    the players lost in all."""
+    if h.final and all(p.name in h.final for p in players):
+        final = [chips(h.final[p.name]) for p in players]
+        return [(final, sum(chips(p.stack) for p in players) - sum(final))]
     won = sum(chips(v) for v in h.collected.values())
     if any(name not in {p.name for p in players} for name in h.collected):
         raise Skip(PARTIAL, "a player collects who was not in the hand")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards, classify
+from engine.sites.model import Player, SiteHand, amount, cards, classify, summary_fold
 
 HEADER = re.compile(r"^(?:Full Tilt Poker|FullTiltPoker) Game #(?P<id>\d+):\s*(?P<rest>.*)$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?[\d.,]+)\)(?P<rest>.*)$")
@@ -49,14 +49,17 @@ def parse(text: str) -> SiteHand:
                 street = _STREETS[match.group("street")]
                 brackets = re.findall(r"\[([^\]]*)\]", match.group("cards"))
                 if street and brackets and not match.group("twice"):
-                    found = cards(brackets[-1])
-                    h.board.extend(found[i:i + 2] for i in range(0, len(found), 2))
+                    h.deal(street, cards(brackets[-1]))
             continue
         if summary:
+            summary_fold(h, line)
+            board = re.match(r"^Board: \[([^\]]*)\]", line)
+            if board:
+                h.complete_board(cards(board.group(1)))
             pot = re.match(r"^Total pot (\S+).*\| Rake (\S+)", line)
             if pot:
                 h.rake = amount(pot.group(2))
-            won = re.match(r"^Seat \d+: (.+?) (?:\(.*?\) )*(?:collected|won) \((\S+?)\)", line)
+            won = re.match(r"^Seat \d+: (.+?) (?:\(.*?\) )*(?:collected|(?:showed \[[^\]]*\] and )?won) \((\S+?)\)", line)
             if won and h.player(won.group(1)):
                 summed[won.group(1)] = summed.get(won.group(1), 0) + amount(won.group(2))
             continue

@@ -21,6 +21,8 @@ PREFLOP, FLOP, TURN, RIVER = range(4)
 #   chips added), "raise" (amount: the street total raised to); "return" (an uncalled bet given
 #   back, as written); and "show" (cards) and "muck" at showdown.
 FORCED = ("ante", "dead", "blind", "post", "straddle")
+PARTIAL = "partial or corrupted hand"  # the reason a hand with unreadable parts is skipped (``engine.sites.convert``)
+_DEALT = {1: 3, 2: 1, 3: 1}  # board cards dealt on the flop, turn and river
 BETTING = ("fold", "check", "call", "bet", "raise")
 
 
@@ -67,6 +69,8 @@ class SiteHand:
     acts: list[Act] = dataclasses.field(default_factory=list)
     board: list[str] = dataclasses.field(default_factory=list)  # cards, in the order dealt
     collected: dict[str, Decimal] = dataclasses.field(default_factory=dict)
+    folded: dict[str, int] = dataclasses.field(default_factory=dict)  # the street each folded on, as the summary says
+    final: dict[str, Decimal] = dataclasses.field(default_factory=dict)  # each player's chips after the hand, where written
     rake: Decimal | None = Decimal(0)  # every chip the site took from the pot (rake, jackpot, fees); None: not written
     currency: str | None = None
     table: str | None = None
@@ -83,11 +87,54 @@ class SiteHand:
     def act(self, street: int, name: str, verb: str, amount=0, cards: str | None = None, all_in: bool = False) -> None:
         self.acts.append(Act(street, name, verb, Decimal(amount), cards, all_in))
 
+    def deal(self, street: int | None, found: str) -> None:
+        """Board cards (``found``, as ``cards`` spells them) dealt on ``street`` (1 the flop, 2
+        the turn, 3 the river; None: the whole board at once, three to five cards). A street whose
+        cards are not all read (a card spelt in no known way) makes the hand partial: the engine
+        is never dealt a board the site did not deal."""
+        dealt = [found[i:i + 2] for i in range(0, len(found), 2)]
+        due = _DEALT.get(street)
+        if (len(dealt) != due) if due else not 3 <= len(dealt) <= 5:
+            self.problem = self.problem or f"{PARTIAL}: board cards unread ({found or 'none'} on street {street})"
+        self.board.extend(dealt)
+
+    def deal_through(self, found: str) -> None:
+        """The whole board so far (``found``): deal what is new, street by street (a street line
+        that writes the board up to it, and a file that lost an earlier street's line)."""
+        new = found[2 * len(self.board):]
+        while new:
+            street = {0: 1, 3: 2, 4: 3}.get(len(self.board), 4)
+            due = 6 if street == 1 else 2
+            self.deal(street, new[:due])
+            new = new[due:]
+
+    def complete_board(self, found: str) -> None:
+        """The summary's whole board (``found``): the streets whose lines are missing (a partial
+        file), where it begins with the board read so far."""
+        whole = [found[i:i + 2] for i in range(0, len(found), 2)]
+        if len(whole) > len(self.board) and whole[:len(self.board)] == self.board and len(whole) <= 5:
+            self.board.extend(whole[len(self.board):])
+
     def collect(self, name: str, amount) -> None:
         self.collected[name] = self.collected.get(name, Decimal(0)) + Decimal(amount)
 
 
 _AMOUNT = re.compile(r"\d[\d,.\s]*")
+
+
+_FOLDED = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\(.*?\) )*(?:didn't bet \(folded\)|folded (?P<when>before (?:the )?Flop|on the Flop|"
+                     r"on the Turn|on the River))")
+_FOLDED_ON = {"Flop": 1, "Turn": 2, "River": 3}
+
+
+def summary_fold(h: SiteHand, line: str) -> None:
+    """A summary's ``Seat N: NAME [(button)] folded before the Flop|on the Turn`` or ``didn't bet
+    (folded)`` (PokerStars, Full Tilt): the street the player folded on, the site's word where a
+    fold line is missing."""
+    match = _FOLDED.match(line)
+    if match and h.player(match.group("name")):
+        when = match.group("when") or "before the Flop"
+        h.folded[match.group("name")] = 0 if when.startswith("before") else _FOLDED_ON[when.split()[-1]]
 
 
 def amount(text: str, decimal_comma: bool = False) -> Decimal:
@@ -120,14 +167,17 @@ _CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKAtjqka])([shdcSHDC])(?![A-Za-z]
 def cards(text: str) -> str:
     """Cards in the engine's spelling (``"As Td"`` -> ``"AsTd"``, ``"10h"`` -> ``"Th"``).
 
-    >>> cards("[10h, As, kd]"), cards("A♠ K♥")
-    ('ThAsKd', 'AsKh')
+    >>> cards("[10h, As, kd]"), cards("A♠ K♥"), cards("[ Вh, Тc ]")
+    ('ThAsKd', 'AsKh', 'JhAc')
     """
     text = text.translate(_SUITS)
     return "".join(_RANKS.get(rank, rank.upper()) + suit.lower() for rank, suit in _CARD.findall(text))
 
 
-_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+# Suit symbols, and the ranks of Russian clients (Валет, Дама, Король, Туз: J Q K A), in Cyrillic or
+# as their Windows-1251 bytes read as Windows-1252 (a file saved in the one, decoded as the other).
+_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c", "В": "J", "Д": "Q", "К": "K", "Т": "A",
+                        "Â": "J", "Ä": "Q", "Ê": "K", "Ò": "A"})
 
 
 def classify(text: str) -> tuple[str | None, str | None]:

@@ -4,7 +4,7 @@ Full Tilt Rush (Stars' era), GGPoker (``Poker Hand #``), PT/HEM exports, 2005 to
 A hand starts ``<Room> Game|Hand #ID: [Tournament #T, buy-in] GAME (SB/BB [CUR]) - DATE``, then
 ``Table 'NAME' N-max Seat #B is the button``, ``Seat N: NAME (STACK in chips)`` lines, the posts
 (``NAME: posts small blind $X``, ``posts big blind``, ``posts small & big blinds``, ``posts the ante``,
-``posts straddle``), ``*** HOLE CARDS ***``, ``Dealt to NAME [cards]``, actions ``NAME: folds |
+``posts straddle``; GGPoker's ``straddle X``, X the straddle's total), ``*** HOLE CARDS ***``, ``Dealt to NAME [cards]``, actions ``NAME: folds |
 checks | calls X | bets X | raises X to Y [and is all-in]``, ``*** FLOP *** [..]`` and the rest,
 ``Uncalled bet (X) returned to NAME``, ``NAME collected X from [side|main] pot``, shows and mucks,
 and ``*** SUMMARY ***`` with ``Total pot X | Rake Y [| Jackpot Z ...]``.
@@ -16,7 +16,7 @@ import re
 from decimal import Decimal
 
 from engine.sites import convert as why
-from engine.sites.model import SiteHand, amount, cards, classify
+from engine.sites.model import Player, SiteHand, amount, cards, classify, summary_fold
 
 HEADER = re.compile(
     r"^(?P<room>PokerStars|POKERSTARS|Run It Once Poker|PokerMaster|Full Tilt Rush|Poker|PokerStars Home Game)"
@@ -28,7 +28,7 @@ _STREET = re.compile(r"^\*\*\* (?P<which>FIRST |SECOND |THIRD )?(?P<street>HOLE 
                      r"FIRST SHOW ?DOWN|SECOND SHOW ?DOWN)(?: \*\*\*)?(?P<cards>.*)$")
 _STREETS = {"HOLE CARDS": 0, "FLOP": 1, "TURN": 2, "RIVER": 3}
 _ACTION = re.compile(
-    r"^(?P<name>.+?): (?P<verb>posts small & big blinds|posts small blind|posts big blind|posts the ante|posts straddle|"
+    r"^(?P<name>.+?): (?P<verb>posts small & big blinds|posts small blind|posts big blind|posts the ante|posts straddle|straddle|"
     r"posts|folds|checks|calls|bets|raises|shows|mucks hand|mucks|doesn't show hand|discards)(?P<rest>.*)$")
 _COLLECTED = re.compile(r"^(?P<name>.+?) (?:collected|wins) (?P<amount>\S+) from (?:the )?(?:main |side )?pot")
 _RETURNED = re.compile(r"^Uncalled bet \((?P<amount>[^)]+)\) returned to (?P<name>.+?)\s*$")
@@ -67,7 +67,8 @@ def parse(text: str) -> SiteHand:
             elif name in _STREETS:
                 street = _STREETS[name]
                 if street:
-                    h.board.extend(_last_cards(match.group("cards")))
+                    brackets = re.findall(r"\[([^\]]*)\]", match.group("cards"))
+                    h.deal(street, cards(brackets[-1]) if brackets else "")
             elif "SHOW" in name:
                 showdowns += 1
             continue
@@ -80,8 +81,6 @@ def parse(text: str) -> SiteHand:
             continue
         match = _SEAT.match(line)
         if match and street == 0 and not h.acts:
-            from engine.sites.model import Player
-
             if "out of hand" in match.group("rest"):
                 continue
             h.players.append(Player(int(match.group("seat")), match.group("name"), amount(match.group("stack"))))
@@ -140,7 +139,7 @@ def _read_header(h: SiteHand, rest: str) -> None:
 
 def _read_action(h: SiteHand, street: int, name: str, verb: str, rest: str) -> None:
     all_in = "all-in" in rest
-    if verb.startswith("posts"):
+    if verb.startswith("posts") or verb == "straddle":
         value = amount(rest)
         if verb == "posts the ante":
             h.act(street, name, "ante", value)
@@ -154,6 +153,9 @@ def _read_action(h: SiteHand, street: int, name: str, verb: str, rest: str) -> N
             h.act(street, name, "blind", value, all_in=all_in)
         elif verb == "posts straddle":
             h.act(street, name, "straddle", value, all_in=all_in)
+        elif verb == "straddle":  # GGPoker: the straddle's total, a re-straddle raising the player's own
+            before = sum(a.amount for a in h.acts if a.name == name and a.verb == "straddle")
+            h.act(street, name, "straddle", value - before, all_in=all_in)
         else:
             h.act(street, name, "blind", value)
         return
@@ -190,6 +192,10 @@ def _small_of(h: SiteHand, both: Decimal) -> Decimal:
 
 
 def _read_summary(h: SiteHand, line: str) -> None:
+    summary_fold(h, line)
+    board = re.match(r"^Board \[([^\]]*)\]", line)
+    if board and not h.problem:
+        h.complete_board(cards(board.group(1)))
     match = _POT.match(line)
     if match:
         h.rake = amount(match.group("rake"))
@@ -204,10 +210,3 @@ def _read_summary(h: SiteHand, line: str) -> None:
         h.player(seat.group("name")).cards = cards(seat.group("cards"))
         if "showed" in line:
             h.act(3, seat.group("name"), "show", cards=cards(seat.group("cards")))
-
-
-def _last_cards(text: str) -> list[str]:
-    """The new board cards of a street line: its last bracket."""
-    brackets = re.findall(r"\[([^\]]*)\]", text)
-    found = cards(brackets[-1]) if brackets else ""
-    return [found[i:i + 2] for i in range(0, len(found), 2)]

@@ -4,7 +4,8 @@ The grammar is PokerStars' (``engine.sites.stars``) but for: the header ``Winama
 Tournament "NAME" ... - HandId: #ID - GAME (SB/BB) - DATE``, ``Table: 'NAME' N-max (real money) Seat #B
 is the button``, seats ``Seat N: NAME (STACK)``, names without a colon (each line is a known name
 and its verb), ``*** ANTE/BLINDS ***`` and ``*** PRE-FLOP ***``, ``posts big blind X out of position``
-(a live post), and ``Total pot X | Rake Y`` or ``| No rake``.
+(a live post), ``posts small blind X out of position`` (dead; more than the big blind: the big
+blind live, the rest dead), and ``Total pot X | Rake Y`` or ``| No rake``.
 """
 
 from __future__ import annotations
@@ -46,8 +47,7 @@ def parse(text: str) -> SiteHand:
                 street = _STREETS[match.group("street")]
                 brackets = re.findall(r"\[([^\]]*)\]", match.group("cards"))
                 if street and brackets:
-                    found = cards(brackets[-1])
-                    h.board.extend(found[i:i + 2] for i in range(0, len(found), 2))
+                    h.deal(street, cards(brackets[-1]))
             continue
         if summary:
             pot = re.match(r"^Total pot .*?\| (?:Rake (\S+)|No rake)", line)
@@ -77,6 +77,8 @@ def parse(text: str) -> SiteHand:
             h.collect(name, _amount(rest))
         elif verb == "posts big blind" and "out of position" in rest:
             h.act(street, name, "post", _amount(rest))
+        elif verb == "posts small blind" and "out of position" in rest:
+            h.act(street, name, "blind", _amount(rest))  # dead; both blinds are written 3€ then 0€: the big one live
         elif verb == "raises" and not h.acts or (street == 0 and verb == "raises" and not any(a.verb == "blind" for a in h.acts)):
             h.problem = f"{why.PARTIAL}: a raise before the blinds"
         else:

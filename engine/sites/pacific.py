@@ -1,9 +1,0 @@
-"""(to do)"""
-
-
-def split(text):
-    return []
-
-
-def parse(text):
-    raise NotImplementedError
