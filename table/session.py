@@ -401,7 +401,7 @@ class Session:
             raise SampyongError("op must be one of deal, button, chips, seat, remove")
         self.pending.append(entry)
         if self.hand is None:
-            self._apply_pending()
+            self._carry_out_changes()
             if not self.rules.wait:
                 self._start_hand()
             else:
@@ -414,7 +414,7 @@ class Session:
     def _start_hand(self, by_dealer: bool = False) -> bool:
         """Deal the next hand if two seated players have chips (and, unless the dealer asks, one
         of them is a person: bots alone do not play on by themselves). Whether one was dealt."""
-        self._apply_pending()
+        self._carry_out_changes()
         active = [i for i, s in enumerate(self.seats) if not s.out and s.stack > 0]
         if len(active) < 2 or not (by_dealer or any(self.seats[i].bot is None for i in active)):
             self._save()
@@ -494,7 +494,7 @@ class Session:
         self.last = summary(self.number, hand, order, [s.name for s in self.seats])
         self.hand, self.current, self.entries = None, None, []
         if self.rules.wait:
-            self._apply_pending()
+            self._carry_out_changes()
             self._save()
         else:
             self._start_hand()
@@ -541,7 +541,7 @@ class Session:
     def _percentile(self, seat: Seat):
         return self.bots.percentile(self.policies[seat.key], self.rules.game)
 
-    def _apply_pending(self) -> None:
+    def _carry_out_changes(self) -> None:
         for entry in self.pending:
             if entry["op"] == "button":
                 self.next_button = entry["seat"]
