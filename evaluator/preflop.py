@@ -3,7 +3,7 @@
 Two hold'em hands all in before the flop see C(48, 5) = 1,712,304 boards. ``build`` counts,
 for one pair in each class of pairs that are the same up to a permutation of the suits and an
 exchange of the two hands (47,008 classes of the 812,175 pairs of card-disjoint hands), the
-boards each hand wins and the boards they tie, with the deals kernel (``kernels``'
+boards each hand wins and the boards they tie, with the deals kernel (``free_kernels``'
 ``fixed_tuples``: boards counted by the ranks of their new cards, flushes one by one), then
 gives each class's counts to all its pairs: ``wins[i, j]``, the boards on which hand ``i``
 beats hand ``j``, and ``ties[i, j]``, over the 1,326 hands in ``HANDS`` order. A minute on two
