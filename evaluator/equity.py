@@ -621,7 +621,7 @@ def _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples
     players = len(entries)
     unit = share_unit(players)
     blocked = set(board_cards) | set(dead_cards)
-    choices = []  # per player: (combos array, weights) or None for random
+    choices: list[tuple[np.ndarray, np.ndarray] | None] = []  # per player: (combos, weights), None for random
     for entry in entries:
         if entry is None:
             choices.append(None)
