@@ -50,7 +50,12 @@ NO_ENTRY = -(1 << 30)
 
 def cache_dir() -> Path:
     """Where generated tables live: ``$SAMPYONG_CACHE`` or ``~/.cache/sampyong``."""
-    return Path(os.environ.get("SAMPYONG_CACHE", Path.home() / ".cache" / "sampyong"))
+    return Path(os.environ.get("SAMPYONG_CACHE") or _default_cache())
+
+
+@lru_cache(maxsize=1)
+def _default_cache() -> Path:
+    return Path.home() / ".cache" / "sampyong"  # ``Path.home`` reads the password database: once
 
 
 # --- Card-level addends (ranking independent) -----------------------------------------------
