@@ -147,7 +147,9 @@ def equity(
     if len(board_cards) > g.board_cards or len(board_cards) in (1, 2) and g.board_cards == 5:
         raise SampyongError(f"the board takes 0, 3, 4 or {g.board_cards} cards, got {len(board_cards)}")
     fixed = [c for e in entries if isinstance(e, tuple) for c in e]
-    check_distinct(fixed + board_cards + dead_cards)
+    known = fixed + board_cards + dead_cards
+    if len(set(known)) < len(known):
+        check_distinct(known)  # says which card
     if not 0 <= seed <= 2**64 - 1:
         raise SampyongError(f"bad seed {seed}: must be 0 to 2**64-1")
     if samples <= 0:
@@ -155,16 +157,18 @@ def equity(
     if threads is not None and threads < 1:
         raise SampyongError("threads must be at least 1")
     missing = g.board_cards - len(board_cards)
-    deck_left = 52 - len(set(fixed + board_cards + dead_cards))
-    if deck_left < missing + g.hole_cards * sum(not isinstance(e, tuple) for e in entries):
+    deck_left = 52 - len(known)
+    labels, combos = [], []
+    for text, e in zip(hands, entries):
+        labels.append(_label(e) if isinstance(e, tuple) else "random" if e is None else text)
+        combos.append(e.size if isinstance(e, Range) else None)
+    fixed_only = len(fixed) == g.hole_cards * len(entries)
+    if deck_left < missing + g.hole_cards * len(entries) - len(fixed):  # the hands still to deal
         raise SampyongError("not enough cards left in the deck for these hands and board")
-    labels = [t if isinstance(e, Range) else ("random" if e is None else _label(e)) for t, e in zip(hands, entries)]
-    combos = [e.size if isinstance(e, Range) else None for e in entries]
     if exact is not False and preflop.covers(g, len(entries), board_cards, dead_cards):
         table = preflop.load()
         if table is not None:
             return _preflop_equity(table, g, entries, labels, combos)
-    fixed_only = all(isinstance(e, tuple) for e in entries)
     if exact is not False and not (fixed_only and _light(g, comb(deck_left, missing) * len(entries))):
         small = _small_equity(g, entries, hands, board_cards, dead_cards, labels, combos, exact)
         if small is not None:
@@ -242,16 +246,53 @@ def _every_hand(size: int) -> np.ndarray:
 class _Kernels:
     """The small path's kernels, imported on first use (numba: never for the light path)."""
 
-    fast_evaluator = disjoint_tuples = None
+    disjoint_tuples = None
+    fixed_tuples: dict = {}
 
     @classmethod
-    def load(cls):
-        if cls.fast_evaluator is None:
+    def for_game(cls, g: Game):
+        """``(disjoint_tuples, g's fixed_tuples)``."""
+        found = cls.fixed_tuples.get(g)
+        if found is None:
             from evaluator.fast import fast_evaluator
             from evaluator.range_showdown_kernels import disjoint_tuples
 
-            cls.fast_evaluator, cls.disjoint_tuples = fast_evaluator, disjoint_tuples
-        return cls
+            cls.disjoint_tuples = disjoint_tuples
+            found = cls.fixed_tuples[g] = fast_evaluator(g)._free_kernels.fixed_tuples
+        return cls.disjoint_tuples, found
+
+
+class _Players:
+    """The players' hands of one spot as ``disjoint_tuples`` reads them: every player's hands in
+    one array (``hands``, player p's from ``offsets[p]``), their ``weights``, and how many
+    tuples of one hand each there are before card removal (``tuples``). Made once per set of
+    entries (``of``): a calculator is asked about the same hands and ranges again and again."""
+
+    _made: dict = {}
+
+    def __init__(self, g: Game, entries):
+        players = [_player_arrays(g, e) for e in entries]
+        self.hands = np.concatenate([h for h, _ in players])
+        self.weights = np.concatenate([w for _, w in players])
+        self.offsets = np.array([0, *itertools.accumulate(len(h) for h, _ in players)], np.int64)
+        self.tuples = math.prod(len(h) for h, _ in players)
+
+    @classmethod
+    def of(cls, g: Game, entries) -> _Players:
+        # Keyed by the entries' identities (``_read_entry`` hands out one object per text), each
+        # kept alive in the value so that no identity is reused while its key is stored.
+        key = (g, *map(id, entries))
+        found = cls._made.get(key)
+        if found is None or found[0] != entries:
+            if len(cls._made) >= 256:
+                cls._made.clear()
+            found = cls._made[key] = (list(entries), cls(g, entries))
+        return found[1]
+
+
+@functools.lru_cache(maxsize=1024)
+def _board_array(cards: tuple[int, ...]) -> np.ndarray:
+    return np.array(cards, np.uint8)
 
 
 def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, combos, exact) -> dict | None:
@@ -265,35 +306,30 @@ def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, comb
         return None
     missing = g.board_cards - len(board_cards)
     fixed = all(isinstance(e, tuple) for e in entries)
-    tuples = 1 if fixed else math.prod(len(_player_arrays(g, e)[0]) for e in entries)
-    work = tuples * comb(12 + missing, missing) * len(entries)  # as ``deals_work``
+    players = None if fixed else _Players.of(g, entries)
+    work = (1 if fixed else players.tuples) * comb(12 + missing, missing) * len(entries)  # as ``deals_work``
     if work > min(FOLD_FROM, EXACT_LIMIT if exact else EXACT_WORK):  # the general path says why
         return None
-    kernels = _Kernels.load()
+    disjoint_tuples, fixed_tuples = _Kernels.for_game(g)
     blocked = 0
     for c in board_cards:
         blocked |= 1 << c
     for c in dead_cards:
         blocked |= 1 << c
-    if fixed:
+    if players is None:
         holes, weights, always = np.array([[sorted(e) for e in entries]], np.uint8), _ONE, 0
         for e in entries:
             for c in e:
                 always |= 1 << c
     else:
-        players = [_player_arrays(g, e) for e in entries]
-        offsets = np.zeros(len(players) + 1, np.int64)
-        np.cumsum([len(h) for h, _ in players], out=offsets[1:])
-        holes, weights, kept, always = kernels.disjoint_tuples(
-            np.concatenate([h for h, _ in players]), offsets, np.concatenate([w for _, w in players]), np.int64(blocked))
+        holes, weights, kept, always = disjoint_tuples(players.hands, players.offsets, players.weights, blocked)
         for text, count in zip(texts, kept):
             if not count:
                 raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
         if not len(holes):
             raise SampyongError("these ranges never fit together: every combination shares a card")
     counts = np.zeros(1 << (2 * len(entries)))
-    kernels.fast_evaluator(g)._free_kernels.fixed_tuples(
-        holes, weights, weights, np.array(board_cards, np.uint8), np.int64(blocked), missing, counts)
+    fixed_tuples(holes, weights, weights, _board_array(tuple(board_cards)), blocked, missing, counts)
     deck = 52 - (blocked | int(always)).bit_count()
     return _counts_result(g, board_cards, comb(deck, missing), counts, labels, combos)
 
@@ -335,8 +371,10 @@ def _code_sums(players: int) -> np.ndarray:
 def _counts_result(g: Game, board_cards, samples: int, counts: np.ndarray, labels, combos) -> dict:
     """The exact answer from the weight of each showdown code (``_code_sums``)."""
     players = len(labels)
-    sums = ((counts @ _code_sums(players)) / counts.sum()).tolist()
-    values = [(t[0], t[2], t[3], t[4], t[5], t[6], 0.0) for t in (sums[7 * p: 7 * p + 7] for p in range(players))]
+    total = float(counts.sum())
+    sums = (counts @ _code_sums(players)).tolist()
+    values = [(t[0] / total, t[2] / total, t[3] / total, t[4] / total, t[5] / total, t[6] / total, 0.0)
+              for t in (sums[7 * p: 7 * p + 7] for p in range(players))]
     return _answer(g, board_cards, True, samples, values, labels, combos)
 
 
@@ -610,7 +648,7 @@ def _answer(g, board_cards, exact, samples, values, labels, combos) -> dict:
         if size is not None:
             hand["combos"] = size
         out.append(hand)
-    return {"game": g.name, "board": format_cards(board_cards), "exact": bool(exact), "samples": int(samples), "hands": out}
+    return {"game": g.name, "board": _label(tuple(board_cards)), "exact": bool(exact), "samples": int(samples), "hands": out}
 
 
 def _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples, seed) -> dict:

@@ -212,6 +212,16 @@ def test_exact_refused_when_too_large():
         equity("holdem", ["As Ah", "random", "random", "random"], exact=True)
 
 
+def test_a_deck_too_short_for_the_hands_still_to_deal_is_refused():
+    """Seven cards left for a random hand and a whole board deal exactly; six do not. The check
+    counts the hands still to deal (a range or ``random``), not the fixed ones."""
+    out = [c for c in (r + s for r in "23456789TJQKA" for s in "cdhs") if c not in ("As", "Ah")]
+    answer = equity("holdem", ["As Ah", "random"], dead=" ".join(out[:43]))
+    assert answer["exact"] and answer["samples"] == 21  # seven cards: the hand's two, then the board's five
+    with pytest.raises(SampyongError, match="not enough cards"):
+        equity("holdem", ["As Ah", "random"], dead=" ".join(out[:44]))
+
+
 # --- the exact/sampled choice, seeds, sample limits, ranges -------------------------------
 
 
