@@ -89,6 +89,7 @@ STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerk
 AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks", "_posts")
 RESULT_FIELDS = ("finishing_stacks", "winnings")
 _RAISE_AMOUNT = re.compile(r"^\s*p\d+ cbr (\S+)")
+_NOT_WHOLE_RAISE = re.compile(r"cbr(?! \d+$)", re.MULTILINE)  # a bet or raise to other than whole chips, one action a line
 ACTION = re.compile(  # a PHH action: groups (d, dh, seat, cards | d, db, cards | seat, verb, argument)
     r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$")
 
@@ -269,10 +270,14 @@ def unit_of(fields: dict) -> int:
     for name in (*AMOUNT_FIELDS, "_rake"):
         value = fields.get(name)
         amounts += value if isinstance(value, list) else [value] if value is not None else []
-    actions = [action if isinstance(action, str) else str(action) for action in fields.get("actions", [])]
-    if all(type(amount) is int for amount in amounts) and all(
-            len(words) == 3 and words[2].isdecimal() for words in (a.split() for a in actions if "cbr" in a)):
+    actions = fields.get("actions", [])
+    try:
+        text = "\n".join(actions)
+    except TypeError:  # an action that is not text: read as text below
+        text = None
+    if text is not None and all(type(amount) is int for amount in amounts) and not _NOT_WHOLE_RAISE.search(text):
         return 0  # whole amounts, the common case: no Decimal needed
+    actions = [action if isinstance(action, str) else str(action) for action in actions]
     raised = [match.group(1) for match in map(_RAISE_AMOUNT.match, actions) if match]
     places = max((_decimals(amount) for amount in amounts), default=0)
     for text in raised:

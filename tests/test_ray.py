@@ -80,3 +80,41 @@ def test_a_shard_lost_with_its_worker_runs_again(ray_session, tmp_path):
 
     with pytest.raises(SampyongError, match="shard 0 was lost 4 times"):
         RayBackend(workers=1, max_retries=0).run([ShardTask(always_dies, "x", ShardSpec(0, 1, 0))], lambda t, r: None)
+
+
+WHILE_RAY_STARTS = """
+import json, os, sys, threading, time
+from pipeline.backends import RayBackend, ShardTask
+from pipeline.plan import ShardSpec
+
+def slow(config, shard):
+    time.sleep(0.25)
+    return {"shard": shard.index, "pid": os.getpid()}
+
+callers, seen = set(), []
+def on_result(task, result):
+    callers.add(threading.current_thread() is threading.main_thread())
+    seen.append(result)
+tasks = [ShardTask(slow, None, ShardSpec(index=i, deals=1, root_seed=0)) for i in range(40)]
+RayBackend(workers=2).run(tasks, on_result)
+import ray
+print(json.dumps({"seen": seen, "driver": os.getpid(), "callers": sorted(callers), "ray_up": ray.is_initialized()}))
+"""
+
+
+def test_the_driver_runs_shards_while_its_embedded_ray_starts():
+    """In a fresh process, an embedded Ray's run starts with the driver taking shards from the
+    front of the queue while Ray starts (seconds), and Ray takes the rest: every shard's result
+    arrives once, always handed over on the driver's own thread, and Ray is stopped after."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", WHILE_RAY_STARTS], cwd=ROOT, capture_output=True, text=True, check=True,
+                         timeout=300).stdout
+    answer = json.loads(out.strip().splitlines()[-1])
+    assert sorted(r["shard"] for r in answer["seen"]) == list(range(40))
+    by_driver = [r["shard"] for r in answer["seen"] if r["pid"] == answer["driver"]]
+    assert by_driver and by_driver == list(range(len(by_driver)))  # the first shards, in order
+    assert len(by_driver) < 40  # ten seconds of shards: Ray is up long before, and takes the rest
+    assert answer["callers"] == [True] and not answer["ray_up"]
