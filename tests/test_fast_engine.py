@@ -11,7 +11,9 @@ engine ``engine.player.play_hand`` on the same deal, in ``compare``):
 * ``players_at`` (``streets.players``, ``fit``'s players at the flop): players left when each
   reached street's betting began, counted from the reference's folds, and at showdown;
 * ``live`` (who is at showdown: the showdown flags, ``positions.showdown``): its live seats;
-* ``pot`` (``pots``): its pot.
+* ``pot`` (``pots``): its pot;
+* ``stats`` (``fit``'s statistics: VPIP, PFR, three-bet, aggression per street, ...): the
+  reference hand's ``engine.records.seat_stats``.
 
 The built-in policies never reach some branches (a pot-limit maximum, an overbet, a raise
 short of the minimum); the ``random-legal`` policy (``engine.chance``) takes every legal
@@ -29,6 +31,7 @@ from engine.fast import CHECK_CALL, DEAL, FOLD, MAX_ACTIONS, RAISE, play_batch
 from engine.player import deal_hands, play_hand
 from engine.policy import Policy, Random, builtin
 from engine.ranking import HandRanking
+from engine.records import STATS, seat_stats
 from evaluator.cards import hand_classes, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import game
@@ -99,7 +102,8 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
     hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
     ranks = np.array([[percentile(sorted(h.tolist())) for h in row] for row in hole])
     ranking = percentile if isinstance(percentile, HandRanking) else None
-    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking)
+    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking,
+                      keep_stats=True)
     fast.references = []
     for i in range(hands):
         ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], percentile)
@@ -112,6 +116,7 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
         reach = int(fast.reached[i])
         published = [*fast.players_at[i, : min(reach, 3) + 1].tolist(), int(fast.players_at[i, 4])]
         assert published == players_at(ref), where
+        assert fast.stats[i].tolist() == [[seat[name] for name in STATS] for seat in seat_stats(ref)], where
         fast.references.append(ref)
     return fast
 
