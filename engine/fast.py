@@ -45,7 +45,7 @@ from evaluator.settle_kernels import half_winners
 from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
 from engine.policy import (
-    P_BET, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
+    P_BET, P_BLUFF, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
     P_OVERCALL, P_RANGES, P_RERAISE, P_SAMPLES, P_STYLE, CHECK_CALL_STYLE, RANDOM_LEGAL, THRESHOLDS, Policy,
 )
 from engine.reads import preflop_read, range_cap
@@ -439,14 +439,14 @@ def _play_hands(
                         state = BLOCKED
                         break
                     fraction = p[P_BET_SIZE]
-                    if value > p[P_BET] and low >= 0:
+                    if (value > p[P_BET + street - 1] or (not can_fold and value < p[P_BLUFF + street - 1])) and low >= 0:
                         choice = RAISE
                     elif not can_fold:
                         choice = CHECK_CALL
                     else:
                         pot = contributed.sum()
                         odds = call / (pot + call)
-                        choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR] else FOLD
+                        choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR + street - 1] else FOLD
                 if street == 0 and choice != FOLD:
                     reads[actor] |= preflop_read(choice == RAISE, raises, callers, can_fold)
                 if choice == RAISE:

@@ -160,8 +160,8 @@ def replay_batch(records: list[Record]) -> Replayed:
         structures.append(encodings[key])
         texts.append(text)
     seats, hole_size, units = (np.array(x, np.int64) for x in (seats, hole_size, units))
-    stacks, blinds, antes, expected, structures = (
-        np.array(x, np.int64).reshape(n, -1) for x in (stacks, blinds, antes, expected, structures))
+    stacks, blinds, antes, expected = (np.array(x, np.int64).reshape(n, width) for x in (stacks, blinds, antes, expected))
+    structures = np.array(structures, np.int64).reshape(n, 5)  # a batch of no record too
     text_start = np.zeros(n + 1, np.int64)
     text_start[1:] = np.cumsum([len(t) for t in texts])
     first_row = np.zeros(n + 1, np.int64)

@@ -146,6 +146,25 @@ def test_percentiles_exactly_on_the_policies_thresholds_agree():
     assert int((fast.actions[:, :, 1] == RAISE).sum()) > 0
 
 
+BY_STREET = [  # bluffs, and thresholds that differ by street (None: the street plays as the flop)
+    dict(bluff=0.3), dict(bluff=0.2, bet_river=0.55, call_factor_river=2.5), dict(bluff=0.45, bluff_turn=0.1),
+    dict(bet_turn=0.9, call_factor_turn=0.5, bluff_river=0.4), dict(bluff=0.35, bet_river=0.8), dict(call_factor=2.0, call_factor_river=0.8),
+]
+
+
+@pytest.mark.parametrize("name, betting", [("holdem", NO_LIMIT), ("pls7", POT_LIMIT)])
+def test_bluffs_and_thresholds_by_street_agree_hand_by_hand(name, betting):
+    """Policies that bluff (``postflop.bluff``: bet with the weakest hands when no one has bet) and
+    set their thresholds street by street (``bet_river``, ``call_factor_turn``, ...) play alike in
+    both engines, and bet more than the same policies without them."""
+    names = ("regular", "tight", "loose", "regular", "station", "tight")
+    changed = [dataclasses.replace(builtin(p), postflop=dataclasses.replace(builtin(p).postflop, **c)) for p, c in zip(names, BY_STREET)]
+    fast = compare(name, betting, 6, 400, 23, policies=changed)
+    plain = compare(name, betting, 6, 400, 23, policies=[builtin(p) for p in names])
+    raises = lambda played: int((played.actions[:, :, 1] == RAISE).sum())  # noqa: E731
+    assert raises(fast) > raises(plain)
+
+
 def test_short_and_uneven_stacks_side_pots_agree():
     """Stacks from 3 to 300 chips: all-ins for less, side pots and odd chips agree with the reference."""
     rng = np.random.default_rng(3)
