@@ -14,7 +14,8 @@ built-in policies tight, loose, regular and station), keeping the best. Every tr
 same deals with the same strength samples (``engine.tune.Deals``: common random numbers), so two
 trials differ only by their policies, never by their luck. How many hands a trial plays: a pilot
 run of each start measures each statistic's standard error, and trials play enough hands that it
-falls below a quarter of the statistic's tolerance (``TOLERANCE``; ``hands_needed``). The
+falls below a quarter of the statistic's tolerance (``TOLERANCE``; ``hands_needed``), the records
+themselves a pilot too (the play the search aims for has their spread per hand). The
 objective is the sum over the targets of the squared miss, each in units of the standard error
 of the difference (the records' and a trial's). The best policy of each start is then played on
 fresh deals: the figures reported, their standard errors, the residuals and the verdict come from
@@ -75,18 +76,21 @@ PILOT_HANDS = 4000  # a pilot run's hands, per start
 HANDS_AT_LEAST, HANDS_AT_MOST = 2000, 100_000  # a trial's hands, whatever the pilot says
 MISSING = 1e4  # the objective's charge for a figure a trial cannot show (a ratio of nothing)
 
+# A bluff above half the equity a hand may have would bet most hands as bluffs: no play of the
+# records' kind, and a flat stretch (every bluff above ``bet`` bets everything) the search would roam.
+RANGES = {"bet": (0.0, 1.0), "bluff": (0.0, 0.5), "call_factor": (0.0, 6.0)}
 # The knobs searched, with their ranges (``engine.tune``'s form): every knob of a thresholds
-# policy but its hand-strength samples and its ``ranges``, which the start keeps.
+# policy but its hand-strength samples and its ``ranges``, which the start keeps, the turn's own
+# thresholds (the turn plays as the flop; the river has its own) and limping (yes or no: the
+# search tries both, ``search``).
 KNOBS = (
     ("preflop", "open_early", 0.0, 1.0), ("preflop", "open_late", 0.0, 1.0), ("preflop", "call", 0.0, 1.0),
     ("preflop", "overcall", 0.0, 1.0), ("preflop", "reraise", 0.0, 1.0), ("preflop", "call_reraised", 0.0, 1.0),
-    ("preflop", "limp", 0.0, 1.0), ("preflop", "open_size", 0.25, 2.0),
-    *(("postflop", f"{name}{street}", 0.0, 6.0 if name == "call_factor" else 1.0)
-      for name in ("bet", "bluff", "call_factor") for street in ("", "_river")),
+    ("preflop", "open_size", 0.25, 2.0),
+    *(("postflop", f"{name}{street}", *RANGES[name]) for name in ("bet", "bluff", "call_factor") for street in ("", "_river")),
     ("postflop", "bet_size", 0.25, 2.0),
 )
 STARTS = ("tight", "loose", "regular", "station")
-SIGMA = 0.2  # CMA-ES's first step, in the knobs' [0, 1] scale
 
 
 def ratio_se(numerator: np.ndarray, denominator: np.ndarray) -> tuple[float, float]:
@@ -246,8 +250,9 @@ class Search:
 
 
 PREFLOP_TARGETS = ("flop", "players", "vpip", "pfr", "three_bet")  # what preflop play alone decides
+PREFLOP_KNOBS = ("open_early", "open_late", "call", "overcall", "reraise", "call_reraised")  # what decides it, and limping
 # The search's stages: which knobs, at which first step, with what share of a start's trials.
-STAGES = (("preflop", 0.2, 0.25), ("postflop", 0.25, 0.5), ("all", 0.05, 0.25))
+STAGES = (("preflop", 0.2, 0.34), ("postflop", 0.25, 0.4), ("all", 0.05, 0.26))
 
 
 def _preflop_only(policy: Policy) -> Policy:
@@ -272,57 +277,76 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
            knobs=KNOBS, step=lambda: None, map=map) -> Search:
     """CMA-ES from ``start`` over ``knobs`` in three stages (``STAGES``), at most ``trials`` trials in
     all (``step()`` after each), every trial on ``deals`` (``map(Trial, policies)`` plays a
-    generation: a process pool's map runs them side by side): the preflop knobs on the figures
-    preflop play alone decides (played with one strength sample: ``_preflop_only``), then from the
-    policy found the postflop knobs on every target, then from the best policy so far every knob
-    together in smaller steps. Returns the best policy met on every target (the start itself is
-    the first trial) and the best distance after each trial."""
-    import cma
+    generation: a process pool's map runs them side by side):
 
+    1. the preflop knobs on the figures preflop play alone decides, played with one strength
+       sample (``_preflop_only``), once limping and once not (limping is yes or no: CMA-ES, which
+       moves in small steps, would seldom cross from one to the other), the better kept;
+    2. from the policy found, the postflop knobs (and the open size) on every target;
+    3. from the best policy so far, every knob together in smaller steps.
+
+    Returns the best policy met on every target (the start itself is the first trial) and the
+    best distance after each trial."""
     trial = Trial(records, deals)
+    preflop_targets = tuple(t for t in targets if t in PREFLOP_TARGETS)
 
-    def played(policy: Policy, figures: Figures) -> tuple[float, Policy, Figures]:
-        return distance(figures, records.figures, scale, targets), policy, figures
+    def judged(policies: list[Policy], preflop: bool) -> list[tuple[float, Policy, Figures]]:
+        played = map(trial, [_preflop_only(p) if preflop else p for p in policies])
+        return [(distance(f, records.figures, scale, preflop_targets if preflop else targets), p, f)
+                for p, f in zip(policies, played)]
 
-    best = played(start, trial(start))
+    best = judged([start], False)[0]
     history = [best[0]]
     step()
-    preflop_targets = tuple(t for t in targets if t in PREFLOP_TARGETS)
+
+    def tried(outcomes, preflop: bool) -> None:
+        nonlocal best
+        for outcome in outcomes:
+            if not preflop:
+                best = min(best, outcome, key=lambda b: b[0])
+            history.append(best[0])
+            step()
+
     base, stops = start, []
     for number, (stage, sigma, share) in enumerate(STAGES):
-        chosen = tuple(k for k in knobs if stage == "all" or k[0] == stage)
+        chosen = tuple(k for k in knobs if stage == "all" or (k[1] in PREFLOP_KNOBS) == (stage == "preflop"))
         budget = int(trials * share) if number < len(STAGES) - 1 else trials - len(history)
-        if not chosen or budget < 2 or (stage == "preflop" and not preflop_targets):
+        preflop = stage == "preflop"
+        if not chosen or budget < 4 or (preflop and not preflop_targets):
             continue
-        found = (math.inf, base)  # the preflop stage's best on its own targets
-        strategy = cma.CMAEvolutionStrategy(vector_of(base, chosen), sigma, {
-            "seed": seed + 1 + number, "bounds": [0, 1], "maxfevals": budget, "verbose": -9, "tolfun": 0.05,
-            "tolx": 1e-3, "tolflatfitness": 3})
-        while not strategy.stop():
-            points = strategy.ask()
-            policies = [policy_at(base, point, chosen) for point in points]
-            values = []
-            if stage == "preflop":
-                for policy, figures in zip(policies, map(trial, [_preflop_only(p) for p in policies])):
-                    values.append(distance(figures, records.figures, scale, preflop_targets))
-                    found = min(found, (values[-1], policy), key=lambda f: f[0])
-                    history.append(best[0])
-                    step()
-            else:
-                for policy, figures in zip(policies, map(trial, policies)):
-                    outcome = played(policy, figures)
-                    values.append(outcome[0])
-                    best = min(best, outcome, key=lambda b: b[0])
-                    history.append(best[0])
-                    step()
-            strategy.tell(points, values)
-        stops.append(f"{stage}: " + ", ".join(str(key) for key in strategy.stop()))
-        if stage == "preflop":  # the next stage starts from the preflop found, played in full
-            best = min(best, played(found[1], trial(found[1])), key=lambda b: b[0])
-            base = found[1]
+        if preflop:
+            bases = [_with(base, limp=limp) for limp in (base.preflop.limp, not base.preflop.limp)]
+            found = [_cma(b, chosen, sigma, budget // 2, seed + number, lambda ps: judged(ps, True), tried, True) for b in bases]
+            (value, base, _), stop = min(found, key=lambda f: f[0][0])
+            best = min(best, judged([base], False)[0], key=lambda b: b[0])  # the next stage starts from it
         else:
+            _, stop = _cma(base, chosen, sigma, budget, seed + number, lambda ps: judged(ps, False), tried, False)
             base = best[1]
+        stops.append(f"{stage}: {stop}")
     return Search(start.name, best[1], best[2], best[0], tuple(history), "; ".join(stops))
+
+
+def _with(policy: Policy, **preflop) -> Policy:
+    return dataclasses.replace(policy, preflop=dataclasses.replace(policy.preflop, **preflop))
+
+
+def _cma(base: Policy, knobs, sigma: float, budget: int, seed: int, judge, tried, preflop: bool):
+    """CMA-ES (the ``cma`` package, its seed fixed) over ``knobs`` of ``base`` for at most ``budget``
+    trials, each generation judged at once (``judge(policies)``: distance, policy, figures each)
+    and told to ``tried``; the best outcome met and why it stopped."""
+    import cma
+
+    strategy = cma.CMAEvolutionStrategy(vector_of(base, knobs), sigma, {
+        "seed": seed + 1, "bounds": [0, 1], "maxfevals": budget, "verbose": -9, "tolfun": 0.05, "tolx": 1e-3,
+        "tolflatfitness": 3})
+    best = (math.inf, base, None)
+    while not strategy.stop():
+        points = strategy.ask()
+        outcomes = judge([policy_at(base, point, knobs) for point in points])
+        tried(outcomes, preflop)
+        best = min([best, *outcomes], key=lambda o: o[0])
+        strategy.tell(points, [o[0] for o in outcomes])
+    return best, ", ".join(str(key) for key in strategy.stop())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -382,10 +406,12 @@ def fit(records: Records, starts: list[Policy], ranking: HandRanking, *, hands: 
     for number, start in enumerate(starts):
         deals = Deals.dealt(records.game, records.seats, PILOT_HANDS, (seed, 1, number), ranking)
         pilots[start.name] = play_figures(records.table(start), deals)
-    chosen = hands or hands_needed(list(pilots.values()), targets)
-    worst = max(pilots.values(), key=lambda p: max(p.se[t] * math.sqrt(p.hands / chosen) / TOLERANCE[t] for t in targets
-                                                   if math.isfinite(p.se[t])))
-    log(f"{chosen:,} hands a trial{' (given)' if hands else ''}: trial standard errors at the pilots' worst "
+    # The records are a pilot too: the play the search aims for has their errors per hand.
+    measured = [*pilots.values(), records.figures]
+    chosen = hands or hands_needed(measured, targets)
+    worst = max(measured, key=lambda p: max([p.se[t] * math.sqrt(p.hands / chosen) / TOLERANCE[t] for t in targets
+                                             if math.isfinite(p.se[t])] + [0.0]))
+    log(f"{chosen:,} hands a trial{' (given)' if hands else ''}: trial standard errors at the worst pilot "
         + ", ".join(f"{t} {worst.se[t] * math.sqrt(worst.hands / chosen):.4f}" for t in targets if math.isfinite(worst.se[t]))
         + " (a quarter of the tolerance: " + ", ".join(f"{t} {TOLERANCE[t] / 4:g}" for t in targets) + ")")
     deals = Deals.dealt(records.game, records.seats, chosen, (seed, 0), ranking)

@@ -65,13 +65,13 @@ from evaluator.errors import SampyongError
 from evaluator.games import game as game_preset
 from evaluator.settle_kernels import SHOWDOWN_FLAGS
 from jobs.common import Study, section, table
-from jobs.play import CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate, holds_within
+from jobs.play import (CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STAT_COUNTS, STREETS, _rate, holds_within, stat_counts,
+                       stats_table)
 from pipeline.counts import parse_count
 from pipeline.plan import MAX_DEALS, RunConfig, ShardSpec, check_limits
 from pipeline.study import Option
 
-FORMATS = {**FORMATS, "records": "percent", "af": "number",
-           **{name: "percent" for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet")}}
+FORMATS = {**FORMATS, "records": "percent"}
 FILES_PER_SHARD = 100  # a shard's files: real corpora come as one file per hand as well as one per session
 RECORDS_PER_SHARD = 5_000  # a .phhs with more hands is cut into runs of this many, a shard each
 _HEADER_LINE = re.compile(rb"^\[\d+\][ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)  # a line that looks like a section header
@@ -276,7 +276,6 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
     return _tables(listed, *_count(hands))
 
 
-STAT_COUNTS = ("hands", *STATS, "aggressive_sq", "calls_sq", "aggressive_calls")  # squares: the aggression factor's SE
 
 
 def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
@@ -315,10 +314,7 @@ def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
         table = np.zeros((2, len(POT_BUCKETS), 3), np.int64)
         np.add.at(table, (at_showdown.astype(np.int64), bucket), np.stack([np.ones_like(pot), pot, pot * pot], 1))
         pots[key] = table
-        seat_stats_ = hands.stats[h, :n]  # [hand, seat, STATS]
-        a, c = seat_stats_[:, :, STATS.index("aggressive")], seat_stats_[:, :, STATS.index("calls")]
-        stats[key] = np.concatenate([np.full((n, 1), len(h)), seat_stats_.sum(0),
-                                     np.stack([(a * a).sum(0), (c * c).sum(0), (a * c).sum(0)], 1)], 1)
+        stats[key] = stat_counts(hands.stats[h, :n])
     return streets, showdown, positions, pots, stats
 
 
@@ -393,7 +389,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, against: list 
     ))
     records = counts["records"].sort("path", "index", "status", nulls_last=False)
     tables = {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
-              "stats": stats_table(counts["stats"]), "rulebook": rulebook_of_records(counts)}
+              "stats": stats_table(counts["stats"], GROUP), "rulebook": rulebook_of_records(counts)}
     if against:
         tables["compare"] = compare_table(tables, hands, against)
     return tables
@@ -430,6 +426,10 @@ def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against:
         p = played["streets"].filter(pl.col("street") == "flop").row(0, named=True)
         row("players at the flop", "hands that see it", r["players"], r["players_se"], n, p["players"], p["players_se"], m,
             float(seats), 0.0)
+        r_all = mine["stats"].filter(pl.col("seat").is_null()).row(0, named=True)
+        p_all = played["stats"].filter(pl.col("seat").is_null()).row(0, named=True)
+        for name, figure, everyone in (("vpip", "VPIP", 1.0), ("pfr", "PFR", 0.0)):
+            row(figure, "all seats", r_all[name], r_all[f"{name}_se"], n, p_all[name], p_all[f"{name}_se"], m, everyone, 0.0)
         for r, p in zip(mine["positions"].sort("seat").iter_rows(named=True), played["positions"].sort("seat").iter_rows(named=True)):
             row("plays preflop", f"seat {r['seat']}", r["played"], r["played_se"], n, p["played"], p["played_se"], m, 1.0, 0.0)
         claims = played["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "everyone", "everyone_se",
@@ -473,31 +473,6 @@ def rulebook_of_records(counts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"game": pl.String, "seats": pl.Int32, "claim": pl.String, "among": pl.String,
                                       "rulebook": pl.Float64, "rulebook_words": pl.String, "records": pl.Float64,
                                       "records_se": pl.Float64, "records_hands": pl.Int64, "holds": pl.String})
-
-
-def stats_table(counts: pl.DataFrame) -> pl.DataFrame:
-    """Per group and seat, then over every seat (``seat`` null): VPIP, PFR, three-bet (of its
-    chances), flop seen, went to showdown (of flops seen), won at showdown (of showdowns), the
-    aggression factor (postflop bets and raises per call) and the continuation bet (of its
-    chances), each with its standard error (the factor's by the delta method over hands)."""
-    overall = counts.group_by(*GROUP).agg(pl.exclude("seat").sum()).with_columns(pl.lit(None, pl.Int32).alias("seat"))
-    rows = pl.concat([counts, overall.select(counts.columns)]).sort(*GROUP, "seat", nulls_last=True)
-    f = pl.col
-
-    def of(name: str, among: str, label: str) -> list[pl.Expr]:
-        return _rate(f(name), f(among).cast(pl.Float64), label)
-
-    n = f("hands").cast(pl.Float64)
-    af = f("aggressive") / f("calls")
-    af_var = (f("aggressive_sq") - 2 * af * f("aggressive_calls") + af**2 * f("calls_sq")) / n - (
-        (f("aggressive") - af * f("calls")) / n) ** 2
-    return rows.select(
-        *GROUP, "seat", "hands", *of("vpip", "hands", "vpip"), *of("pfr", "hands", "pfr"),
-        *of("three_bet", "three_bet_chance", "three_bet"), *of("flop", "hands", "flop"), *of("showdown", "flop", "wtsd"),
-        *of("won_showdown", "showdown", "wsd"), af.alias("af"),
-        (af_var.clip(lower_bound=0) / n).sqrt().truediv(f("calls") / n).alias("af_se"),
-        *of("cbet", "cbet_chance", "cbet"),
-    )
 
 
 LEGENDS = {

@@ -167,8 +167,8 @@ class Fit:
             + ("agree with each other within the tolerances." if self.agree else "do **not** agree with each other within the tolerances."),
             "",
             f"Every trial of the search played the same {fitted.hands:,} deals (common random numbers: trials differ by "
-            f"their policies only). That many hands put each fitted statistic's standard error below a quarter of its "
-            f"tolerance at the pilot runs ({_pilot_line(fitted)}). The figures below are each start's best policy on "
+            f"their policies only), chosen from pilot runs of every start and the records themselves so that each fitted "
+            f"statistic's standard error in a trial is below a quarter of its tolerance ({_pilot_line(fitted)}). The figures below are each start's best policy on "
             f"{fitted.check.hands:,} fresh deals, never the deals it was tuned to; ± one standard error.",
             "",
             "## The fitted policy against the records",
@@ -225,9 +225,14 @@ def _amount(name: str, value: float) -> str:
 
 
 def _pilot_line(fitted: Fitted) -> str:
-    worst = {name: max(p.se[name] * math.sqrt(p.hands / fitted.hands) for p in fitted.pilots.values()
-                       if math.isfinite(p.se[name])) for name in fitted.targets}
-    return ", ".join(f"{_label(n)} {v:.4f} against {TOLERANCE[n] / 4:g}" for n, v in worst.items())
+    """Each fitted statistic's standard error in a trial: at the worst pilot (a start or the records),
+    and at the fitted policy; against a quarter of its tolerance."""
+    def trial_se(figures, name) -> float:
+        return figures.se[name] * math.sqrt(figures.hands / fitted.hands)
+
+    pilots = [*fitted.pilots.values(), fitted.records.figures]
+    return ", ".join(f"{_label(n)} {max(trial_se(p, n) for p in pilots if math.isfinite(p.se[n])):.4f} at the worst "
+                     f"pilot, {trial_se(fitted.check, n):.4f} fitted, against {TOLERANCE[n] / 4:g}" for n in fitted.targets)
 
 
 def _markdown(frame: pl.DataFrame) -> str:

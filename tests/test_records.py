@@ -197,7 +197,11 @@ def test_against_a_policy_sets_three_columns_per_figure(tmp_path):
     checked = rates.filter(pl.col("records_hands") > 0)
     assert ((checked["difference"].abs() <= 4 * checked["difference_se"]) | (checked["difference_se"] == 0)).all(), checked
     everyone = dict(compare.filter(pl.col("records_holds").is_null()).select("figure", "everyone").unique().rows())
-    assert everyone == {"flop seen": 1.0, "reached showdown": 1.0, "plays preflop": 1.0, "players at the flop": 6.0}
+    assert everyone == {"flop seen": 1.0, "reached showdown": 1.0, "plays preflop": 1.0, "players at the flop": 6.0,
+                        "VPIP": 1.0, "PFR": 0.0}
+    seats = compare.filter(pl.col("figure") == "plays preflop")
+    vpip = compare.filter(pl.col("figure") == "VPIP").row(0, named=True)  # every seat's plays preflop, together
+    assert vpip["records"] == pytest.approx(seats["records"].mean()) and vpip["policy"] == pytest.approx(seats["policy"].mean())
     claims = compare.filter(pl.col("records_holds").is_not_null())
     assert claims.height == 4 and set(claims["policy_holds"]) <= {"yes", "no", "too few to tell", "n/a"}
     everyone_shows = claims.filter(pl.col("among") == "all hands")["everyone"][0]
