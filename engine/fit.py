@@ -252,7 +252,7 @@ class Search:
 PREFLOP_TARGETS = ("flop", "players", "vpip", "pfr", "three_bet")  # what preflop play alone decides
 PREFLOP_KNOBS = ("open_early", "open_late", "call", "overcall", "reraise", "call_reraised")  # what decides it, and limping
 # The search's stages: which knobs, at which first step, with what share of a start's trials.
-STAGES = (("preflop", 0.2, 0.34), ("postflop", 0.25, 0.4), ("all", 0.05, 0.26))
+STAGES = (("preflop", 0.2, 0.3), ("postflop", 0.25, 0.4), ("all", 0.05, 0.3))
 
 
 def _preflop_only(policy: Policy) -> Policy:
@@ -282,7 +282,9 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
     1. the preflop knobs on the figures preflop play alone decides, played with one strength
        sample (``_preflop_only``), once limping and once not (limping is yes or no: CMA-ES, which
        moves in small steps, would seldom cross from one to the other), the better kept;
-    2. from the policy found, the postflop knobs (and the open size) on every target;
+    2. from the policy found, the postflop knobs (and the open size) on every target, once from
+       the start's and once from the middle of their ranges (a restart: a start's postflop play
+       may lie in another valley than the records'), the better kept;
     3. from the best policy so far, every knob together in smaller steps.
 
     Returns the best policy met on every target (the start itself is the first trial) and the
@@ -314,11 +316,14 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
         preflop = stage == "preflop"
         if not chosen or budget < 4 or (preflop and not preflop_targets):
             continue
-        if preflop:
-            bases = [_with(base, limp=limp) for limp in (base.preflop.limp, not base.preflop.limp)]
-            found = [_cma(b, chosen, sigma, budget // 2, seed + number, lambda ps: judged(ps, True), tried, True) for b in bases]
+        if stage != "all":  # two runs, the better kept: limping and not; from the start's postflop knobs and the middle
+            bases = ([_with(base, limp=limp) for limp in (base.preflop.limp, not base.preflop.limp)] if preflop
+                     else [base, policy_at(base, np.full(len(chosen), 0.5), chosen)])
+            found = [_cma(b, chosen, sigma, budget // 2, seed + number, lambda ps: judged(ps, preflop), tried, preflop)
+                     for b in bases]
             (value, base, _), stop = min(found, key=lambda f: f[0][0])
-            best = min(best, judged([base], False)[0], key=lambda b: b[0])  # the next stage starts from it
+            if preflop:
+                best = min(best, judged([base], False)[0], key=lambda b: b[0])  # the next stage starts from it
         else:
             _, stop = _cma(base, chosen, sigma, budget, seed + number, lambda ps: judged(ps, False), tried, False)
             base = best[1]

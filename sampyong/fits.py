@@ -113,15 +113,16 @@ class Fit:
             rows.append(row)
         return pl.DataFrame(rows)
 
-    def agreement(self) -> dict[str, float]:
-        """Per fitted statistic, the largest difference between two starts' fits (fresh deals)."""
+    def agreement(self, names=None) -> dict[str, float]:
+        """Per fitted statistic (or each of ``names``), the largest difference between two starts'
+        fits (fresh deals)."""
         checks = list(self.fitted.checks.values())
-        return {name: max(c[name] for c in checks) - min(c[name] for c in checks) for name in self.targets}
+        return {name: max(c[name] for c in checks) - min(c[name] for c in checks) for name in names or self.targets}
 
-    @property
-    def agree(self) -> bool:
-        """Whether the fits from every start agree with each other within the tolerances."""
-        return all(spread <= TOLERANCE[name] for name, spread in self.agreement().items())
+    def agree(self, names=None) -> bool:
+        """Whether the fits from every start agree with each other within the tolerances, on every
+        fitted statistic (or each of ``names``)."""
+        return all(spread <= TOLERANCE[name] for name, spread in self.agreement(names).items())
 
     def verdict(self) -> str:
         """One sentence: within the tolerances or not, and by how much."""
@@ -133,6 +134,15 @@ class Fit:
                     f"{_label(worst['figure'])} at {abs(worst['in_tolerances']):.2f} of it")
         return ("not within tolerance: " + ", ".join(f"{_label(r['figure'])} misses by {_amount(r['figure'], r['residual'])} "
                                                        f"({abs(r['in_tolerances']):.1f} tolerances)" for r in outside))
+
+    def _agreement_sentence(self) -> str:
+        if len(self.fitted.searches) < 2:
+            return "One start: nothing to agree with."
+        apart = {n: v for n, v in self.agreement().items() if abs(v) > TOLERANCE[n]}
+        if not apart:
+            return f"The fits from all {len(self.fitted.searches)} starts agree with each other within the tolerances."
+        return (f"The fits from the {len(self.fitted.searches)} starts agree within the tolerances but on "
+                + ", ".join(f"{_label(n)} ({_amount(n, v)} apart)" for n, v in apart.items()) + ".")
 
     def figure(self):
         """The convergence of each start's search: the best distance after each trial (log scale)."""
@@ -163,8 +173,7 @@ class Fit:
             + (f"; {records.other_hands:,} records of other tables or that do not replay left out" if records.other_hands else "")
             + ".",
             "",
-            f"**Verdict: {self.verdict()}.** The fits from every start "
-            + ("agree with each other within the tolerances." if self.agree else "do **not** agree with each other within the tolerances."),
+            f"**Verdict: {self.verdict()}.** " + self._agreement_sentence(),
             "",
             f"Every trial of the search played the same {fitted.hands:,} deals (common random numbers: trials differ by "
             f"their policies only), chosen from pilot runs of every start and the records themselves so that each fitted "
@@ -250,7 +259,7 @@ def _markdown(frame: pl.DataFrame) -> str:
 
 
 def fit(records: str | Path | list, *, game: str | None = None, start: str | None = None, hands: str | int | None = None,
-        trials: int = 600, seed: int = 1, name: str = "fitted", targets: str | None = None, positions: bool = False,
+        trials: int = 2000, seed: int = 1, name: str = "fitted", targets: str | None = None, positions: bool = False,
         workers: int | None = None, log=None, progress=None) -> Fit:
     """Fit a policy to hand records (``sampyong fit``; ``engine.fit``): the flop seen, the players
     there, the showdowns reached, VPIP, PFR, three-bet and the aggression factor of each street
