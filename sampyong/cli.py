@@ -457,7 +457,7 @@ def fit(
     start: Annotated[Optional[str], typer.Option(help="The policies the search starts from, a comma list of built-ins or .toml files (default: tight,loose,regular,station); the best fit is kept.")] = None,
     targets: Annotated[Optional[str], typer.Option(help="The statistics to fit, a comma list of flop, players, showdown, vpip, pfr, three_bet, af_flop, af_turn, af_river (default: all).")] = None,
     hands: Annotated[Optional[str], typer.Option(help="Hands a trial plays, the same deals every trial (default: enough that each statistic's standard error is below a quarter of its tolerance, from a pilot run).")] = None,
-    trials: Annotated[int, typer.Option(help="Trials a start (CMA-ES: a third on the preflop knobs, played quickly, then the postflop knobs, then every knob).")] = 2000,
+    trials: Annotated[int, typer.Option(help="Trials a start (CMA-ES: a third on the preflop knobs, played quickly, then the postflop knobs, then every knob).")] = 2400,
     seed: Annotated[int, typer.Option(help="Seed of the trials' deals and of the search.")] = 1,
     name: Annotated[str, typer.Option(help="Name of the fitted policy.")] = "fitted",
     out: Annotated[Optional[Path], typer.Option(help="Folder of the report: report.md, convergence.png, fit.csv, starts.csv, NAME.toml and NAME-from-START.toml (default: outputs/fit/NAME).")] = None,

@@ -259,7 +259,7 @@ def _markdown(frame: pl.DataFrame) -> str:
 
 
 def fit(records: str | Path | list, *, game: str | None = None, start: str | None = None, hands: str | int | None = None,
-        trials: int = 2000, seed: int = 1, name: str = "fitted", targets: str | None = None, positions: bool = False,
+        trials: int = 2400, seed: int = 1, name: str = "fitted", targets: str | None = None, positions: bool = False,
         workers: int | None = None, log=None, progress=None) -> Fit:
     """Fit a policy to hand records (``sampyong fit``; ``engine.fit``): the flop seen, the players
     there, the showdowns reached, VPIP, PFR, three-bet and the aggression factor of each street

@@ -163,10 +163,11 @@ def test_hands_needed_puts_each_error_below_a_quarter_of_its_tolerance():
 def test_scales_and_distance():
     """A miss is counted in standard errors of the difference (the records' and a trial's); a figure
     the play cannot show costs ``MISSING``."""
-    target = Figures({"flop": 0.5, "af_river": 2.0}, {"flop": 0.03, "af_river": 0.2}, 1000)
-    trial = Figures({"flop": 0.56, "af_river": math.nan}, {"flop": 0.04, "af_river": math.nan}, 4000)
-    scale = scales(target, trial, 16000, ("flop", "af_river"))
-    assert scale["flop"] == pytest.approx(math.hypot(0.03, 0.02)) and scale["af_river"] == 0.2
+    target = Figures({"flop": 0.5, "af_river": 2.0, "vpip": 0.3}, {"flop": 0.006, "af_river": 0.2, "vpip": 0.03}, 1000)
+    trial = Figures({"flop": 0.56, "af_river": math.nan, "vpip": 0.3}, {"flop": 0.016, "af_river": math.nan, "vpip": 0.0}, 4000)
+    scale = scales(target, trial, 16000, ("flop", "af_river", "vpip"))
+    assert scale["flop"] == pytest.approx(math.hypot(0.006, 0.008)) and scale["af_river"] == 0.2
+    assert scale["vpip"] == TOLERANCE["vpip"] / 2  # the records' 3 points are wider than half the tolerance
     assert distance(trial, target, scale, ("flop",)) == pytest.approx((0.06 / scale["flop"]) ** 2)
     assert distance(trial, target, scale, ("flop", "af_river")) == pytest.approx((0.06 / scale["flop"]) ** 2 + fitting.MISSING)
 
