@@ -112,6 +112,8 @@ def _prepare(record: Record) -> tuple[Setup, list[int], bytes] | None:
     fields = record.fields
     try:
         setup = setup_of(record)
+        if setup.posts:
+            return None  # live posts out of the blind seats (site hands): the kernel does not play them
         expected = fields["finishing_stacks"]
         if setup.unit or not all(type(v) is int for v in expected):
             expected = [to_chips(v, setup.unit) for v in expected]

@@ -71,6 +71,11 @@ class Hand:
         blinds: each seat's blind or straddle (0 for none), in PHH order; heads-up the two
             amounts are posted by the other seat (seat 1, the button, posts ``blinds[0]``).
         antes: each seat's ante (dead money, posted before the blinds); heads-up swapped too.
+        posts: each seat's live post out of the blind seats (a player joining or returning posts
+            a big blind to be dealt in), by seat, never swapped: it counts toward the seat's
+            first-round bet, so unraised it may check, but the order of play stays the
+            blinds' (the opener sits left of the largest blind or straddle). A dead post is an
+            ante.
         min_bet: the smallest bet (default: the largest blind), the minimum raise size too.
         auto_showdown: every live player shows (written as PHH ``sm`` actions) and the pot is
             settled as soon as the betting is over and every hole card is known (simulations);
@@ -81,18 +86,21 @@ class Hand:
 
     def __init__(
         self, game: Game, betting: Betting, stacks, blinds, antes=None, min_bet: int | None = None,
-        auto_showdown: bool = True,
+        auto_showdown: bool = True, posts=None,
     ):
         n = len(stacks)
         antes = list(antes) if antes is not None else [0] * n
+        posts = list(posts) if posts is not None else [0] * n
         blinds = list(blinds)
         if n < 2 or len(blinds) != n or len(antes) != n:
             raise SampyongError("a hand needs two or more seats, with a blind and an ante per seat")
         if any(x < 0 for x in [*stacks, *blinds, *antes]):
             raise SampyongError("stacks, blinds and antes cannot be negative")
+        if len(posts) != n or any(x < 0 for x in posts):
+            raise SampyongError("posts need one amount per seat, none negative")
         if min_bet is not None and min_bet < 0:
             raise SampyongError("the minimum bet cannot be negative")
-        self.initial_blinds, self.initial_antes = list(blinds), list(antes)  # as the record writes them
+        self.initial_blinds, self.initial_antes, self.initial_posts = list(blinds), list(antes), posts  # as the record writes them
         if n == 2:  # heads-up: the button (seat 1) posts the small blind
             blinds, antes = blinds[::-1], antes[::-1]
         self.game = game
@@ -121,9 +129,11 @@ class Hand:
             self.antes_paid[seat] = self.contributed[seat]
         for seat in range(n):
             self._put(seat, blinds[seat], bet=True)
-        self.posted = list(self.bets)  # each seat's blind or straddle as posted (all-in short included)
         # The preflop opener sits left of the largest blind or straddle (the later seat on a tie).
         largest = max(range(n), key=lambda s: (self.bets[s], s))
+        for seat in range(n):
+            self._put(seat, posts[seat], bet=True)
+        self.posted = list(self.bets)  # each seat's blind, straddle or live post as posted (all-in short included)
         self._begin_street(opener=(largest + 1) % n)
 
     # --- state ---------------------------------------------------------------------------

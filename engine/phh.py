@@ -86,7 +86,7 @@ CODES = {(v.game, v.betting): v.code for v in VARIANTS.values()}
 STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerkit read them
 
 # Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
-AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks")
+AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks", "_posts")
 RESULT_FIELDS = ("finishing_stacks", "winnings")
 _RAISE_AMOUNT = re.compile(r"^\s*p\d+ cbr (\S+)")
 ACTION = re.compile(  # a PHH action: groups (d, dh, seat, cards | d, db, cards | seat, verb, argument)
@@ -200,14 +200,17 @@ def _plain(value) -> bool:
 _SCALARS = {str, int, bool}  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
 
 
+SITE_SUFFIXES = (".txt", ".xml")  # a folder's poker-site hand histories, converted as read (``engine.sites``)
+
+
 def record_files(paths) -> list[Path]:
-    """The PHH files of ``paths`` (files, or folders searched for ``.phh`` and ``.phhs``), in order;
-    ``SampyongError`` for a path that does not exist."""
+    """The record files of ``paths`` (files, or folders searched for ``.phh``, ``.phhs`` and site hand
+    histories, ``.txt`` and ``.xml``), in order; ``SampyongError`` for a path that does not exist."""
     files = []
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
+            files += sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs", *SITE_SUFFIXES) and p.is_file())
         elif path.is_file():
             files.append(path)
         else:
@@ -216,16 +219,29 @@ def record_files(paths) -> list[Path]:
 
 
 def load_file(file: Path, data: bytes | None = None) -> list[Record]:
-    """The hands of one PHH file (``data``: its bytes, when the caller has read them);
-    ``SampyongError`` when it cannot be read or is not PHH."""
+    """The hands of one PHH file (``data``: its bytes, when the caller has read them), or of a poker
+    site's hand-history file, converted by ``engine.sites`` (the hands it converts: each replays to
+    the site's finishing stacks); ``SampyongError`` when it cannot be read or is neither."""
     try:
         if data is None:
             with open(file, "rb") as handle:  # bytes, then decoded: a third faster than Path.read_text on small files
                 data = handle.read()
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
-    return loads(text, str(file))
+    try:
+        return loads(data.decode("utf-8"), str(file))
+    except (UnicodeDecodeError, SampyongError) as error:
+        if Path(file).suffix in (".phh", ".phhs"):
+            if isinstance(error, UnicodeDecodeError):
+                raise SampyongError(f"cannot read {file}: {error}") from None
+            raise
+        from engine import sites  # site hand histories: engine.sites imports this module
+
+        text = sites.decode(data)
+        if sites.detect(text) is None:
+            raise SampyongError(f"{file}: not a PHH file nor a hand history of a known site ({', '.join(sites.MODULES)})") from None
+        converted = sites.read_text(text, str(file))
+        return [Record(fields, str(file), number) for number, fields in enumerate(converted.records, 1)]
 
 
 def load_paths(paths) -> Iterator[Record]:
@@ -243,13 +259,14 @@ def _decimals(value) -> int:
 
 
 def unit_of(fields: dict) -> int:
-    """The record's smallest unit as a power of ten: chips = amount * 10**unit.
+    """The record's smallest unit as a power of ten: chips = amount * 10**unit. The site's rake
+    (``_rake``, what a site took from the pot) counts too: it may be all that is finer.
 
     >>> unit_of({"blinds_or_straddles": [Decimal("0.5"), 1], "actions": ["p1 cbr 2.25"]})
     2
     """
     amounts = []
-    for name in AMOUNT_FIELDS:
+    for name in (*AMOUNT_FIELDS, "_rake"):
         value = fields.get(name)
         amounts += value if isinstance(value, list) else [value] if value is not None else []
     actions = [action if isinstance(action, str) else str(action) for action in fields.get("actions", [])]
@@ -298,19 +315,24 @@ class Setup:
     antes: list[int]
     min_bet: int | None
     unit: int
+    posts: list[int] | None = None  # live posts out of the blind seats (``_posts``), None when there are none
 
 
-def setup_of(record: Record) -> Setup:
-    """The record's game, betting structure, stacks, blinds, antes and minimum bet, in chips.
+def setup_of(record: Record, unit: int | None = None) -> Setup:
+    """The record's game, betting structure, stacks, blinds, antes, minimum bet and live posts, in
+    chips. PHH has no field for a live blind posted out of the blind seats (a player joining or
+    returning): the user-defined ``_posts`` gives each seat's (``engine.hand.Hand``'s ``posts``).
 
-    Raises ``SampyongError`` for an unknown variant or malformed fields.
+    ``unit``: count the chips in this unit rather than the record's (``unit_of``), for a record
+    whose actions, finer than its other amounts, are still to be written. Raises
+    ``SampyongError`` for an unknown variant or malformed fields.
     """
     fields = record.fields
     code = fields.get("variant")
     if code not in VARIANTS:
         raise SampyongError(f"variant {code!r} is not played by this engine")
     variant = VARIANTS[code]
-    unit = unit_of(fields)
+    unit = unit_of(fields) if unit is None else unit
 
     def amounts(name, default=None):
         values = fields.get(name, default)
@@ -323,22 +345,24 @@ def setup_of(record: Record) -> Setup:
     stacks = amounts("starting_stacks")
     blinds = amounts("blinds_or_straddles", [0] * len(stacks))
     antes = amounts("antes", [0] * len(stacks))
+    posts = amounts("_posts") if "_posts" in fields else None
     game = game_of(record, variant)
     small = to_chips(fields.get("small_bet", 0), unit)
     big = to_chips(fields.get("big_bet", 0), unit)
     betting: Betting = {"no-limit": NO_LIMIT, "pot-limit": POT_LIMIT}.get(variant.betting) or fixed_limit(small, big)
     min_bet = to_chips(fields["min_bet"], unit) if "min_bet" in fields else (small or None)
-    return Setup(game, betting, stacks, blinds, antes, min_bet, unit)
+    return Setup(game, betting, stacks, blinds, antes, min_bet, unit, posts if posts and any(posts) else None)
 
 
-def hand_of(record: Record) -> tuple[Hand, int]:
-    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit.
+def hand_of(record: Record, unit: int | None = None) -> tuple[Hand, int]:
+    """A fresh ``Hand`` for the record's variant, stacks, blinds and antes, and its unit
+    (``unit``: as ``setup_of``).
 
     Raises ``SampyongError`` for an unknown variant or malformed fields.
     """
-    setup = setup_of(record)
+    setup = setup_of(record, unit)
     return Hand(setup.game, setup.betting, setup.stacks, setup.blinds, setup.antes, min_bet=setup.min_bet,
-                auto_showdown=False), setup.unit
+                auto_showdown=False, posts=setup.posts), setup.unit
 
 
 def game_of(record: Record, variant: Variant) -> Game:
@@ -426,12 +450,17 @@ def replay(record: Record) -> Replay:
         if field in fields:
             expected = [Decimal(str(v)) for v in fields[field]]
             status, message = _compare(_result(hand, hand.finishing_stacks, field, unit), expected, unit)
+            if status == Status.DIFFER and field == "finishing_stacks" and fields.get("_rake"):
+                status, message = _raked(hand, hand.finishing_stacks, expected, fields["_rake"], unit)
             if status == Status.DIFFER and len(hand.live) > 1:
                 # Settled at showdown: the writer may have split the pots by pokerkit's rules.
                 stacks, paid = departures.pokerkit_finishing_stacks(hand)
                 if _result(hand, stacks, field, unit) == expected:
                     status, message = Status.MATCH, ""
                     kinds += paid
+                elif field == "finishing_stacks" and fields.get("_rake"):
+                    status, message = _raked(hand, stacks, expected, fields["_rake"], unit)
+                    kinds += paid if status == Status.MATCH else ()
             if status == Status.MATCH:
                 message = "; ".join(filter(None, [message, *_departure_notes(kinds)]))
             elif field == "winnings":
@@ -490,6 +519,29 @@ def summary(results) -> str:
         line += f"; {hands:,} of the matches replayed as their writer played them (" + ", ".join(
             f"{kind} {written[kind]:,}" for kind in departures.KINDS if written[kind]) + ")"
     return line
+
+
+def _raked(hand: Hand, stacks: list[int], expected: list[Decimal], rake, unit: int) -> tuple[Status, str]:
+    """Whether the record's finishing stacks are the engine's less the user-defined ``_rake``
+    (what the site took from the pot, PHH having no field for it), taken only from seats that won
+    (``stacks``: the engine's finishing stacks, or pokerkit's split of the same showdown).
+
+    >>> record = loads('variant = "NT"\\nblinds_or_straddles = [1, 2]\\nantes = [0, 0]\\nmin_bet = 2\\n'
+    ...                'starting_stacks = [100, 100]\\nactions = ["d dh p1 ????", "d dh p2 ????", "p2 cbr 6", "p1 cc",'
+    ...                ' "d db 2c3d4h", "p1 cbr 6", "p2 f"]\\nfinishing_stacks = [105, 94]\\n_rake = 1')[0]
+    >>> replay(record).status.value, replay(record).message
+    ('match', 'the site took a rake of 1 from the winners')
+    """
+    try:
+        owed = [to_chips(e, unit) for e in expected]
+        taken = to_chips(rake, unit)
+    except SampyongError:
+        return Status.DIFFER, "finishing stacks differ"
+    diffs = [ours - site for ours, site in zip(stacks, owed)]
+    won = [ours > behind for ours, behind in zip(stacks, hand.stacks)]
+    if len(owed) == hand.seats and sum(diffs) == taken and all(d == 0 or (d > 0 and w) for d, w in zip(diffs, won)):
+        return Status.MATCH, f"the site took a rake of {rake} from the winners"
+    return Status.DIFFER, f"finishing stacks differ (a rake of {rake} taken from the winners included)"
 
 
 def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[Status, str]:
@@ -575,6 +627,8 @@ def hand_fields(hand: Hand, unit: int = 0, fields: dict | None = None, game_code
         out["ante_trimming_status"] = fields.get("ante_trimming_status", len(set(antes)) == 1)
     out["antes"] = [from_chips(a, unit) for a in antes]
     out["blinds_or_straddles"] = [from_chips(b, unit) for b in blinds]
+    if any(hand.initial_posts):  # live posts out of the blind seats: PHH has no field for them (``setup_of``)
+        out["_posts"] = [from_chips(p, unit) for p in hand.initial_posts]
     if hand.betting.kind == "fixed-limit":
         out["small_bet"] = from_chips(hand.betting.bet_size(0, hand.min_bet), unit)
         out["big_bet"] = from_chips(hand.betting.bet_size(3, hand.min_bet), unit)

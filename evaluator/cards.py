@@ -80,12 +80,19 @@ def split_tokens(text: str) -> list[str]:
 def parse_cards(text: str | list[str]) -> list[int]:
     """Cards from text (``"As Kd"``, ``"AsKd"``, ``"As,Kd"``) or a list of tokens; duplicates are an error."""
     if isinstance(text, str):
-        glued = _glued(text)
-        if glued is not None:
-            return list(glued)
-    tokens = split_tokens(text) if isinstance(text, str) else [t for s in text for t in split_tokens(s)]
-    cards = [parse_card(token) for token in tokens]
+        return list(_text_cards(text))
+    cards = [parse_card(token) for s in text for token in split_tokens(s)]
     check_distinct(cards)
+    return cards
+
+
+@functools.lru_cache(maxsize=1 << 12)  # a calculator or a record reads the same hands and boards again and again
+def _text_cards(text: str) -> tuple[int, ...]:
+    glued = _glued(text)
+    if glued is not None:
+        return glued
+    cards = tuple(parse_card(token) for token in split_tokens(text))
+    check_distinct(list(cards))
     return cards
 
 

@@ -13,6 +13,11 @@ it; ``high`` and ``low`` its average shares of the two halves, and ``scoop`` how
 takes both halves of a pot that has a low. An exact answer's ``samples`` is the number of
 boards enumerated.
 
+Hold'em heads-up before the flop without dead cards is summed from the table of every pair of
+hands (``evaluator.preflop``) once ``sampyong precompute`` has built it on the machine; the same
+counts as the enumeration. Small spots of free-use games (a turn or a river against a range) take
+two kernel calls (``_small_equity``).
+
 A small enumeration of fixed hands in a free-use game (at most ``LIGHT_EVALUATIONS``, as for
 hold'em hands all in before the flop) reads the tables in numpy (``evaluator.vectorized``) in a
 process that has not loaded numba, so the calculator answers at once.
@@ -24,6 +29,7 @@ process that has not loaded numba, so the calculator answers at once.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -34,7 +40,7 @@ from math import comb
 
 import numpy as np
 
-from evaluator import range_showdown as showdown, vectorized
+from evaluator import preflop, range_showdown as showdown, vectorized
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.isomorphism import card_masks, completions
@@ -76,8 +82,15 @@ def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
     return parsed
 
 
-def _entry(g: Game, text: str, top) -> list[int] | None | Range:
-    """Cards for a specific hand, None for ``random``, else the range the text stands for."""
+def _entry(g: Game, text: str, top) -> tuple[int, ...] | None | Range:
+    """Cards for a specific hand (a tuple), None for ``random``, else the range the text stands
+    for. Kept: a hand or range is read once however often it is asked about (a provider ``top``
+    is a pure function of the percent, and only ``N%`` ranges read it)."""
+    return _read_entry(g, text, top if "%" in text else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_entry(g: Game, text: str, top) -> tuple[int, ...] | None | Range:
     if text.strip().lower() == "random":
         return None
     try:
@@ -85,8 +98,13 @@ def _entry(g: Game, text: str, top) -> list[int] | None | Range:
     except SampyongError:
         cards = None
     if cards is not None and len(cards) == g.hole_cards:
-        return cards
+        return tuple(cards)
     return parse_range(text, g, top)
+
+
+@functools.lru_cache(maxsize=1024)
+def _label(cards: tuple[int, ...]) -> str:
+    return format_cards(cards)
 
 
 def equity(
@@ -128,7 +146,7 @@ def equity(
     dead_cards = parse_cards(dead) if dead.strip() else []
     if len(board_cards) > g.board_cards or len(board_cards) in (1, 2) and g.board_cards == 5:
         raise SampyongError(f"the board takes 0, 3, 4 or {g.board_cards} cards, got {len(board_cards)}")
-    fixed = [c for e in entries if isinstance(e, list) for c in e]
+    fixed = [c for e in entries if isinstance(e, tuple) for c in e]
     check_distinct(fixed + board_cards + dead_cards)
     if not 0 <= seed <= 2**64 - 1:
         raise SampyongError(f"bad seed {seed}: must be 0 to 2**64-1")
@@ -138,10 +156,19 @@ def equity(
         raise SampyongError("threads must be at least 1")
     missing = g.board_cards - len(board_cards)
     deck_left = 52 - len(set(fixed + board_cards + dead_cards))
-    if deck_left < missing + g.hole_cards * sum(not isinstance(e, list) for e in entries):
+    if deck_left < missing + g.hole_cards * sum(not isinstance(e, tuple) for e in entries):
         raise SampyongError("not enough cards left in the deck for these hands and board")
-    labels = [t if isinstance(e, Range) else ("random" if e is None else format_cards(e)) for t, e in zip(hands, entries)]
+    labels = [t if isinstance(e, Range) else ("random" if e is None else _label(e)) for t, e in zip(hands, entries)]
     combos = [e.size if isinstance(e, Range) else None for e in entries]
+    if exact is not False and preflop.covers(g, len(entries), board_cards, dead_cards):
+        table = preflop.load()
+        if table is not None:
+            return _preflop_equity(table, g, entries, labels, combos)
+    fixed_only = all(isinstance(e, tuple) for e in entries)
+    if exact is not False and not (fixed_only and _light(g, comb(deck_left, missing) * len(entries))):
+        small = _small_equity(g, entries, hands, board_cards, dead_cards, labels, combos, exact)
+        if small is not None:
+            return small
     if exact is not False:
         s = _spot(g, hands, entries, board_cards, dead_cards)
         work = showdown.evaluations(s, folded=False)
@@ -154,7 +181,7 @@ def equity(
             raise SampyongError(f"too large to enumerate exactly (about {work:.1e} evaluations, over {EXACT_LIMIT:.0e}): sample instead")
         if exact or work <= EXACT_WORK:
             _check_samples(True, samples, len(entries))
-            if all(isinstance(e, list) for e in entries) and _light(g, s.completions * len(entries)):
+            if all(isinstance(e, tuple) for e in entries) and _light(g, s.completions * len(entries)):
                 return _light_equity(g, entries, board_cards, dead_cards, labels)
             if by_deals:
                 return _deals_equity(g, s, labels, combos, threads)
@@ -193,6 +220,124 @@ def _spot(g: Game, texts, entries, board_cards, dead_cards) -> showdown.Spot:
         if not len(kept):
             raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
     return s
+
+
+def _player_arrays(g: Game, entry) -> tuple[np.ndarray, np.ndarray]:
+    """A player's hands and weights: a fixed hand, a range, or every hand for ``random``."""
+    if entry is None:
+        return _every_hand(g.hole_cards), np.ones(comb(52, g.hole_cards))
+    if isinstance(entry, Range):
+        return entry.arrays
+    return np.array([sorted(entry)], np.uint8), _ONE
+
+
+_ONE = np.ones(1)
+
+
+@functools.lru_cache(maxsize=None)
+def _every_hand(size: int) -> np.ndarray:
+    return np.array(list(itertools.combinations(range(52), size)), np.uint8)
+
+
+class _Kernels:
+    """The small path's kernels, imported on first use (numba: never for the light path)."""
+
+    fast_evaluator = disjoint_tuples = None
+
+    @classmethod
+    def load(cls):
+        if cls.fast_evaluator is None:
+            from evaluator.fast import fast_evaluator
+            from evaluator.range_showdown_kernels import disjoint_tuples
+
+            cls.fast_evaluator, cls.disjoint_tuples = fast_evaluator, disjoint_tuples
+        return cls
+
+
+def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, combos, exact) -> dict | None:
+    """A small spot of a free-use game answered in one or two kernel calls, or None when it is
+    not small (over ``FOLD_FROM`` evaluations unfolded, where ``_deals_equity`` would fold suits
+    and start threads) or over the budget of ``exact``: every card-disjoint tuple of the players' hands
+    (``range_showdown_kernels.disjoint_tuples``; fixed hands are one tuple), then each tuple's
+    completions counted by ``kernels``' ``fixed_tuples``. The counts of ``_deals_equity``
+    without its per-spot work in Python, which is most of the time of a turn or a river."""
+    if len(entries) > DEALS_PLAYERS or not vectorized.covers(g):
+        return None
+    missing = g.board_cards - len(board_cards)
+    fixed = all(isinstance(e, tuple) for e in entries)
+    tuples = 1 if fixed else math.prod(len(_player_arrays(g, e)[0]) for e in entries)
+    work = tuples * comb(12 + missing, missing) * len(entries)  # as ``deals_work``
+    if work > min(FOLD_FROM, EXACT_LIMIT if exact else EXACT_WORK):  # the general path says why
+        return None
+    kernels = _Kernels.load()
+    blocked = 0
+    for c in board_cards:
+        blocked |= 1 << c
+    for c in dead_cards:
+        blocked |= 1 << c
+    if fixed:
+        holes, weights, always = np.array([[sorted(e) for e in entries]], np.uint8), _ONE, 0
+        for e in entries:
+            for c in e:
+                always |= 1 << c
+    else:
+        players = [_player_arrays(g, e) for e in entries]
+        offsets = np.zeros(len(players) + 1, np.int64)
+        np.cumsum([len(h) for h, _ in players], out=offsets[1:])
+        holes, weights, kept, always = kernels.disjoint_tuples(
+            np.concatenate([h for h, _ in players]), offsets, np.concatenate([w for _, w in players]), np.int64(blocked))
+        for text, count in zip(texts, kept):
+            if not count:
+                raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
+        if not len(holes):
+            raise SampyongError("these ranges never fit together: every combination shares a card")
+    counts = np.zeros(1 << (2 * len(entries)))
+    kernels.fast_evaluator(g)._free_kernels.fixed_tuples(
+        holes, weights, weights, np.array(board_cards, np.uint8), np.int64(blocked), missing, counts)
+    deck = 52 - (blocked | int(always)).bit_count()
+    return _counts_result(g, board_cards, comb(deck, missing), counts, labels, combos)
+
+
+def _preflop_equity(table, g: Game, entries, labels, combos) -> dict:
+    """Two hold'em hands or ranges before the flop, summed from the cached table of every pair
+    of hands (``evaluator.preflop``): the counts enumerating every board gives, looked up."""
+    players = [_player_arrays(g, e) for e in entries]
+    counts = preflop.showdown_counts(table, [h for h, _ in players], [w for _, w in players])
+    if not counts.sum():
+        raise SampyongError("these ranges never fit together: every combination shares a card")
+    always = 0
+    for hands, _ in players:
+        always |= int(np.bitwise_and.reduce(card_masks(hands)))
+    return _counts_result(g, [], comb(52 - always.bit_count(), g.board_cards), counts, labels, combos)
+
+
+@functools.lru_cache(maxsize=None)
+def _code_sums(players: int) -> np.ndarray:
+    """``float64[codes, players * 7]``: per showdown code (bit p: seat p holds the best high;
+    bit players + p: the best low), each seat's pot share, its square, its high and low parts
+    (in ``share_unit`` units, ``evaluator.settle.pot_shares``), and whether it won the whole pot,
+    part of it, or both halves of a pot with a low. Codes with no high winner never happen
+    (rows of 0)."""
+    codes = np.arange(1 << (2 * players))
+    bits = (codes[:, None] >> np.arange(2 * players)) & 1
+    high, low = bits[:, :players], bits[:, players:]
+    possible = high.any(axis=1)
+    unit = share_unit(players)
+    high_part, low_part = pot_shares(high[possible], low[possible], unit)
+    units = high_part + low_part
+    out = np.zeros((len(codes), players, 7))
+    out[possible] = np.stack([units, units * units, high_part, low_part, units == unit, (0 < units) & (units < unit),
+                              (units == unit) & low[possible].any(axis=1, keepdims=True)], axis=2)
+    out[:, :, :4] /= np.array([unit, unit * unit, unit, unit])
+    return out.reshape(len(codes), players * 7)
+
+
+def _counts_result(g: Game, board_cards, samples: int, counts: np.ndarray, labels, combos) -> dict:
+    """The exact answer from the weight of each showdown code (``_code_sums``)."""
+    players = len(labels)
+    sums = ((counts @ _code_sums(players)) / counts.sum()).tolist()
+    values = [(t[0], t[2], t[3], t[4], t[5], t[6], 0.0) for t in (sums[7 * p: 7 * p + 7] for p in range(players))]
+    return _answer(g, board_cards, True, samples, values, labels, combos)
 
 
 def _light(g: Game, work: int) -> bool:
@@ -261,12 +406,7 @@ def _deals_equity(g: Game, s: showdown.Spot, labels, combos, threads: int | None
         counts += part
     if not counts.sum():
         raise SampyongError("these ranges never fit together: every combination shares a card")
-    codes = np.flatnonzero(counts)
-    bits = (codes[:, None] >> np.arange(2 * players)) & 1
-    unit = share_unit(players)
-    tally = _Tally(players, np.float64)
-    tally.add_showdowns(bits[:, :players], bits[:, players:], counts[codes], unit, 1.0)
-    return _result(g, list(s.board), True, s.completions, counts.sum(), unit, tally, labels, combos)
+    return _counts_result(g, list(s.board), s.completions, counts, labels, combos)
 
 
 def _folded_deals(s: showdown.Spot) -> tuple[np.ndarray, np.ndarray]:
@@ -457,18 +597,16 @@ def _result(g, board_cards, exact, samples, total, unit, tally, labels, combos) 
 
 def _rows_result(g, board_cards, exact, samples, rows, labels, combos) -> dict:
     """The answer's dict from each hand's shares (fractions of the pot) and rates."""
+    values = [(row["share"], row["high"], row["low"], row["win"], row["tie"], row["scoop"], row.get("se", 0.0)) for row in rows]
+    return _answer(g, board_cards, exact, samples, values, labels, combos)
+
+
+def _answer(g, board_cards, exact, samples, values, labels, combos) -> dict:
+    """The answer's dict from each hand's ``(share, high, low, win, tie, scoop, share's SE)``."""
     out = []
-    for row, label, size in zip(rows, labels, combos):
-        hand = {
-            "hand": label,
-            "equity": float(row["share"]),
-            "equity_se": float(row.get("se", 0.0)),
-            "win": float(row["win"]),
-            "tie": float(row["tie"]),
-            "high": float(row["high"]),
-            "low": float(row["low"]),
-            "scoop": float(row["scoop"]),
-        }
+    for (share, high, low, win, tie, scoop, se), label, size in zip(values, labels, combos):
+        hand = {"hand": label, "equity": float(share), "equity_se": float(se), "win": float(win), "tie": float(tie),
+                "high": float(high), "low": float(low), "scoop": float(scoop)}
         if size is not None:
             hand["combos"] = size
         out.append(hand)

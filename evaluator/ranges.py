@@ -40,10 +40,13 @@ evaluator.errors.SampyongError: bad range 'QQ+, AKq' at 5: 'AKq' is not a hand, 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Callable
 from math import comb
+
+import numpy as np
 
 from evaluator.cards import RANKS, SUITS, format_cards, make_card, parse_cards
 from evaluator.errors import SampyongError
@@ -77,6 +80,11 @@ class Range:
     @property
     def size(self) -> int:
         return len(self.combos)
+
+    @functools.cached_property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(uint8[size, cards], float64[size])``: the combos and weights as arrays, made once."""
+        return np.array(self.combos, np.uint8), np.array(self.weights, np.float64)
 
     def share(self, game: Game) -> float:
         """The range's weighted share of all starting hands of ``game``."""

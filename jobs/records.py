@@ -118,7 +118,8 @@ def configure(config: RunConfig) -> RunConfig:
         except OSError as error:
             raise SampyongError(f"cannot read {file}: {error.strerror or error}") from None
         digest.update(str(file.resolve()).encode() + b"\0" + data)
-        pieces = None if wanted or against else _pieces(data)
+        cut = file.suffix == ".phhs"  # a .phh is one hand; a site's file is converted whole (engine.sites)
+        pieces = _pieces(data) if cut and not (wanted or against) else None
         if pieces is None:
             records = load_file(file, data)  # SampyongError for a file that cannot be read or is not PHH
             for record in records:
@@ -127,7 +128,7 @@ def configure(config: RunConfig) -> RunConfig:
                     raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
                 if against and variant is not None:
                     _count_table(tables, record, variant)
-            pieces = _pieces(data, [r.index for r in records])
+            pieces = _pieces(data, [r.index for r in records]) if cut else []
         if pieces:
             shards += [[[number, *piece]] for piece in pieces] + [[]]
         elif len(shards[-1]) < FILES_PER_SHARD:

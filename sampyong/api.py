@@ -364,6 +364,26 @@ def equity(
     return Equity(result["game"], result["board"], result["exact"], result["samples"], tuple(result["hands"]))
 
 
+def precompute(*, threads: int | None = None, progress=None) -> Path:
+    """Build the tables the calculator looks up rather than enumerates, unless this machine has
+    them (``sampyong precompute``): hold'em heads-up before the flop, every pair of hands
+    (``evaluator.preflop``; about a minute on two cores, once). The table's file.
+    ``progress(done, total)`` follows the pair classes counted.
+
+    >>> precompute().name  # doctest: +SKIP
+    'holdem-preflop-v1-t5.npz'
+    >>> precompute(threads=0)
+    Traceback (most recent call last):
+    ...
+    evaluator.errors.SampyongError: threads must be at least 1
+    """
+    from evaluator import preflop
+
+    if threads is not None and threads < 1:
+        raise SampyongError("threads must be at least 1")
+    return preflop.precompute(threads, progress)
+
+
 @dataclasses.dataclass(frozen=True)
 class Verdict:
     """A showdown refereed (``sy.evaluate``).
@@ -855,3 +875,6 @@ def __getattr__(name: str):
 
         return getattr(fits, name)
     raise AttributeError(f"module 'sampyong.api' has no attribute {name!r}")
+
+
+from sampyong.conversion import Conversion, convert  # noqa: E402,F401  sy.convert lives in its own module

@@ -24,6 +24,7 @@ import numpy as np
 from numba import prange
 
 from evaluator.jit import njit
+from evaluator.range_showdown_kernels import add_hand, disjoint_weight, sweep
 
 CFR, BEST, AVERAGE = 0, 1, 2
 DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
@@ -32,91 +33,20 @@ DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
 @njit(inline="always")
 def _strategies(rows, slot, count, n, out):
     """``out[a, h]``: regret matching on ``rows[slot + a, h]`` (or the average strategy, from its
-    sums) of every hand ``h < n``; actions outer, hands inner, so the loops run along rows."""
-    total = np.zeros(n)
+    sums) of every hand ``h < n``; actions outer, hands inner, so the loops run along rows, in the
+    rows' type. A division, not a product by the inverse: one positive regret plays exactly 1."""
+    zero = rows.dtype.type(0.0)
+    total = np.zeros(n, rows.dtype)
     for a in range(count):
+        row = rows[slot + a]
         for h in range(n):
-            r = rows[slot + a, h]
-            if r > 0.0:
-                total[h] += r
-    uniform = 1.0 / count
+            total[h] += max(row[h], zero)
+    uniform = rows.dtype.type(1.0 / count)
     for a in range(count):
+        row = rows[slot + a]
+        o = out[a]
         for h in range(n):
-            r = rows[slot + a, h]
-            out[a, h] = (r / total[h] if r > 0.0 else 0.0) if total[h] > 0.0 else uniform
-
-
-@njit(inline="always")
-def _add(v, weights, villain_subsets, tallies):
-    for s in range(villain_subsets.shape[1]):
-        at = villain_subsets[v, s]
-        for c in range(weights.shape[1]):
-            tallies[at, c] += weights[v, c]
-
-
-@njit(inline="always")
-def _disjoint(h, hero_subsets, signs, full_sign, match, weights, tallies, offset, width, out):
-    """``out[h, :width]``: per channel from ``offset``, the tallied weight of the other range's
-    hands that share no card with hand ``h`` (the hand with all of ``h``'s cards, ``match``,
-    is tallied by now when it is given)."""
-    for c in range(width):
-        out[h, c] = 0.0
-    for s in range(signs.shape[0]):
-        at = hero_subsets[h, s]
-        if at >= 0:
-            sign = signs[s]
-            for c in range(width):
-                out[h, c] += sign * tallies[at, offset + c]
-    if match >= 0:
-        for c in range(width):
-            out[h, c] += full_sign * weights[match, offset + c]
-
-
-@njit
-def _sweep(order_t, m_t, strength_t, order_o, m_o, strength_o, weights, hero_subsets, villain_subsets, signs,
-           full_sign, match, tallies, offsets, width, below, upto, every):
-    """For each live traverser hand: the other range's disjoint weight strictly weaker
-    (``below``) and weaker or as strong (``upto``), in the ``width`` channels (columns of
-    ``weights``, one per terminal) from the hand's ``offsets`` entry (-1: the hand is skipped),
-    and in all (``every``, from channel 0; when ``every`` has columns). Leaves ``tallies`` zeroed."""
-    i = 0
-    j = 0
-    while i < m_t:
-        s = strength_t[order_t[i]]
-        while j < m_o and strength_o[order_o[j]] < s:
-            _add(order_o[j], weights, villain_subsets, tallies)
-            j += 1
-        end = i
-        while end < m_t and strength_t[order_t[end]] == s:
-            h = order_t[end]
-            if offsets[h] >= 0:
-                _disjoint(h, hero_subsets, signs, full_sign, -1, weights, tallies, offsets[h], width, below)
-            end += 1
-        tied = j
-        while j < m_o and strength_o[order_o[j]] == s:
-            _add(order_o[j], weights, villain_subsets, tallies)
-            j += 1
-        for q in range(i, end):  # the hand with the same cards, if any, is as strong: tallied now
-            h = order_t[q]
-            if offsets[h] < 0:
-                continue
-            if j == tied:  # nothing as strong: no tie
-                for c in range(width):
-                    upto[h, c] = below[h, c]
-            else:
-                _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, offsets[h], width, upto)
-        i = end
-    if every.shape[1]:
-        while j < m_o:
-            _add(order_o[j], weights, villain_subsets, tallies)
-            j += 1
-        for q in range(m_t):
-            h = order_t[q]
-            _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, width, every)
-    for q in range(j):
-        v = order_o[q]
-        for s in range(villain_subsets.shape[1]):
-            tallies[villain_subsets[v, s]] = 0.0
+            o[h] = max(row[h], zero) / total[h] if total[h] > zero else uniform
 
 
 @njit
@@ -130,75 +60,78 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
     k0 = nodes[0]
     b = board[k0]
     m_t, m_o = alive_count[trav, b], alive_count[opp, b]
+    live_t, live_o = alive[trav][b], alive[opp][b]
     count = nodes.shape[0]
-    if kind[k0] == 2:  # FOLD
-        weights = np.empty((n_o, count))
+    hilo = hilo and kind[k0] == SHOWDOWN
+    # Channels: the reach of each terminal (0 .. count); at a hi-lo showdown also the reach with
+    # the hands holding a low halved (count .. 2 count), which is what the high earns a hand
+    # without a low. Rows of hands, channels along them: the sweeps read and write whole rows.
+    channels = 2 * count if hilo else count
+    weights = np.empty((n_o, channels), signs.dtype)
+    for q in range(m_o):
+        v = live_o[q]
         for c in range(count):
-            for q in range(m_o):
-                v = alive[opp][b, q]
-                weights[v, c] = reach[nodes[c], v]
-        tallies = np.zeros((ids, count))
-        every = np.empty((n_t, count))
+            weights[v, c] = reach[nodes[c], v]
+    tallies = np.zeros((ids + 1, channels), signs.dtype)
+    every = np.empty((n_t, count), signs.dtype)
+    # What each terminal pays: a fold, the winner's chips (``gain``) times the disjoint weight;
+    # a showdown, the pot at the end times the pot share, less the traverser's chips in it.
+    gain = np.empty(count, signs.dtype)
+    paid = np.empty(count, signs.dtype)
+    for c in range(count):
+        k = nodes[c]
+        gain[c] = pot + contributed[k, 0] + contributed[k, 1]
+        paid[c] = contributed[k, trav]
+        for h in range(n_t):
+            cfv[k, h] = 0.0
+        if kind[k0] == FOLD:
+            gain[c] = pot + contributed[k, opp] if player[k] == opp else -1.0 * contributed[k, trav]
+    value = np.empty(count, signs.dtype)
+    if kind[k0] == FOLD:
         for q in range(m_o):
-            _add(alive[opp][b, q], weights, villain_subsets, tallies)
+            add_hand(live_o[q], weights, villain_subsets, tallies)
         for q in range(m_t):
-            h = alive[trav][b, q]
-            _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, count, every)
-        for c in range(count):
-            k = nodes[c]
-            payoff = pot + contributed[k, opp] if player[k] == opp else -1.0 * contributed[k, trav]
-            for h in range(n_t):
-                cfv[k, h] = 0.0
-            for q in range(m_t):
-                h = alive[trav][b, q]
-                cfv[k, h] = payoff * every[h, c]
+            h = live_t[q]
+            disjoint_weight(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, count, every)
+            for c in range(count):
+                cfv[nodes[c], h] = gain[c] * every[h, c]
         return
     row = sd_row[b]
     order_t, order_o = sd_order_high[trav][row], sd_order_high[opp][row]
     low_t, low_o = sd_low[trav][row], sd_low[opp][row]
-    # Channels: the reach of each terminal (0 .. count); in hi-lo also the reach with the hands
-    # holding a low halved (count .. 2 count), which is what the high earns a hand without a low.
-    channels = 2 * count if hilo else count
-    weights = np.empty((n_o, channels))
-    for c in range(count):
-        for q in range(m_o):
-            v = order_o[q]
-            r = reach[nodes[c], v]
-            weights[v, c] = r
-            if hilo:
-                weights[v, count + c] = 0.5 * r if low_o[v] > 0 else r
     offsets = np.zeros(n_t, np.int64)
     if hilo:
+        for q in range(m_o):
+            v = live_o[q]
+            half = 0.5 if low_o[v] > 0 else 1.0
+            for c in range(count):
+                weights[v, count + c] = half * weights[v, c]
         for q in range(m_t):
-            h = order_t[q]
+            h = live_t[q]
             offsets[h] = 0 if low_t[h] > 0 else count
-    tallies = np.zeros((ids, channels))
-    below = np.empty((n_t, count))
-    upto = np.empty((n_t, count))
-    every = np.empty((n_t, count))
-    _sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
+    below = np.empty((n_t, count), signs.dtype)
+    upto = np.empty((n_t, count), signs.dtype)
+    sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
            villain_subsets, signs, full_sign, match, tallies, offsets, count, below, upto, every)
     if hilo:
         order_low_t = sd_order_low[trav][row]
         for q in range(m_t):  # the low sweep counts for the hands with a low only
             h = order_low_t[q]
             offsets[h] = 0 if low_t[h] > 0 else -1
-        below_l = np.empty((n_t, count))
-        upto_l = np.empty((n_t, count))
-        _sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
-               signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0)))
-    for c in range(count):
-        k = nodes[c]
-        pot_end = pot + contributed[k, 0] + contributed[k, 1]
-        paid = 1.0 * contributed[k, trav]
-        for h in range(n_t):
-            cfv[k, h] = 0.0
-        for q in range(m_t):
-            h = order_t[q]
-            share = 0.5 * (below[h, c] + upto[h, c])
-            if hilo and low_t[h] > 0:
-                share = 0.5 * share + 0.25 * (below_l[h, c] + upto_l[h, c])
-            cfv[k, h] = pot_end * share - paid * every[h, c]
+        below_l = np.empty((n_t, count), signs.dtype)
+        upto_l = np.empty((n_t, count), signs.dtype)
+        sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
+               signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0), signs.dtype))
+    for q in range(m_t):
+        h = live_t[q]
+        if hilo and low_t[h] > 0:  # half the high's share and half the low's
+            for c in range(count):
+                value[c] = gain[c] * 0.25 * (below[h, c] + upto[h, c] + below_l[h, c] + upto_l[h, c]) - paid[c] * every[h, c]
+        else:
+            for c in range(count):
+                value[c] = gain[c] * 0.5 * (below[h, c] + upto[h, c]) - paid[c] * every[h, c]
+        for c in range(count):
+            cfv[nodes[c], h] = value[c]
 
 
 @njit(parallel=True, cache=True)
@@ -208,6 +141,10 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
               full_sign, perms, group_start, group_nodes, regret, strat, alpha, beta, gamma, reach, cfv):
     """One pass of ``mode`` for player ``trav`` (see the module); fills ``reach`` (the opponent's,
     per node) and ``cfv`` (the traverser's counterfactual values, per node)."""
+    # The regret discounts in the arrays' type (float32: a float64 factor widens the rows' math);
+    # the average's discount stays float64, one rounding a step (8,000 iterations of float32 sums
+    # stopped short of the LP's value).
+    positive, negative = reach.dtype.type(alpha), reach.dtype.type(beta)
     opp = 1 - trav
     n_t = n_hands[trav]
     n_o = n_hands[opp]
@@ -224,7 +161,7 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                 count = children[k]
                 c0 = first_child[k]
                 if player[k] == opp:
-                    sigma = np.empty((count, n_o))
+                    sigma = np.empty((count, n_o), reach.dtype)
                     s0 = slot[k]
                     _strategies(rows_o, s0, count, n_o, sigma)
                     for a in range(count):
@@ -283,9 +220,9 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                         for h in range(n_t):
                             cfv[k, h] = max(cfv[k, h], cfv[c0 + a, h])
                     continue
-                sigma = np.empty((count, n_t))
+                sigma = np.empty((count, n_t), reach.dtype)
                 _strategies(rows_t if mode == CFR else sums_t, s0, count, n_t, sigma)
-                value = np.zeros(n_t)
+                value = np.zeros(n_t, reach.dtype)
                 for a in range(count):
                     for h in range(n_t):
                         value[h] += sigma[a, h] * cfv[c0 + a, h]
@@ -295,5 +232,5 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                     for a in range(count):
                         for h in range(n_t):
                             r = rows_t[s0 + a, h]
-                            r *= alpha if r > 0.0 else beta
+                            r *= positive if r > 0.0 else negative
                             rows_t[s0 + a, h] = r + (cfv[c0 + a, h] - value[h])

@@ -33,7 +33,8 @@ import numpy as np
 from numba import prange
 
 from evaluator.jit import njit
-from solver.kernels import AVERAGE, _add, _disjoint, _sweep
+from evaluator.range_showdown_kernels import add_hand, disjoint_weight, sweep
+from solver.kernels import AVERAGE
 from solver.tree import CHANCE, DECISION, FOLD, SHOWDOWN
 
 STREETS = {3: "flop", 4: "turn", 5: "river"}
@@ -46,16 +47,16 @@ PLAYERS = ("oop", "ip")
 def _pair_masses(r0, r1, n0, n1, hero_subsets, villain_subsets, signs, full_sign, match, ids, out):
     """``out[k]``: the sum of ``r0[k, i] * r1[k, j]`` over the pairs of hands sharing no card."""
     for k in prange(r0.shape[0]):
-        tallies = np.zeros((ids, 1))
+        tallies = np.zeros((ids + 1, 1))  # the last row: a subset the other range never holds (range_showdown_kernels.disjoint_weight)
         weights = r1[k : k + 1, :n1].T
         for v in range(n1):
             if weights[v, 0] != 0.0:
-                _add(v, weights, villain_subsets, tallies)
+                add_hand(v, weights, villain_subsets, tallies)
         disjoint = np.zeros((n0, 1))
         total = 0.0
         for h in range(n0):
             if r0[k, h] != 0.0:
-                _disjoint(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, 1, disjoint)
+                disjoint_weight(h, hero_subsets, signs, full_sign, match[h], weights, tallies, 0, 1, disjoint)
                 total += r0[k, h] * disjoint[h, 0]
         out[k] = total
 
@@ -110,8 +111,8 @@ def tie_mass(problem, board: int, r0: np.ndarray, r1: np.ndarray) -> float:
     below, upto = np.zeros((n0, 1)), np.zeros((n0, 1))
     offsets = np.full(n0, -1, np.int64)
     offsets[problem.alive[0][board, :m0]] = 0
-    tallies = np.zeros((int(problem.ids[0]), 1))
-    _sweep(problem.sd_order_high[0][row], m0, problem.sd_high[0][row], problem.sd_order_high[1][row], m1,
+    tallies = np.zeros((int(problem.ids[0]) + 1, 1))  # the last row stays 0 (range_showdown_kernels.disjoint_weight)
+    sweep(problem.sd_order_high[0][row], m0, problem.sd_high[0][row], problem.sd_order_high[1][row], m1,
            problem.sd_high[1][row], weights, problem.hero_subsets[0], problem.villain_subsets[0], problem.signs,
            problem.full_sign, problem.match[0], tallies, offsets, 1, below, upto, np.zeros((n0, 0)))
     return float(r0 @ (upto[:, 0] - below[:, 0]))

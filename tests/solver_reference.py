@@ -170,3 +170,29 @@ def random_strategies(problem, seed: int) -> list[np.ndarray]:
     """Random average-strategy sums, each decision's actions drawn per hand."""
     rng = np.random.default_rng(seed)
     return [rng.random((max(1, problem.rows[p]), problem.n_hands[p])).astype(np.float32) for p in range(2)]
+
+
+def unfolded_sums(folded, sums, full) -> list[np.ndarray]:
+    """The strategy sums ``sums[p][rows, n]`` of the ``folded`` problem's tree, on the ``full``
+    (unfolded) problem's tree of the same spot: a deal the folded tree plays through another
+    (``deal_child``, under suit map ``deal_map``) plays that one's strategies, each hand taking
+    its image's (``Problem.perms``)."""
+    ft, ut = folded.tree, full.tree
+    out = [np.zeros((max(1, full.rows[p]), full.n_hands[p]), sums[p].dtype) for p in range(2)]
+    # Per player, the folded hand each unfolded hand plays as (the ranges are the same arrays).
+    identity = [np.arange(full.n_hands[p]) for p in range(2)]
+    stack = [(0, 0, identity)]
+    while stack:
+        u, f, hand_of = stack.pop()
+        if ut.kind[u] == DECISION:
+            p, count = int(ut.player[u]), int(ut.children[u])
+            out[p][full.slot[u]: full.slot[u] + count] = sums[p][folded.slot[f]: folded.slot[f] + count][:, hand_of[p]]
+            stack.extend((int(ut.first_child[u]) + a, int(ft.first_child[f]) + a, hand_of) for a in range(count))
+        elif ut.kind[u] == CHANCE:
+            deals = {ft.deal_labels[d]: d for d in range(ft.deals_start[f], ft.deals_start[f + 1])}
+            for a in range(int(ut.children[u])):
+                d = deals[ut.labels[int(ut.first_child[u]) + a]]
+                # The folded child's hand h stands for hand perms[p][map][h] of this deal.
+                inverse = [np.argsort(folded.perms[p][ft.deal_map[d]]) for p in range(2)]
+                stack.append((int(ut.first_child[u]) + a, int(ft.deal_child[d]), [inverse[p][hand_of[p]] for p in range(2)]))
+    return out

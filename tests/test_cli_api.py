@@ -27,9 +27,11 @@ CALLS = {
     "policies": ("policies", []),
     "fit": ("fit", ["hands.phh"]),
     "replay": ("replay", ["hands.phh"]),
+    "convert": ("convert", ["hands.txt", "--out", "phh"]),
     "table": ("table", []),
     "tune": ("tune", []),
     "solve": ("solve", ["--board", "Ks 7d 2c 9h", "--oop", "AA*", "--ip", "KK*"]),
+    "precompute": ("precompute", []),
     **{f"run {name}": ("run", []) for name in [*STUDIES, *campaigns()]},
 }
 # What every `sampyong run STUDY` has besides the study's own options: where the work runs.

@@ -474,3 +474,42 @@ def test_auto_showdown_with_one_player_covering_shows_before_the_board():
     play(hand, 50, "c")
     assert hand.actions[2:] == ["p2 cbr 50", "p1 cc", "p2 sm KdKc", "p1 sm AsAh"]
     assert hand.stacks == [50, 0] and hand.board_due == 3
+
+
+def test_a_live_post_counts_toward_the_first_round_bet_but_keeps_the_order():
+    """Blinds 1/2 at six seats, and a player joining in the fifth seat posts 2 live (as the sites
+    play it: PokerStars hand 35824123646, the poster first to act, checks). The first to act is
+    still left of the big blind; unraised, the poster may check (its post is its bet) and the big
+    blind keeps its option; the post is in the pot from the start."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 6, blinds=[1, 2, 0, 0, 0, 0], posts=[0, 0, 0, 0, 2, 0])
+    assert hand.actor == 2 and hand.pot == 5 and hand.posted == [1, 2, 0, 0, 2, 0]
+    play(hand, "f", "c")  # seat 3 folds, seat 4 calls 2
+    assert hand.actor == 4 and hand.legal() == Legal(fold=False, call=0, min_raise_to=4, max_raise_to=100)
+    play(hand, "c", "f", "c")  # the poster checks, the button folds, the small blind completes
+    assert hand.actor == 1 and hand.legal() == Legal(fold=False, call=0, min_raise_to=4, max_raise_to=100)
+    play(hand, "c")
+    assert hand.board_due == 3 and hand.pot == 8 and hand.voluntary == {3, 0}
+
+
+def test_a_live_post_facing_a_raise_calls_the_difference_and_a_folded_post_is_lost():
+    """The same table: a raise to 6 leaves the poster 4 to call; a poster who folds loses its post."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 6, blinds=[1, 2, 0, 0, 0, 0], posts=[0, 0, 0, 0, 2, 0])
+    play(hand, 6, "f")
+    assert hand.actor == 4 and hand.legal() == Legal(fold=True, call=4, min_raise_to=10, max_raise_to=100)
+    play(hand, "f", "f", "f", "f")
+    assert hand.done and hand.finishing_stacks == [99, 98, 105, 100, 98, 100]
+
+
+def test_a_post_beside_the_big_blind_is_not_a_straddle():
+    """A post in the seat left of the big blind (a tie with it) does not move the opener: the
+    poster acts first, where a straddle would act last."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 4, blinds=[1, 2, 0, 0], posts=[0, 0, 2, 0])
+    assert hand.actor == 2 and hand.legal().call == 0
+    straddled = Hand(HOLDEM, NO_LIMIT, stacks=[100] * 4, blinds=[1, 2, 2, 0])
+    assert straddled.actor == 3
+
+
+def test_posts_are_one_per_seat_none_negative():
+    for posts in ([0, 0], [0, 0, -1]):
+        with pytest.raises(SampyongError, match="^posts need one amount per seat, none negative$"):
+            Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], posts=posts)

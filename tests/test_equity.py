@@ -18,6 +18,7 @@ from evaluator.cards import format_cards, make_card, parse_cards
 from evaluator.equity import equity
 from evaluator.errors import SampyongError
 from evaluator.games import game
+from tests.equity_reference import brute_force_equity
 from sampyong.cli import app
 
 
@@ -352,12 +353,15 @@ def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, ha
 
     def spy(path, name):
         def call(*args):
-            picked.append(name)
-            return path(*args)
+            answer = path(*args)
+            if answer is not None:  # the small path declines spots it does not cover
+                picked.append(name)
+            return answer
         return call
 
     monkeypatch.setattr(evaluator.equity, "_light_equity", spy(light_path, "numpy"))
     monkeypatch.setattr(evaluator.equity, "_deals_equity", spy(kernel_path, "kernel"))
+    monkeypatch.setattr(evaluator.equity, "_small_equity", spy(evaluator.equity._small_equity, "kernel"))
     monkeypatch.setattr(evaluator.range_showdown, "showdown", spy(evaluator.range_showdown.showdown, "kernel"))
     monkeypatch.setattr(evaluator.equity, "_numba_loaded", lambda: False)
     light = equity(game_name, hands, board=board)
@@ -375,3 +379,34 @@ def test_boards_complete_the_board_with_every_subset_in_order(monkeypatch, size,
     blocks = list(evaluator.equity._boards(np.array(board, np.uint8), np.array(rest, np.uint8), missing))
     assert all(0 < len(b) <= 7 for b in blocks)
     assert np.concatenate(blocks).tolist() == [board + list(c) for c in itertools.combinations(rest, missing)]
+
+
+@pytest.mark.parametrize("game_name, hands, board, dead", [
+    ("holdem", ["As Ks", "Qd Qc"], "Qh 7s 2d 9c", ""),  # the turn OMPEval answers in 0.04 ms
+    ("holdem", ["As Ah", "QQ+,AKs,JTs"], "Ks 7d 2c 3h 9s", ""),  # a river against a range
+    ("holdem", ["AsQs, AhQh@50", "QQ, JsTs", "Jd Jc"], "Ks 7s 2c 3s", "4s"),  # weights, three-way, a flush to come
+    ("holdem", ["Ad Kd", "random"], "Qd 7d 2c 3h 9s", ""),  # a river against every hand
+    ("holdem", ["Ah Kh", "7c 7d"], "", "2s 3s"),  # preflop, dead cards
+    ("pls7", ["KK*!KKK@50", "As 2h 3d"], "4s 5h Td Kc", "9c"),  # high and low, a weighted range
+    ("pls", ["AsKsQs", "JJ*, TsTh9s"], "2s 3s 4d 5c", ""),
+])
+def test_small_spots_answer_as_the_general_path_and_the_brute_force(monkeypatch, game_name, hands, board, dead):
+    counts_result = evaluator.equity._counts_result
+    """Small spots of free-use games take two kernel calls (``_small_equity``); every figure equals
+    the general path's (suits folded where the spot allows) and a brute force over every pair and
+    board."""
+    taken = []
+    with monkeypatch.context() as m:
+        m.setattr(evaluator.equity, "_counts_result", lambda *args: taken.append(args) or counts_result(*args))
+        small = equity(game_name, hands, board=board, dead=dead, exact=True)
+    assert taken, "the small path answered"
+    with monkeypatch.context() as m:
+        m.setattr(evaluator.equity, "_small_equity", lambda *args: None)
+        general = equity(game_name, hands, board=board, dead=dead, exact=True)
+    assert small["samples"] == general["samples"] and small["exact"]
+    expected = brute_force_equity(game_name, hands, board, dead)
+    for got, want, reference in zip(small["hands"], general["hands"], expected):
+        assert got.keys() == want.keys() and got["hand"] == want["hand"]
+        for field in ("equity", "win", "tie", "high", "low", "scoop"):
+            assert got[field] == pytest.approx(want[field], abs=1e-12), field
+            assert got[field] == pytest.approx(reference[field], abs=1e-12), field

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine.betting import POT_LIMIT
 from engine.hand import Hand
-from engine.phh import dumps, load_paths, loads, replay
+from engine.phh import dumps, load_paths, loads, replay, write_fields
 from evaluator.games import game
 
 HANDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "hands"
@@ -235,3 +235,36 @@ def test_fast_reading_equals_the_standard_library_on_any_toml(fields, sectioned)
     document = {"0": {**fields, "variant": "NT"}, "1": fields} if sectioned else {**fields, "variant": "NT"}
     text = tomli_w.dumps(document)
     assert [(r.fields, r.index) for r in loads(text)] == _tomllib_records(text)
+
+
+POSTED = '''variant = "NT"
+antes = [0, 0, 0, 0.05]
+blinds_or_straddles = [0.05, 0.10, 0, 0]
+_posts = [0, 0, 0, 0.10]
+min_bet = 0.10
+starting_stacks = [10, 10, 10, 10]
+actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "d dh p4 ????", "p3 cc", "p4 cc", "p1 f", "p2 cc",
+           "d db 2c3d4h", "p2 cc", "p3 cbr 0.30", "p4 f", "p2 f"]
+finishing_stacks = [9.95, 9.90, 10.30, 9.85]
+'''
+
+
+def test_live_posts_replay_from_the_user_defined_field_and_are_written_back():
+    """PHH has no field for a live blind posted out of the blind seats: ``_posts`` carries it (the
+    fourth seat posts a dead small blind, an ante, and a live big blind, then checks its option
+    unraised); it replays, is written back, and the fast kernel leaves it to the reference (it
+    does not play posts: read without them, the same chips would move but the poster's check
+    would count as a voluntary call)."""
+    from engine.fast_replay import replay_batch
+
+    record = loads(POSTED)[0]
+    result = replay(record)
+    assert result.status.value == "match", result.message
+    assert result.hand.initial_posts == [0, 0, 0, 10] and result.hand.pot == 5 + 10 + 10 + 10 + 5
+    written = loads(dumps(result.hand, unit=2, fields=record.fields))[0].fields
+    assert written["_posts"] == [0, 0, 0, Decimal("0.10")] and replay(loads(dumps(result.hand, 2, record.fields))[0]).status == "match"
+    assert "_posts" not in loads(dumps(Hand(game("holdem"), POT_LIMIT, stacks=[100, 100], blinds=[1, 2])))[0].fields
+    assert not replay_batch([record]).matched[0]
+    unposted = dict(record.fields)
+    del unposted["_posts"]  # the same actions read without the post: the fourth seat's check becomes a call
+    assert result.hand.voluntary == {2} and replay(loads(write_fields(unposted))[0]).hand.voluntary == {2, 3}
