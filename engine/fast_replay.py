@@ -410,6 +410,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
     at = np.zeros(4, np.int64)
     pot_chips = np.zeros(width + 2, np.int64)
     pot_eligible = np.zeros((width + 2, width), np.bool_)
+    reading = np.zeros(5, np.int64)  # engine.records' reader of the statistics
     for h in range(seats_of.shape[0]):
         n = seats_of[h]
         if n < 2:
@@ -419,7 +420,6 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
         acted_at, folded, mucked, showed = acted_at_[:n], folded_[:n], mucked_[:n], showed_[:n]
         has_hole, won, out = has_hole_[:n], won_[:n], out_[:n]
         stat = stats[h, :n]
-        reading = np.zeros(5, np.int64)
         stacks[:] = start_stacks[h, :n]
         contributed[:] = 0
         bets[:] = 0
