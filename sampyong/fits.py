@@ -28,6 +28,10 @@ class Fit:
         name: the fitted policy's name.
         seats: with ``positions``, one policy per seat (the small blind first), each seat's
             preflop play fitted to that seat's VPIP and PFR; ``seats_reached`` their figures.
+
+    >>> fitted = fit(_example_records(200), start="regular", hands=2000, trials=12, targets="vpip,pfr", workers=1)
+    >>> fitted.starts["start"].to_list(), fitted.report().startswith("# Fit of a policy to 200 records")
+    (['regular'], True)
     """
 
     fitted: Fitted
