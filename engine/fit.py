@@ -286,8 +286,8 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
        moves in small steps, would seldom cross from one to the other), the better kept;
     2. from the policy found, the postflop knobs (and the open size) on every target, once from
        the start's and once from the middle of their ranges (a restart: a start's postflop play
-       may lie in another valley than the records'), the better kept;
-    3. from the best policy so far, every knob together in smaller steps.
+       may lie in another valley than the records', such as never bluffing on the flop);
+    3. from each of the two, every knob together in smaller steps; the best met is kept.
 
     Returns the best policy met on every target (the start itself is the first trial) and the
     best distance after each trial."""
@@ -311,25 +311,25 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
             history.append(best[0])
             step()
 
-    base, stops = start, []
+    bases, stops = [start], []
     for number, (stage, sigma, share) in enumerate(STAGES):
         chosen = tuple(k for k in knobs if stage == "all" or (k[1] in PREFLOP_KNOBS) == (stage == "preflop"))
         budget = int(trials * share) if number < len(STAGES) - 1 else trials - len(history)
         preflop = stage == "preflop"
         if not chosen or budget < 4 or (preflop and not preflop_targets):
             continue
-        if stage != "all":  # two runs, the better kept: limping and not; from the start's postflop knobs and the middle
-            bases = ([_with(base, limp=limp) for limp in (base.preflop.limp, not base.preflop.limp)] if preflop
-                     else [base, policy_at(base, np.full(len(chosen), 0.5), chosen)])
-            found = [_cma(b, chosen, sigma, budget // 2, seed + number, lambda ps: judged(ps, preflop), tried, preflop)
-                     for b in bases]
-            (value, base, _), stop = min(found, key=lambda f: f[0][0])
-            if preflop:
-                best = min(best, judged([base], False)[0], key=lambda b: b[0])  # the next stage starts from it
-        else:
-            _, stop = _cma(base, chosen, sigma, budget, seed + number, lambda ps: judged(ps, False), tried, False)
-            base = best[1]
-        stops.append(f"{stage}: {stop}")
+        if preflop:  # limping and not, the better kept
+            bases = [_with(bases[0], limp=limp) for limp in (bases[0].preflop.limp, not bases[0].preflop.limp)]
+        elif stage == "postflop":  # from the start's postflop knobs and from the middle of their ranges
+            bases = [bases[0], policy_at(bases[0], np.full(len(chosen), 0.5), chosen)]
+        found = [_cma(b, chosen, sigma, budget // len(bases), seed + number, lambda ps: judged(ps, preflop), tried, preflop)
+                 for b in bases]
+        stops.append(f"{stage}: " + " / ".join(stop for _, stop in found))
+        if preflop:
+            bases = [min(found, key=lambda f: f[0][0])[0][1]]
+            best = min(best, judged(bases, False)[0], key=lambda b: b[0])  # the next stage starts from it
+        else:  # both postflop runs go on to the last stage: each valley polished, the better kept
+            bases = [outcome[1] for outcome, _ in found]
     return Search(start.name, best[1], best[2], best[0], tuple(history), "; ".join(stops))
 
 
