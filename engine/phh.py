@@ -292,7 +292,7 @@ def to_chips(value, unit: int) -> int:
     except ArithmeticError:
         raise SampyongError(f"bad amount {value!r}") from None
     if scaled != scaled.to_integral_value():
-        raise SampyongError(f"amount {value} is finer than the record's unit")
+        raise SampyongError(f"amount {value} is finer than the smallest chip counted here ({Decimal(1).scaleb(-unit)})")
     return int(scaled)
 
 
@@ -385,9 +385,12 @@ def game_of(record: Record, variant: Variant) -> Game:
     return preset(variant.game)
 
 
-def apply(hand: Hand, action: str, unit: int) -> str | None:
+def apply(hand: Hand, action: str, unit: int, departures_allowed: bool = True) -> str | None:
     """Apply one PHH action to ``hand`` (``IllegalAction`` if the rules forbid it, or it is out of
-    turn); the kind of writer's departure it was read by (``engine.departures``), else None."""
+    turn); the kind of writer's departure it was read by (``engine.departures``), else None.
+    Amounts are counted in ``unit`` (``to_chips``: 0 for whole chips). ``departures_allowed``
+    False is live play (the table): what a record's writer may have written loosely (a check
+    by a player with nothing to decide, a short all-in raise that reopens) is refused."""
     match = ACTION.match(action)
     if not match:
         raise IllegalAction(f"cannot read the action {action!r}")
@@ -402,7 +405,7 @@ def apply(hand: Hand, action: str, unit: int) -> str | None:
             # PHH: a bare ``sm`` mucks, ``sm -`` shows the cards dealt; unknown cards shown count as a muck.
             hand.show(seat, None if argument is None or "?" in argument else argument)
             return None
-        if verb == "cc" and departures.is_no_choice_check(hand, seat):
+        if departures_allowed and verb == "cc" and departures.is_no_choice_check(hand, seat):
             return departures.NO_CHOICE_CHECK  # nothing to decide: the check changes nothing
         if hand.actor != seat:
             actor = "nobody" if hand.actor is None else f"p{hand.actor + 1}"
@@ -415,7 +418,7 @@ def apply(hand: Hand, action: str, unit: int) -> str | None:
             if argument is None:
                 raise IllegalAction(f"{action!r}: cbr needs an amount")
             amount = to_chips(argument, unit)
-            if departures.short_wager_reopens(hand, amount):
+            if departures_allowed and departures.short_wager_reopens(hand, amount):
                 hand.raise_to(amount, reopened=True)
                 return departures.SHORT_WAGER
             hand.raise_to(amount)

@@ -104,8 +104,9 @@ def _glued(text: str) -> tuple[int, ...] | None:
     """Distinct cards glued as records write them (``"AsKd"``), else None (``parse_cards`` reads the rest)."""
     if len(text) % 2:
         return None
-    cards = tuple(_WRITTEN.get(text[i: i + 2]) for i in range(0, len(text), 2))
-    return cards if None not in cards and len(set(cards)) == len(cards) else None
+    found = [_WRITTEN.get(text[i: i + 2]) for i in range(0, len(text), 2)]
+    cards = tuple(c for c in found if c is not None)
+    return cards if len(cards) == len(found) and len(set(cards)) == len(cards) else None
 
 
 def check_distinct(cards: list[int]) -> None:
@@ -174,11 +175,8 @@ def _lowest_relabelling(hands: np.ndarray) -> np.ndarray:
     """The smallest code (sorted cards as base-52 digits) any suit relabelling gives each hand."""
     ranks, suits = hands >> 2, hands & 3
     weights = DECK_SIZE ** np.arange(hands.shape[1] - 1, -1, -1, dtype=np.int64)
-    best = None
-    for perm in SUIT_PERMUTATIONS:
-        code = np.sort(ranks * 4 + np.asarray(perm)[suits], axis=1) @ weights
-        best = code if best is None else np.minimum(best, code)
-    return best
+    codes = [np.sort(ranks * 4 + np.asarray(perm)[suits], axis=1) @ weights for perm in SUIT_PERMUTATIONS]
+    return np.minimum.reduce(codes)
 
 
 @lru_cache(maxsize=None)

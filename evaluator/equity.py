@@ -56,7 +56,7 @@ BATCH = 1 << 16
 # Enumerations of up to this many evaluations read the tables in numpy (``evaluator.vectorized``,
 # some 30 M a second with the tally): done before numba would have loaded (about 0.5 s).
 LIGHT_EVALUATIONS = 5_000_000
-# Deal by deal (``kernels``' ``fixed_tuples``) for up to this many players (showdown codes, 2 bits a
+# Deal by deal (``free_kernels``' ``fixed_tuples``) for up to this many players (showdown codes, 2 bits a
 # player, count into an array of 2**16), at most this many tuples, in blocks of about this many
 # evaluations (a call costs some microseconds: a flop's deal takes two).
 DEALS_PLAYERS = 8
@@ -259,7 +259,7 @@ def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, comb
     not small (over ``FOLD_FROM`` evaluations unfolded, where ``_deals_equity`` would fold suits
     and start threads) or over the budget of ``exact``: every card-disjoint tuple of the players' hands
     (``range_showdown_kernels.disjoint_tuples``; fixed hands are one tuple), then each tuple's
-    completions counted by ``kernels``' ``fixed_tuples``. The counts of ``_deals_equity``
+    completions counted by ``free_kernels``' ``fixed_tuples``. The counts of ``_deals_equity``
     without its per-spot work in Python, which is most of the time of a turn or a river."""
     if len(entries) > DEALS_PLAYERS or not vectorized.covers(g):
         return None
@@ -372,7 +372,7 @@ def _light_equity(g: Game, known, board_cards, dead_cards, labels) -> dict:
 def _deals_equity(g: Game, s: showdown.Spot, labels, combos, threads: int | None) -> dict:
     """A free-use game, deal by deal: every card-disjoint tuple of the ranges' hands, tuples
     equal up to a permutation of the suits that keeps the spot counted once with their weights
-    summed, and each tuple's completions of the board counted by ``kernels``' ``fixed_tuples``
+    summed, and each tuple's completions of the board counted by ``free_kernels``' ``fixed_tuples``
     (by the ranks of the new cards; one by one only where a flush may play). Blocks of tuples on
     threads, added in order."""
     from evaluator.fast import fast_evaluator
@@ -621,7 +621,7 @@ def _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples
     players = len(entries)
     unit = share_unit(players)
     blocked = set(board_cards) | set(dead_cards)
-    choices = []  # per player: (combos array, weights) or None for random
+    choices: list[tuple[np.ndarray, np.ndarray] | None] = []  # per player: (combos, weights), None for random
     for entry in entries:
         if entry is None:
             choices.append(None)

@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from evaluator import kernels
+from evaluator import free_kernels, pool_kernels, split_kernels
 from evaluator.games import Category, Game
 from evaluator.tables import (
     MAX_FREE_POOL,
@@ -79,13 +79,13 @@ class FastEvaluator:
     @cached_property
     def _free_kernels(self):
         g = self.game
-        return kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
+        return free_kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low)
 
     @cached_property
     def _ordinal_kernels(self):
         """The free-use kernels over ordinal tables, high only."""
         g = self.game
-        return kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, None, ordinals=True)
+        return free_kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, None, ordinals=True)
 
     @cached_property
     def _subset_plan(self):
@@ -117,7 +117,7 @@ class FastEvaluator:
             parts.append((value, present))
         hole_sets = _subsets(g.hole_cards, g.hand_splits)
         return (
-            kernels.split_kernel(g.hole_cards, g.hand_splits),
+            split_kernels.split_kernel(g.hole_cards, g.hand_splits),
             _padded(hole_sets), np.array([len(s) for s in hole_sets], np.int64),
             _padded(board_sets), np.array([len(s) for s in board_sets], np.int64),
             np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets, strides,
@@ -139,7 +139,7 @@ class FastEvaluator:
         """The hole-table kernel and its tables, looked up once (not per call: small batches)."""
         g = self.game
         strength_of, flush_ordinal = five_card_order(g.ranking)
-        return (kernels.hole_table_kernel(g.hole_cards, g.hand_splits), hole_table(g.ranking, g.hole_cards, g.hand_splits),
+        return (split_kernels.hole_table_kernel(g.hole_cards, g.hand_splits), hole_table(g.ranking, g.hole_cards, g.hand_splits),
                 strength_of, flush_ordinal)
 
     def _run_hole_table(self, hole, board):
@@ -184,7 +184,7 @@ class FastEvaluator:
         present = np.empty((n, players), np.uint16)
         hole_sets, board_sets, pairs = self._subset_plan
         t = self.tables
-        kernels.subset_high_low(
+        split_kernels.subset_high_low(
             hole, board, hole_sets, board_sets, pairs,
             self.lo_index, self.start[5], t.rank_value[5], t.rank_present[5],
             t.flush_value, t.flush_present, self.low_value,
@@ -316,7 +316,7 @@ class FastEvaluator:
         position, top_position = _positions(b.ranking)
         out = np.empty(high.shape, np.uint32)
         redo = np.empty(high.size, np.int64)
-        count = kernels.rerank_high(high, present, source.tables.category_of_position, position, top_position, out, redo)
+        count = pool_kernels.rerank_high(high, present, source.tables.category_of_position, position, top_position, out, redo)
         if count:
             deal, seat = np.divmod(redo[:count], high.shape[1])
             again = self.high(np.ascontiguousarray(hole[deal, seat][:, None, :]), np.ascontiguousarray(board[deal]))
@@ -358,7 +358,7 @@ def _deal_rows(hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
         return None
     if hole.strides[2] != 1 or board.strides[1] != 1:
         return None
-    hole_start, board_start = kernels.byte_offsets(hole, board, rows)
+    hole_start, board_start = free_kernels.byte_offsets(hole, board, rows)
     if hole_start % pool or board_start != hole_start + hole_cards:
         return None
     return rows[hole_start // pool : hole_start // pool + n]

@@ -3,7 +3,7 @@
 Two hold'em hands all in before the flop see C(48, 5) = 1,712,304 boards. ``build`` counts,
 for one pair in each class of pairs that are the same up to a permutation of the suits and an
 exchange of the two hands (47,008 classes of the 812,175 pairs of card-disjoint hands), the
-boards each hand wins and the boards they tie, with the deals kernel (``kernels``'
+boards each hand wins and the boards they tie, with the deals kernel (``free_kernels``'
 ``fixed_tuples``: boards counted by the ranks of their new cards, flushes one by one), then
 gives each class's counts to all its pairs: ``wins[i, j]``, the boards on which hand ``i``
 beats hand ``j``, and ``ties[i, j]``, over the 1,326 hands in ``HANDS`` order. A minute on two
@@ -54,20 +54,24 @@ def covers(g: Game, players: int, board: list[int], dead: list[int]) -> bool:
 
 
 def path() -> Path:
-    return cache_dir() / f"holdem-preflop-v{VERSION}-t{TABLE_VERSION}.npz"
+    return cache_dir() / FILE
+
+
+FILE = f"holdem-preflop-v{VERSION}-t{TABLE_VERSION}.npz"
 
 
 @lru_cache(maxsize=1)
-def _loaded(file: Path, stamp: float) -> tuple[np.ndarray, np.ndarray]:
+def _loaded(file: str, stamp: float) -> tuple[np.ndarray, np.ndarray]:
     with np.load(file) as data:
         return data["wins"], data["ties"]
 
 
 def load() -> tuple[np.ndarray, np.ndarray] | None:
-    """``(wins, ties)``, ``uint32[1326, 1326]``, when ``build`` has cached them on this machine, else None."""
-    file = path()
+    """``(wins, ties)``, ``uint32[1326, 1326]``, when ``build`` has cached them on this machine, else
+    None. Read once a process (again if the file changes)."""
+    file = os.path.join(cache_dir(), FILE)
     try:
-        return _loaded(file, file.stat().st_mtime)
+        return _loaded(file, os.stat(file).st_mtime)
     except (OSError, ValueError, KeyError):
         return None
 

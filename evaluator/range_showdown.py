@@ -122,10 +122,10 @@ def evaluations(s: Spot, folded: bool = True) -> float:
     hand's sweep counts as one per card subset and with three or more players each tuple as
     one per player."""
     players = len(s.hands)
-    boards = s.completions
+    boards = float(s.completions)
     if folded:
         boards /= len(s.symmetries)
-    per_board = sum(len(h) for h in s.hands)
+    per_board = float(sum(len(h) for h in s.hands))
     if players == 2:
         per_board *= 1 << s.hands[0].shape[1]
     else:
@@ -151,10 +151,7 @@ def showdown(g: Game, s: Spot, threads: int | None = None, fold: bool = True) ->
     full[:, len(s.board) :] = rows
     weights = orbit.astype(np.float64)
     classes = _low_classes(g)
-    if players == 2:
-        plan = _HeadsUp(s.hands, s.weights)
-    else:
-        plan = _Multiway(s.hands, s.weights)
+    plan: _HeadsUp | _Multiway = _HeadsUp(s.hands, s.weights) if players == 2 else _Multiway(s.hands, s.weights)
     every = np.concatenate(s.hands) if players else np.zeros((0, g.hole_cards), np.uint8)
     per_block = max(1, BLOCK_EVALUATIONS // max(1, len(every)))
     starts = range(0, len(full), per_block)

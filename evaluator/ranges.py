@@ -281,9 +281,9 @@ def _expand(specs: list[tuple[str, str | None]], size: int) -> set[tuple[int, ..
             if rank == "*" and suit is None:
                 free += 1
                 continue
-            ranks = range(13) if rank == "*" else [RANKS.index(rank)]
+            ranks = list(range(13)) if rank == "*" else [RANKS.index(rank)]
             if suit is None:
-                allowed = range(4)
+                allowed = list(range(4))
             elif suit in VARIABLES:
                 allowed = [assign[suit]]
             else:

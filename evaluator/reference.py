@@ -174,6 +174,7 @@ def showdown(game: Game, hole, board) -> Showdown:
             ranks = low_ranks5(cards, game.low)
             if ranks is not None and (best_l is None or ranks < best_l.ranks):
                 best_l = LowHand(ranks, _low_order(cards), low_strength(ranks))
+    assert best_h is not None  # a pool has at least one 5-card hand (Game checks hole use)
     return Showdown(best_h, best_l, frozenset(present))
 
 

@@ -50,7 +50,12 @@ NO_ENTRY = -(1 << 30)
 
 def cache_dir() -> Path:
     """Where generated tables live: ``$SAMPYONG_CACHE`` or ``~/.cache/sampyong``."""
-    return Path(os.environ.get("SAMPYONG_CACHE", Path.home() / ".cache" / "sampyong"))
+    return Path(os.environ.get("SAMPYONG_CACHE") or _default_cache())
+
+
+@lru_cache(maxsize=1)
+def _default_cache() -> Path:
+    return Path.home() / ".cache" / "sampyong"  # ``Path.home`` reads the password database: once
 
 
 # --- Card-level addends (ranking independent) -----------------------------------------------
@@ -438,7 +443,7 @@ def hole_table(ranking: Ranking, hole_cards: int, hand_splits: tuple[int, ...]) 
 
     One read per hand instead of one per hole subset (ten for three hole cards). At 5.6 MB
     (three hole cards) or 22 MB (four) it is far beyond L2, so the kernel prefetches it
-    (``kernels.hole_table_kernel``). Built from the cached split tables in about a second, a
+    (``split_kernels.hole_table_kernel``). Built from the cached split tables in about a second, a
     block of boards at a time, so it is not stored on disk.
     """
     five, holes = rank_multisets(5), rank_multisets(hole_cards)

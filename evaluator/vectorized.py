@@ -89,7 +89,7 @@ class VectorizedEvaluator:
                 suit_ranks = (bits >> (16 * _probe_suit(probe[flushed]))) & 0x1FFF
                 value[flushed] = np.maximum(value[flushed], self.flush_value.take(suit_ranks))
             high[:, p] = value
-            if board_ranks is not None:
+            if board_ranks is not None and self.low_value is not None:
                 bits = board_ranks | _ored(SUIT_BITS, hole[:, p])
                 ranks = (bits | bits >> 16 | bits >> 32 | bits >> 48) & 0x1FFF
                 low[:, p] = self.low_value.take(((ranks & 0x7F) << 1) | (ranks >> 12))  # bit 0 the ace, 1..7 the 2..8

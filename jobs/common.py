@@ -55,8 +55,10 @@ EXACT = Option("exact", "Insist on exact enumeration: an error if the run would 
 class Study(pipeline_study.Study):
     """``pipeline.study.Study`` with the Markdown of its tables.
 
-    :param markdown: ``(name, frame, config) -> str``, the text of ``tables/NAME.md``
-        (``pipeline.aggregate.build_outputs`` calls it; None: ``markdown_table`` by column type).
+    Parameters:
+        markdown: ``(name, frame, config) -> str``, the text of ``tables/NAME.md``
+            (``pipeline.aggregate.build_outputs`` calls it; None: ``markdown_table`` by column
+            type).
     """
 
     markdown: Callable[[str, pl.DataFrame, RunConfig], str] | None = None
@@ -101,11 +103,12 @@ def table(frame: pl.DataFrame, formats: Mapping | None = None, headers: Mapping[
     |---|---|---|
     | 2 | 2,000,000 | 82.47 % ± 0.03 |
 
-    :param frame: The table.
-    :param formats: Column to format (``pipeline.aggregate.markdown_table``).
-    :param headers: Column to header, over ``WORDS``.
-    :return: The Markdown, ending in a newline.
-    :raises ValueError: If a format is unknown.
+    Parameters:
+        frame: the table.
+        formats: column to format (``pipeline.aggregate.markdown_table``).
+        headers: column to header, over ``WORDS``.
+
+    Returns the Markdown, ending in a newline. Raises ``ValueError`` if a format is unknown.
     """
     present = {column: kind for column, kind in (formats or {}).items() if column in frame.columns}
     return markdown_table(frame, present, {**WORDS, **(headers or {})})
@@ -117,9 +120,10 @@ def game_of(config: RunConfig) -> Game:
     >>> game_of(RunConfig(job="showdown", game="pls7", deals=1, shard_deals=1, players=2, seed=0, low="8")).low
     8
 
-    :param config: The run's config (``game``, ``hole_use``, ``ranking``, ``low``).
-    :return: The game.
-    :raises SampyongError: If the preset or a knob is unknown.
+    Parameters:
+        config: the run's config (``game``, ``hole_use``, ``ranking``, ``low``).
+
+    Returns the game. Raises ``SampyongError`` if the preset or a knob is unknown.
     """
     return resolve_game(config.game, hole_use=config.hole_use, ranking=config.ranking, low=config.low)
 
@@ -134,10 +138,11 @@ def new_figure(figsize: tuple[float, float], dpi: int = 80) -> Figure:
     >>> figure.get_size_inches().tolist(), figure.dpi
     ([8.0, 4.5], 90)
 
-    :param figsize: Width and height in inches.
-    :param dpi: Dots per inch it is drawn and saved at.
-    :return: The figure, without axes.
-    :raises ValueError: If a size is not positive and finite.
+    Parameters:
+        figsize: width and height in inches.
+        dpi: dots per inch it is drawn and saved at.
+
+    Returns the figure, without axes. Raises ``ValueError`` if a size is not positive and finite.
     """
     from matplotlib.figure import Figure
 
@@ -162,9 +167,10 @@ def figure_links(figure_files: Iterable[str]) -> list[str]:
     >>> figure_links(["grid_heatmap.png"])
     ['![grid_heatmap.png](figures/grid_heatmap.png)']
 
-    :param figure_files: File names in ``figures/`` (what the study's ``report`` is given).
-    :return: One image line per file, in order.
-    :raises: Nothing.
+    Parameters:
+        figure_files: file names in ``figures/`` (what the study's ``report`` is given).
+
+    Returns one image line per file, in order.
     """
     return [f"![{name}](figures/{name})" for name in figure_files]
 
@@ -177,12 +183,13 @@ def report_header(title: str, text: str, figure_files: Sequence[str] | None = No
     >>> report_header("Grid", "Every class.", ["grid_heatmap.png"])
     ['# Grid', '', 'Every class.', '', '![grid_heatmap.png](figures/grid_heatmap.png)', '']
 
-    :param title: The heading, without ``# ``.
-    :param text: The paragraph that says what was computed and how.
-    :param figure_files: The figures to show under the paragraph (None: no figure lines and no
-        blank line after them; an empty list still adds the blank line).
-    :return: The lines; join a report's lines with ``markdown``.
-    :raises: Nothing.
+    Parameters:
+        title: the heading, without ``# ``.
+        text: the paragraph that says what was computed and how.
+        figure_files: the figures to show under the paragraph (None: no figure lines and no blank
+            line after them; an empty list still adds the blank line).
+
+    Returns the lines; join a report's lines with ``markdown``.
     """
     lines = [f"# {title}", "", text, ""]
     if figure_files is not None:
@@ -203,11 +210,12 @@ def section(heading: str, frame: pl.DataFrame | str, legend: str | None = None) 
     Exact.
     <BLANKLINE>
 
-    :param heading: The section's heading, without ``## ``.
-    :param frame: The table, as Markdown text (``table``) or a frame (``table`` with no formats).
-    :param legend: A sentence under the table saying how to read it (None: none).
-    :return: The lines; the table's ends in a newline, so a blank line follows it.
-    :raises: Nothing.
+    Parameters:
+        heading: the section's heading, without ``## ``.
+        frame: the table, as Markdown text (``table``) or a frame (``table`` with no formats).
+        legend: a sentence under the table saying how to read it (None: none).
+
+    Returns the lines; the table's ends in a newline, so a blank line follows it.
     """
     text = frame if isinstance(frame, str) else table(frame)
     return [f"## {heading}", "", text] + ([legend, ""] if legend else [])
@@ -219,8 +227,9 @@ def markdown(lines: Iterable[str]) -> str:
     >>> markdown(["# Draws", "", "Some spots."])
     '# Draws\\n\\nSome spots.\\n'
 
-    :param lines: The lines, without their newlines (a table's own trailing newline is kept).
-    :return: The Markdown text of ``report.md``.
-    :raises: Nothing.
+    Parameters:
+        lines: the lines, without their newlines (a table's own trailing newline is kept).
+
+    Returns the Markdown text of ``report.md``.
     """
     return "\n".join(lines) + "\n"

@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from evaluator import kernels
+from evaluator import pool_kernels
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
@@ -77,7 +77,7 @@ def count_pools(config: RunConfig, deck: np.ndarray, first: int) -> tuple[np.nda
     best_positions = np.zeros(len(Category), np.int64)
     present_patterns = np.zeros(1 << len(Category), np.int64)
     low_patterns = np.zeros(256, np.int64)
-    kernels.enumerate_pools(
+    pool_kernels.enumerate_pools(
         deck, first, size, fast.lo_index, fast.start[size], t.rank_value[size], t.rank_present[size],
         t.flush_value, t.flush_present, t.offsuit_present, PAIRED_CATEGORIES,
         best_positions, present_patterns, low_patterns,

@@ -150,10 +150,12 @@ def table_size(show: pl.DataFrame) -> list[str]:
     low goes to other players, high/low splits at the table; all of these are counts of deals,
     so each has a binomial standard error.
 
-    :param show: The PLS7 showdown ``summary`` table (``players``, ``deals``, ``hi_chop``,
-        ``scoop``, ``hilo_split`` with ``_se``).
-    :return: The section's lines (heading, quote, table, the sentences that read it).
-    :raises KeyError: If a row for 2 or 4 players is missing.
+    Parameters:
+        show: the PLS7 showdown ``summary`` table (``players``, ``deals``, ``hi_chop``, ``scoop``,
+            ``hilo_split`` with ``_se``).
+
+    Returns the section's lines (heading, quote, table, the sentences that read it). Raises
+    ``KeyError`` if a row for 2 or 4 players is missing.
     """
     rows = []
     for r in show.sort("players").iter_rows(named=True):

@@ -26,7 +26,7 @@ from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.jit import njit
 from jobs import showdown
-from jobs.grid import hand_classes
+from evaluator.cards import hand_classes
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from jobs.common import (
     MONTE_CARLO_OPTIONS, SE_LEGEND, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table, words,

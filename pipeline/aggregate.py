@@ -42,10 +42,12 @@ def sum_counts(files: list[Path]) -> pl.DataFrame:
     [('heads', 7)]
     >>> scratch.cleanup()
 
-    :param files: Parquet files of one table, each with the same columns.
-    :return: One frame: the key columns and every count column summed (``UInt64``).
-    :raises OSError: If a file is missing or cannot be read.
-    :raises polars.exceptions.PolarsError: If a file is not Parquet or the files' schemas differ.
+    Parameters:
+        files: parquet files of one table, each with the same columns.
+
+    Returns one frame: the key columns and every count column summed (``UInt64``). Raises
+    ``OSError`` if a file is missing or cannot be read. Raises ``polars.exceptions.PolarsError`` if
+    a file is not Parquet or the files' schemas differ.
     """
     frame = pl.scan_parquet([str(f) for f in files])
     schema = frame.collect_schema()
@@ -116,10 +118,11 @@ def percent(value: float | None, se: float | None = None) -> str:
     >>> percent(0.8520437), percent(0.0, 0.0), percent(None)
     ('85.2044 %', '0.0000 %', '–')
 
-    :param value: The fraction (None or NaN: ``–``).
-    :param se: Its standard error as a fraction (None, NaN or 0: none).
-    :return: The text, e.g. ``17.53 % ± 0.03``.
-    :raises: Nothing.
+    Parameters:
+        value: the fraction (None or NaN: ``–``).
+        se: its standard error as a fraction (None, NaN or 0: none).
+
+    Returns the text, e.g. ``17.53 % ± 0.03``.
     """
     scale = (lambda x: x if _missing(x) else 100 * x)
     return _with_se(scale(value), scale(se), " %")
@@ -131,10 +134,11 @@ def points(value: float | None, se: float | None = None) -> str:
     >>> points(0.01138, 0.000237808), points(-0.00037, 4.15261e-05), points(0.0, 0.0), points(-0.00001, 0.0002)
     ('+1.14 pp ± 0.02', '-0.037 pp ± 0.004', '0.0000 pp', '0.00 pp ± 0.02')
 
-    :param value: The difference (None or NaN: ``–``).
-    :param se: Its standard error (None, NaN or 0: none; the value then has 4 decimals).
-    :return: The text, e.g. ``+1.14 pp ± 0.02``.
-    :raises: Nothing.
+    Parameters:
+        value: the difference (None or NaN: ``–``).
+        se: its standard error (None, NaN or 0: none; the value then has 4 decimals).
+
+    Returns the text, e.g. ``+1.14 pp ± 0.02``.
     """
     scale = (lambda x: x if _missing(x) else 100 * x)
     return _with_se(scale(value), scale(se), " pp", sign=True)
@@ -146,10 +150,11 @@ def number(value: float | None, se: float | None = None) -> str:
     >>> number(1.23456, 0.0213), number(1.23456, 0.0113), number(6e-05), number(1234567.0), number(8.4312)
     ('1.23 ± 0.02', '1.235 ± 0.011', '0.00006', '1,234,567', '8.431')
 
-    :param value: The number (None or NaN: ``–``).
-    :param se: Its standard error (None, NaN or 0: none).
-    :return: The text, never in scientific notation.
-    :raises: Nothing.
+    Parameters:
+        value: the number (None or NaN: ``–``).
+        se: its standard error (None, NaN or 0: none).
+
+    Returns the text, never in scientific notation.
     """
     if _missing(value):
         return MISSING
@@ -166,9 +171,10 @@ def count(n: int | float | None) -> str:
     >>> count(2000000), count(2e6), count(12)
     ('2,000,000', '2,000,000', '12')
 
-    :param n: An integer (a whole float is taken as one; any other float is a ``number``).
-    :return: The text.
-    :raises: Nothing.
+    Parameters:
+        n: an integer (a whole float is taken as one; any other float is a ``number``).
+
+    Returns the text.
     """
     if _missing(n):
         return MISSING
@@ -216,12 +222,13 @@ def markdown_table(
     |---|---|---|
     | pls7 | 2,000,000 | 7.078 % ± 0.018 |
 
-    :param frame: The table; any column types.
-    :param formats: Column name to kind or function (default: by the column's type).
-    :param headers: Column name to its header in words.
-    :return: The Markdown lines, each ending in a newline.
-    :raises ValueError: If a format is no kind, ``percent of`` names no column, or a format
-        names a column the frame lacks.
+    Parameters:
+        frame: the table; any column types.
+        formats: column name to kind or function (default: by the column's type).
+        headers: column name to its header in words.
+
+    Returns the Markdown lines, each ending in a newline. Raises ``ValueError`` if a format is no
+    kind, ``percent of`` names no column, or a format names a column the frame lacks.
     """
     formats = dict(formats or {})
     headers = dict(headers or {})
@@ -280,12 +287,13 @@ def write_table(directory: Path, name: str, frame: pl.DataFrame, markdown: str |
     '| heads | 7,000 |'
     >>> scratch.cleanup()
 
-    :param directory: The folder, created if missing.
-    :param name: The file name without its suffix.
-    :param frame: The table.
-    :param markdown: The text of ``name.md`` (default: ``markdown_table(frame)``).
-    :return: None.
-    :raises OSError: If the folder or a file cannot be written (no partial file is left).
+    Parameters:
+        directory: the folder, created if missing.
+        name: the file name without its suffix.
+        frame: the table.
+        markdown: the text of ``name.md`` (default: ``markdown_table(frame)``).
+
+    Raises ``OSError`` if the folder or a file cannot be written (no partial file is left).
     """
     directory.mkdir(parents=True, exist_ok=True)
     text = markdown_table(frame) if markdown is None else markdown
@@ -313,12 +321,14 @@ def write_figures(directory: Path, figures: Mapping[str, Figure | Path]) -> list
     ([], False)
     >>> scratch.cleanup()
 
-    :param directory: The folder, created when there is a figure to save.
-    :param figures: Name (a file name without ``.png``) to figure or PNG file.
-    :return: The file names written (``NAME.png``), in the order of ``figures``.
-    :raises ValueError: If a name is empty, holds a path separator or ends in ``.png``.
-    :raises OSError: If the folder or a file cannot be written or a PNG to copy cannot be read
-        (no partial file is left).
+    Parameters:
+        directory: the folder, created when there is a figure to save.
+        figures: name (a file name without ``.png``) to figure or PNG file.
+
+    Returns the file names written (``NAME.png``), in the order of ``figures``. Raises
+    ``ValueError`` if a name is empty, holds a path separator or ends in ``.png``. Raises
+    ``OSError`` if the folder or a file cannot be written or a PNG to copy cannot be read (no
+    partial file is left).
     """
     names = []
     for name, figure in figures.items():
@@ -348,15 +358,17 @@ def build_outputs(
     or None (``jobs.common.Study`` adds one), writes its tables' ``.md`` with it; otherwise
     ``markdown_table`` does, with every column formatted by its type.
 
-    :param study: The study the run belongs to.
-    :param store: The run directory.
-    :param manifest: The finished shards to sum (``RunStore.read_manifest`` or
-        ``finished_shards``): shard index to manifest entry.
-    :param inputs: What the study's ``inputs`` built for the run (None without).
-    :param options: The study's ``output_options`` given for this run.
-    :return: The summary tables by name, as written.
-    :raises OSError: If a shard file is missing or a file cannot be written.
-    :raises polars.exceptions.PolarsError: If a shard file is not Parquet.
+    Parameters:
+        study: the study the run belongs to.
+        store: the run directory.
+        manifest: the finished shards to sum (``RunStore.read_manifest`` or ``finished_shards``):
+            shard index to manifest entry.
+        inputs: what the study's ``inputs`` built for the run (None without).
+        options: the study's ``output_options`` given for this run.
+
+    Returns the summary tables by name, as written. Raises ``OSError`` if a shard file is missing or
+    a file cannot be written. Raises ``polars.exceptions.PolarsError`` if a shard file is not
+    Parquet.
     """
     counts = {name: sum_counts(files) for name, files in store.table_files(manifest).items()}
     tables = study.summarize(counts, store.config, inputs) if study.inputs is not None else study.summarize(counts, store.config)
@@ -375,9 +387,11 @@ def write_extra_outputs(study: Study, run_dir: Path, config, tables: Mapping, in
                         options: Mapping | None = None) -> list[Path]:
     """Write the study's ``outputs`` into ``run_dir`` (each atomically; None writes nothing).
 
-    :param config: The run's config.
-    :param tables: Its summary tables by name.
-    :return: The files written.
+    Parameters:
+        config: the run's config.
+        tables: its summary tables by name.
+
+    Returns the files written.
     """
     written = []
     for name, make in study.outputs.items():

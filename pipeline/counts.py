@@ -28,12 +28,13 @@ def parse_count(text: str | int, what: str = "count", at_most: int | None = None
     >>> parse_count("2.5e3"), parse_count(7)
     (2500, 7)
 
-    :param text: The text, or an int taken as it is.
-    :param what: What the number is, for the error message (``deal count``).
-    :param at_most: The largest value allowed (None: no limit).
-    :return: The number.
-    :raises SampyongError: If the text is not such a number, is not whole, is not positive or
-        is over ``at_most``; the message names ``what`` and the text.
+    Parameters:
+        text: the text, or an int taken as it is.
+        what: what the number is, for the error message (``deal count``).
+        at_most: the largest value allowed (None: no limit).
+
+    Returns the number. Raises ``SampyongError`` if the text is not such a number, is not whole, is
+    not positive or is over ``at_most``; the message names ``what`` and the text.
     """
     if isinstance(text, int):
         value = text

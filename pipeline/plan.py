@@ -43,17 +43,19 @@ class RunConfig:
     >>> config.low is None and config.options == ()
     True
 
-    :param job: The study's name (``Study.name``).
-    :param game: A game preset (``evaluator.games``); the knobs below turn it.
-    :param deals: Deals to sample (an exact study sets the count it enumerates).
-    :param shard_deals: Deals per shard (0 for an exact study, which plans its own shards).
-    :param players: Hands dealt per deal.
-    :param seed: The root of every shard's random stream (``ShardSpec.generator``).
-    :param hole_use: A hole-use knob, or None for the preset's.
-    :param ranking: A ranking knob, or None for the preset's.
-    :param low: A low knob (``"8"``, ``"none"``, ...), or None for the preset's.
-    :param options: Study-specific options as sorted ``(name, value)`` pairs (``--variants``).
-    :raises: Nothing; ``check_limits`` and the study's ``validate`` judge the values.
+    Parameters:
+        job: the study's name (``Study.name``).
+        game: a game preset (``evaluator.games``); the knobs below turn it.
+        deals: deals to sample (an exact study sets the count it enumerates).
+        shard_deals: deals per shard (0 for an exact study, which plans its own shards).
+        players: hands dealt per deal.
+        seed: the root of every shard's random stream (``ShardSpec.generator``).
+        hole_use: a hole-use knob, or None for the preset's.
+        ranking: a ranking knob, or None for the preset's.
+        low: a low knob (``"8"``, ``"none"``, ...), or None for the preset's.
+        options: study-specific options as sorted ``(name, value)`` pairs (``--variants``).
+
+    ``check_limits`` and the study's ``validate`` judge the values.
     """
 
     job: str
@@ -73,10 +75,11 @@ class RunConfig:
         >>> RunConfig("variants", "pls7", 1, 1, 2, 0, options=(("variants", "low=8"),)).option("variants")
         'low=8'
 
-        :param name: The option's name.
-        :param default: What to return when the config does not set it.
-        :return: The option's value, or ``default``.
-        :raises: Nothing.
+        Parameters:
+            name: the option's name.
+            default: what to return when the config does not set it.
+
+        Returns the option's value, or ``default``.
         """
         return dict(self.options).get(name, default)
 
@@ -86,8 +89,7 @@ class RunConfig:
         >>> print(RunConfig("showdown", "pls7", 10, 4, 3, 1).to_json().splitlines()[1])
           "deals": 10,
 
-        :return: The JSON text (``from_json`` reads it back).
-        :raises: Nothing.
+        Returns the JSON text (``from_json`` reads it back).
         """
         data = dataclasses.asdict(self)
         data["options"] = dict(self.options)
@@ -101,11 +103,11 @@ class RunConfig:
         >>> RunConfig.from_json(config.to_json()) == config
         True
 
-        :param text: The JSON text of ``run.json``.
-        :return: The config.
-        :raises ValueError: If the text is not JSON.
-        :raises TypeError: If a field is missing or unknown.
-        :raises AttributeError: If the JSON is not an object.
+        Parameters:
+            text: the JSON text of ``run.json``.
+
+        Returns the config. Raises ``ValueError`` if the text is not JSON. Raises ``TypeError`` if a
+        field is missing or unknown. Raises ``AttributeError`` if the JSON is not an object.
         """
         data = json.loads(text)
         data.pop("schema_version", None)
@@ -119,8 +121,7 @@ class RunConfig:
         >>> len(RunConfig("showdown", "pls7", 10, 4, 3, 1).run_id)
         12
 
-        :return: 12 hex digits, the run directory's name; the same config always gives the same.
-        :raises: Nothing.
+        Returns 12 hex digits, the run directory's name; the same config always gives the same.
         """
         return hashlib.sha256(self.to_json().encode()).hexdigest()[:12]
 
@@ -129,10 +130,10 @@ class RunConfig:
 class ShardSpec:
     """One unit of work: ``deals`` deals from its own random stream.
 
-    :param index: The shard's number in the plan (0, 1, ...), also its stream's spawn key.
-    :param deals: Deals (or, for an exact study, pools) in the shard.
-    :param root_seed: The run's seed.
-    :raises: Nothing.
+    Parameters:
+        index: the shard's number in the plan (0, 1, ...), also its stream's spawn key.
+        deals: deals (or, for an exact study, pools) in the shard.
+        root_seed: the run's seed.
     """
 
     index: int
@@ -146,8 +147,7 @@ class ShardSpec:
         >>> a.integers(0, 100, 3).tolist() == b.integers(0, 100, 3).tolist()
         True
 
-        :return: A fresh PCG64 generator seeded by ``SeedSequence(root_seed, spawn_key=(index,))``.
-        :raises: Nothing.
+        Returns a fresh PCG64 generator seeded by ``SeedSequence(root_seed, spawn_key=(index,))``.
         """
         sequence = np.random.SeedSequence(self.root_seed, spawn_key=(self.index,))
         return np.random.Generator(np.random.PCG64(sequence))
@@ -161,11 +161,11 @@ def check_limits(config: RunConfig) -> None:
     ...
     evaluator.errors.SampyongError: bad seed -1: must be 0 to 2**64-1
 
-    :param config: The run's config.
-    :return: None.
-    :raises SampyongError: If the seed is not 0 to ``MAX_SEED``, the deals not 1 to
-        ``MAX_DEALS``, the shard size not 1 to ``MAX_SHARD_DEALS``, or the shards more than
-        ``MAX_SHARDS``.
+    Parameters:
+        config: the run's config.
+
+    Raises ``SampyongError`` if the seed is not 0 to ``MAX_SEED``, the deals not 1 to ``MAX_DEALS``,
+    the shard size not 1 to ``MAX_SHARD_DEALS``, or the shards more than ``MAX_SHARDS``.
     """
     if not 0 <= config.seed <= MAX_SEED:
         raise SampyongError(f"bad seed {config.seed}: must be 0 to 2**64-1")
@@ -186,9 +186,11 @@ def plan_shards(config: RunConfig) -> list[ShardSpec]:
     >>> plan_shards(RunConfig("showdown", "pls7", deals=9, shard_deals=3, players=2, seed=5))[-1]
     ShardSpec(index=2, deals=3, root_seed=5)
 
-    :param config: The run's config (``deals`` and ``shard_deals`` positive).
-    :return: The shards in index order; their deals add up to ``config.deals``.
-    :raises ZeroDivisionError: If ``shard_deals`` is 0 (``check_limits`` refuses it first).
+    Parameters:
+        config: the run's config (``deals`` and ``shard_deals`` positive).
+
+    Returns the shards in index order; their deals add up to ``config.deals``. Raises
+    ``ZeroDivisionError`` if ``shard_deals`` is 0 (``check_limits`` refuses it first).
     """
     full, rest = divmod(config.deals, config.shard_deals)
     sizes = [config.shard_deals] * full + ([rest] if rest else [])

@@ -25,9 +25,11 @@ class Progress:
     >>> with Progress([("showdown", 10, 0)], quiet=True) as progress:
     ...     progress.advance(0, 4)
 
-    :param rows: One ``(label, total deals, deals already done)`` per run.
-    :param quiet: Show nothing at all (no bar, no cluster lines).
-    :raises: Nothing. Without a terminal on standard error there is no bar either.
+    Parameters:
+        rows: one ``(label, total deals, deals already done)`` per run.
+        quiet: show nothing at all (no bar, no cluster lines).
+
+    Without a terminal on standard error there is no bar either.
     """
 
     def __init__(self, rows: list[tuple[str, int, int]], quiet: bool = False):
@@ -64,10 +66,11 @@ class Progress:
     def advance(self, row: int, deals: int) -> None:
         """Count a finished shard's deals on a run's bar, and update its deals per second.
 
-        :param row: The run's position in ``rows``.
-        :param deals: The shard's deals.
-        :return: None.
-        :raises IndexError: If ``row`` is not a row (with a bar shown).
+        Parameters:
+            row: the run's position in ``rows``.
+            deals: the shard's deals.
+
+        Raises ``IndexError`` if ``row`` is not a row (with a bar shown).
         """
         if self._bar is None:
             return
@@ -81,9 +84,8 @@ class Progress:
     def cluster(self, status) -> None:
         """Show the Ray cluster's nodes and busy CPUs; without a bar, log a line when its size changes.
 
-        :param status: A ``pipeline.backends.ClusterStatus`` (``nodes``, ``cpus``, ``busy``).
-        :return: None.
-        :raises: Nothing.
+        Parameters:
+            status: a ``pipeline.backends.ClusterStatus`` (``nodes``, ``cpus``, ``busy``).
         """
         size = (status.nodes, status.cpus)
         if self._bar is not None:

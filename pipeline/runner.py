@@ -105,20 +105,21 @@ def execute_all(
     run's tables, figures and report are built as soon as its last shard has landed (at once
     for a run already complete).
 
-    :param runs: (study, config) pairs; each config one its study accepts (validated and
-        configured by the caller) and whose ``job`` is the study's name.
-    :param backend: Where the shards run (``pipeline.backends``).
-    :param out: The output folder; runs land in ``OUT/JOB/RUN_ID``.
-    :param resume: Keep the sound finished shards of an earlier run (False: start afresh).
-    :param quiet: No progress bar and no messages on standard error.
-    :param upstream_out: Where upstream runs land (default: ``out``); a driver's cache folder
-        keeps them from one command to the next.
-    :param upstream: These are upstream runs: a complete one with its report is only read.
-    :param output_options: Options of the studies' extra ``outputs`` (``{"record": 300}``).
-    :return: The run directories, in the order of ``runs``.
-    :raises SampyongError: If a run is listed twice, a config is one its study refuses, or a
-        folder or file cannot be written.
-    :raises ValueError: If a config's ``job`` is not its study's name.
+    Parameters:
+        runs: (study, config) pairs; each config one its study accepts (validated and configured by
+            the caller) and whose ``job`` is the study's name.
+        backend: where the shards run (``pipeline.backends``).
+        out: the output folder; runs land in ``OUT/JOB/RUN_ID``.
+        resume: keep the sound finished shards of an earlier run (False: start afresh).
+        quiet: no progress bar and no messages on standard error.
+        upstream_out: where upstream runs land (default: ``out``); a driver's cache folder keeps
+            them from one command to the next.
+        upstream: these are upstream runs: a complete one with its report is only read.
+        output_options: options of the studies' extra ``outputs`` (``{"record": 300}``).
+
+    Returns the run directories, in the order of ``runs``. Raises ``SampyongError`` if a run is
+    listed twice, a config is one its study refuses, or a folder or file cannot be written. Raises
+    ``ValueError`` if a config's ``job`` is not its study's name.
     """
 
     if upstream:  # inside the caller's session
@@ -180,18 +181,19 @@ def execute(
 ) -> Path:
     """Run one study's config to completion: its upstream runs, its missing shards, then its outputs.
 
-    :param study: The study (``jobs.STUDIES[name]``, or any ``Study``).
-    :param config: A config the study accepts (validated and configured by the caller).
-    :param backend: Where the shards run.
-    :param out: The output folder.
-    :param resume: Keep the sound finished shards of an earlier run.
-    :param quiet: No progress bar and no messages.
-    :param upstream_out: Where its upstream runs land (default: ``out``).
-    :param output_options: Options of the study's extra ``outputs``.
-    :return: The run directory, ``OUT/JOB/RUN_ID``.
-    :raises SampyongError: If the config is one the study refuses or a folder or file cannot
-        be written.
-    :raises ValueError: If ``config.job`` is not ``study.name``.
+    Parameters:
+        study: the study (``jobs.STUDIES[name]``, or any ``Study``).
+        config: a config the study accepts (validated and configured by the caller).
+        backend: where the shards run.
+        out: the output folder.
+        resume: keep the sound finished shards of an earlier run.
+        quiet: no progress bar and no messages.
+        upstream_out: where its upstream runs land (default: ``out``).
+        output_options: options of the study's extra ``outputs``.
+
+    Returns the run directory, ``OUT/JOB/RUN_ID``. Raises ``SampyongError`` if the config is one the
+    study refuses or a folder or file cannot be written. Raises ``ValueError`` if ``config.job`` is
+    not ``study.name``.
     """
     return execute_all([(study, config)], backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out,
                        output_options=output_options)[0]

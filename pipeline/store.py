@@ -55,12 +55,13 @@ def atomic_write(path: Path, write) -> None:
     ('done', ['note.txt'])
     >>> scratch.cleanup()
 
-    :param path: The file to write; its folder must exist.
-    :param write: ``write(tmp)`` writes the whole content to the temporary path ``tmp``
-        (``.NAME.PID.tmp`` beside ``path``), with any suffix: pass the format explicitly.
-    :return: None.
-    :raises OSError: If the write or the rename fails; ``path`` is then as it was and no
-        temporary file is left. Whatever ``write`` raises passes through the same way.
+    Parameters:
+        path: the file to write; its folder must exist.
+        write: ``write(tmp)`` writes the whole content to the temporary path ``tmp``
+            (``.NAME.PID.tmp`` beside ``path``), with any suffix: pass the format explicitly.
+
+    Raises ``OSError`` if the write or the rename fails; ``path`` is then as it was and no temporary
+    file is left. Whatever ``write`` raises passes through the same way.
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -85,10 +86,12 @@ def _listed_paths(entry) -> set[str]:
 class RunStore:
     """One run directory: its config, its shards' files and the manifest that lists them.
 
-    :param run_dir: The folder (``OUT/JOB/RUN_ID``); ``create`` makes it.
-    :param config: The run's config (``run_id`` comes from it).
-    :param tables: The count tables every shard must have (the study's ``tables``).
-    :raises: Nothing; nothing is read or written until a method is called.
+    Parameters:
+        run_dir: the folder (``OUT/JOB/RUN_ID``); ``create`` makes it.
+        config: the run's config (``run_id`` comes from it).
+        tables: the count tables every shard must have (the study's ``tables``).
+
+    Nothing is read or written until a method is called.
     """
 
     def __init__(self, run_dir: Path, config: RunConfig, tables: tuple[str, ...]):
@@ -110,11 +113,12 @@ class RunStore:
         (['manifest.json', 'run.json'], {})
         >>> scratch.cleanup()
 
-        :param out: The output folder.
-        :param config: The run's config.
-        :param tables: The study's declared count tables.
-        :return: The store.
-        :raises SampyongError: If the folder or its files cannot be written.
+        Parameters:
+            out: the output folder.
+            config: the run's config.
+            tables: the study's declared count tables.
+
+        Returns the store. Raises ``SampyongError`` if the folder or its files cannot be written.
         """
         run_dir = Path(out) / config.job / config.run_id
         try:
@@ -133,9 +137,11 @@ class RunStore:
     def read_config(run_dir: Path) -> RunConfig:
         """Read the config of an existing run directory.
 
-        :param run_dir: A run directory (``OUT/JOB/RUN_ID``).
-        :return: The ``RunConfig`` in ``run_dir/run.json``.
-        :raises SampyongError: If there is no ``run.json`` or it is not a valid config.
+        Parameters:
+            run_dir: a run directory (``OUT/JOB/RUN_ID``).
+
+        Returns the ``RunConfig`` in ``run_dir/run.json``. Raises ``SampyongError`` if there is no
+        ``run.json`` or it is not a valid config.
         """
         config_file = Path(run_dir) / "run.json"
         if not config_file.is_file():
@@ -150,17 +156,15 @@ class RunStore:
     def manifest_path(self) -> Path:
         """Locate the manifest.
 
-        :return: ``run_dir/manifest.json`` (it may not exist).
-        :raises: Nothing.
+        Returns ``run_dir/manifest.json`` (it may not exist).
         """
         return self.run_dir / "manifest.json"
 
     def read_manifest(self) -> dict[int, dict]:
         """Read the manifest's shard entries, unchecked (``finished_shards`` checks them).
 
-        :return: Shard index to entry (``{"files": {table: {"path", "rows", "sha256"}}}``);
-            empty when the manifest is missing, unreadable or another run's.
-        :raises: Nothing.
+        Returns shard index to entry (``{"files": {table: {"path", "rows", "sha256"}}}``); empty
+        when the manifest is missing, unreadable or another run's.
         """
         try:
             data = json.loads(self.manifest_path.read_text())
@@ -173,9 +177,10 @@ class RunStore:
     def write_manifest(self, shards: dict[int, dict]) -> None:
         """Replace the manifest, atomically, with these finished shards' entries.
 
-        :param shards: Shard index to manifest entry.
-        :return: None.
-        :raises OSError: If the manifest cannot be written (the old one is then kept).
+        Parameters:
+            shards: shard index to manifest entry.
+
+        Raises ``OSError`` if the manifest cannot be written (the old one is then kept).
         """
         data = {
             "run_id": self.run_id,
@@ -191,10 +196,11 @@ class RunStore:
         >>> RunStore(Path("out/coin/abc"), RunConfig("coin", "-", 4, 2, 1, 0), ("flips",)).shard_path("flips", 3).as_posix()
         'out/coin/abc/shards/flips/shard-000003.parquet'
 
-        :param table: The table's name.
-        :param index: The shard's index.
-        :return: ``run_dir/shards/TABLE/shard-NNNNNN.parquet``.
-        :raises: Nothing.
+        Parameters:
+            table: the table's name.
+            index: the shard's index.
+
+        Returns ``run_dir/shards/TABLE/shard-NNNNNN.parquet``.
         """
         return self.run_dir / "shards" / table / f"shard-{index:06d}.parquet"
 
@@ -204,12 +210,13 @@ class RunStore:
         The files carry the run_id, shard index and schema version in their Parquet metadata;
         the entry lists each file's path, rows and sha256.
 
-        :param index: The shard's index.
-        :param tables: Every declared table of the shard (``run_shard``'s result).
-        :param manifest: The run's finished shards; updated in place, then written to disk.
-        :return: None.
-        :raises ValueError: If ``tables`` are not exactly the declared tables.
-        :raises OSError: If a file or the manifest cannot be written.
+        Parameters:
+            index: the shard's index.
+            tables: every declared table of the shard (``run_shard``'s result).
+            manifest: the run's finished shards; updated in place, then written to disk.
+
+        Raises ``ValueError`` if ``tables`` are not exactly the declared tables. Raises ``OSError``
+        if a file or the manifest cannot be written.
         """
         if set(tables) != set(self.tables):
             raise ValueError(f"shard {index} has tables {sorted(tables)}, the study declares {sorted(self.tables)}")
@@ -235,12 +242,14 @@ class RunStore:
     def shard_problem(self, index: int, entry: dict) -> str | None:
         """Tell why a manifest entry cannot be trusted.
 
-        :param index: The shard's index.
-        :param entry: Its manifest entry.
-        :return: One line naming the shard, the table and what is wrong; None if the entry lists
-            every declared table and no other, and each file is present, matches its checksum
-            and row count, and names this run, this shard and this schema version.
-        :raises OSError: Only if a listed file exists but cannot be read for its checksum.
+        Parameters:
+            index: the shard's index.
+            entry: its manifest entry.
+
+        Returns one line naming the shard, the table and what is wrong; None if the entry lists
+        every declared table and no other, and each file is present, matches its checksum and row
+        count, and names this run, this shard and this schema version. Raises ``OSError`` only if a
+        listed file exists but cannot be read for its checksum.
         """
         files = entry.get("files") if isinstance(entry, dict) else None
         if not isinstance(files, dict):
@@ -288,11 +297,12 @@ class RunStore:
     def finished_shards(self, log=None) -> dict[int, dict]:
         """Read the manifest's sound entries, dropping (and rewriting it without) unsound ones.
 
-        :param log: ``log(message)`` is told of each shard dropped (``recomputing ...``); None:
-            silent.
-        :return: Shard index to entry, for the shards that need no recomputing.
-        :raises OSError: If the manifest must be rewritten and cannot be, or a listed file
-            exists but cannot be read for its checksum.
+        Parameters:
+            log: ``log(message)`` is told of each shard dropped (``recomputing ...``); None: silent.
+
+        Returns shard index to entry, for the shards that need no recomputing. Raises ``OSError`` if
+        the manifest must be rewritten and cannot be, or a listed file exists but cannot be read for
+        its checksum.
         """
         manifest = self.read_manifest()
         sound = {}
@@ -309,10 +319,12 @@ class RunStore:
     def audit(self, planned: list[int]) -> list[str]:
         """List everything wrong with the run directory, as ``sampyong check`` reports it.
 
-        :param planned: The indices of the shards the plan has.
-        :return: One line per problem (manifest, schema version, unsound or missing shards,
-            shards the plan does not have, stray files); empty when complete and sound.
-        :raises OSError: Only if a listed file exists but cannot be read for its checksum.
+        Parameters:
+            planned: the indices of the shards the plan has.
+
+        Returns one line per problem (manifest, schema version, unsound or missing shards, shards
+        the plan does not have, stray files); empty when complete and sound. Raises ``OSError`` only
+        if a listed file exists but cannot be read for its checksum.
         """
         problems = []
         try:
@@ -349,9 +361,11 @@ class RunStore:
     def table_files(self, manifest: dict[int, dict]) -> dict[str, list[Path]]:
         """Gather the shard files of each table, in shard order.
 
-        :param manifest: Shard index to entry (as ``finished_shards`` returns).
-        :return: Table name to its shards' file paths.
-        :raises KeyError: If an entry is malformed (check it with ``shard_problem`` first).
+        Parameters:
+            manifest: shard index to entry (as ``finished_shards`` returns).
+
+        Returns table name to its shards' file paths. Raises ``KeyError`` if an entry is malformed
+        (check it with ``shard_problem`` first).
         """
         files: dict[str, list[Path]] = {}
         for index in sorted(manifest):

@@ -99,49 +99,49 @@ class Study:
     Only ``name``, ``description``, ``tables``, ``run_shard``, ``summarize`` and ``report`` are
     required; every other field has a shared default.
 
-    :param name: The name ``sampyong run NAME`` knows it by (and its runs' folder).
-    :param description: One line for ``sampyong jobs``.
-    :param tables: The count tables every shard returns; a shard is finished only with all of
-        them.
-    :param run_shard: ``(config, shard) -> {table: pyarrow.Table}`` of unsigned 64-bit counts;
-        pure: the same shard gives the same bytes on any worker. A study with ``inputs`` is
-        called ``run_shard(config, shard, inputs)``.
-    :param summarize: ``(counts, config) -> {table: polars.DataFrame}``, the summed counts made
-        rates with standard errors (or exact shares); each is written to ``tables/``. A study
-        with ``inputs`` is called ``summarize(counts, config, inputs)`` (tables set beside
-        upstream runs').
-    :param report: ``(tables, config, figure_files) -> str``, the Markdown of ``report.md``;
-        ``figure_files`` are the file names (``NAME.png``, in ``figures/``) of ``figures``'
-        figures, in their order.
-    :param figures: ``(tables, config) -> {name: matplotlib.figure.Figure}``, the figures of
-        the summaries, by file name without ``.png``; the pipeline saves each as
-        ``figures/NAME.png`` at the figure's own dpi (default: none). Make them with
-        ``matplotlib.figure.Figure``: no pyplot, no backend to choose.
-    :param options: The ``sampyong run`` options the study uses (``Option``s, in the order its
-        help lists them, each with its default); the API and the CLI refuse any other.
-    :param validate: ``config -> None``, raises ``SampyongError`` for a config the study cannot
-        run (default: accepts every config).
-    :param configure: ``config -> config``, fixes the fields that do not apply (an exact study
-        has no seed; default: unchanged).
-    :param plan: ``config -> [ShardSpec]``, the shards (default: ``plan_shards``, even shards
-        of ``shard_deals``).
-    :param prepare: ``config -> None`` (``(config, inputs) -> None`` with ``inputs``), warms
-        tables and compiled kernels in the driver before workers need them (None: one 4-deal
-        shard).
-    :param exact: ``config -> bool``, whether the config is enumerated rather than sampled
-        (None: always sampled).
-    :param upstream: ``config -> [(Study, RunConfig)]``, runs whose tables this run needs (None:
-        none). The runner runs them first, on the same backend (resuming, or reading them when
-        complete), and hands their tables to ``inputs``.
-    :param inputs: ``(config, [{table: polars.DataFrame}, ...]) -> data``, built once in the
-        driver from the upstream runs' tables (in ``upstream``'s order) and handed to every
-        shard with its task: shards never run a pipeline or read a cache to get it.
-    :param outputs: ``{file name: (tables, config, inputs, options) -> str | None}``, files of
-        the run folder besides the tables (a page, records), written atomically after
-        ``report.md``; None writes nothing. ``options`` are the ``output_options`` given.
-    :param output_options: The ``Option``s of ``outputs`` (``sampyong run --record N``): they
-        change no number, so they are not part of the config.
-    :raises: Nothing on construction; the callables raise what they document.
+    Parameters:
+        name: the name ``sampyong run NAME`` knows it by (and its runs' folder).
+        description: one line for ``sampyong jobs``.
+        tables: the count tables every shard returns; a shard is finished only with all of them.
+        run_shard: ``(config, shard) -> {table: pyarrow.Table}`` of unsigned 64-bit counts; pure:
+            the same shard gives the same bytes on any worker. A study with ``inputs`` is called
+            ``run_shard(config, shard, inputs)``.
+        summarize: ``(counts, config) -> {table: polars.DataFrame}``, the summed counts made rates
+            with standard errors (or exact shares); each is written to ``tables/``. A study with
+            ``inputs`` is called ``summarize(counts, config, inputs)`` (tables set beside upstream
+            runs').
+        report: ``(tables, config, figure_files) -> str``, the Markdown of ``report.md``;
+            ``figure_files`` are the file names (``NAME.png``, in ``figures/``) of ``figures``'
+            figures, in their order.
+        figures: ``(tables, config) -> {name: matplotlib.figure.Figure}``, the figures of the
+            summaries, by file name without ``.png``; the pipeline saves each as
+            ``figures/NAME.png`` at the figure's own dpi (default: none). Make them with
+            ``matplotlib.figure.Figure``: no pyplot, no backend to choose.
+        options: the ``sampyong run`` options the study uses (``Option``s, in the order its help
+            lists them, each with its default); the API and the CLI refuse any other.
+        validate: ``config -> None``, raises ``SampyongError`` for a config the study cannot run
+            (default: accepts every config).
+        configure: ``config -> config``, fixes the fields that do not apply (an exact study has no
+            seed; default: unchanged).
+        plan: ``config -> [ShardSpec]``, the shards (default: ``plan_shards``, even shards of
+            ``shard_deals``).
+        prepare: ``config -> None`` (``(config, inputs) -> None`` with ``inputs``), warms tables and
+            compiled kernels in the driver before workers need them (None: one 4-deal shard).
+        exact: ``config -> bool``, whether the config is enumerated rather than sampled (None:
+            always sampled).
+        upstream: ``config -> [(Study, RunConfig)]``, runs whose tables this run needs (None: none).
+            The runner runs them first, on the same backend (resuming, or reading them when
+            complete), and hands their tables to ``inputs``.
+        inputs: ``(config, [{table: polars.DataFrame}, ...]) -> data``, built once in the driver
+            from the upstream runs' tables (in ``upstream``'s order) and handed to every shard with
+            its task: shards never run a pipeline or read a cache to get it.
+        outputs: ``{file name: (tables, config, inputs, options) -> str | None}``, files of the run
+            folder besides the tables (a page, records), written atomically after ``report.md``;
+            None writes nothing. ``options`` are the ``output_options`` given.
+        output_options: the ``Option``s of ``outputs`` (``sampyong run --record N``): they change no
+            number, so they are not part of the config.
+
+    On construction; the callables raise what they document.
     """
 
     name: str
@@ -169,10 +169,11 @@ class Study:
     def warm(self, config: RunConfig, inputs=None) -> None:
         """Run ``prepare``, or by default one tiny shard, in the driver.
 
-        :param config: The run's config (validated and configured).
-        :param inputs: What ``inputs`` built for this run (None without upstream runs).
-        :return: None.
-        :raises SampyongError: If the study refuses ``config`` while preparing.
+        Parameters:
+            config: the run's config (validated and configured).
+            inputs: what ``inputs`` built for this run (None without upstream runs).
+
+        Raises ``SampyongError`` if the study refuses ``config`` while preparing.
         """
         if self.prepare is not None:
             self.prepare(config, inputs) if self.inputs is not None else self.prepare(config)
@@ -182,16 +183,20 @@ class Study:
     def shard_fn(self, inputs=None) -> Callable[[RunConfig, ShardSpec], dict]:
         """``run_shard`` with the run's ``inputs`` bound: what a shard task calls.
 
-        :param inputs: What ``inputs`` built for this run (None without upstream runs).
-        :return: ``(config, shard) -> tables``.
+        Parameters:
+            inputs: what ``inputs`` built for this run (None without upstream runs).
+
+        Returns ``(config, shard) -> tables``.
         """
         return self.run_shard if self.inputs is None else functools.partial(self.run_shard, inputs=inputs)
 
     def is_exact(self, config: RunConfig) -> bool:
         """Tell whether ``config`` is an exact enumeration (no sampling options apply).
 
-        :param config: The run's config.
-        :return: ``exact(config)``, or False when the study has no ``exact``.
-        :raises: Nothing but what ``exact`` raises.
+        Parameters:
+            config: the run's config.
+
+        Returns ``exact(config)``, or False when the study has no ``exact``. But what ``exact``
+        raises.
         """
         return self.exact is not None and self.exact(config)

@@ -44,7 +44,7 @@ from evaluator.settle import clockwise_from_button
 
 from engine.betting import default_betting, parse_betting
 from engine.hand import Hand, IllegalAction
-from engine.phh import ACTION, hand_fields, write_fields
+from engine.phh import ACTION, apply, hand_fields, write_fields
 from engine.player import act as bot_act, positions
 
 from table.bots import Bots
@@ -333,7 +333,9 @@ class Session:
                 raise Conflict("the app shows the hands at showdown")
             if groups[8] == "sm" and groups[9] is not None and "?" in groups[9]:
                 raise SampyongError("show the cards, or muck with a bare 'sm'")
-        self._apply(action)
+            if groups[8] == "cbr" and groups[9] is None:
+                raise SampyongError(f"{action!r}: cbr needs an amount in whole chips")
+        apply(self.hand, action, 0, departures_allowed=False)
         self._log(action, "dealer" if who == "dealer" else "seat")
         self._advance()
 
@@ -399,7 +401,7 @@ class Session:
             raise SampyongError("op must be one of deal, button, chips, seat, remove")
         self.pending.append(entry)
         if self.hand is None:
-            self._apply_pending()
+            self._carry_out_changes()
             if not self.rules.wait:
                 self._start_hand()
             else:
@@ -412,7 +414,7 @@ class Session:
     def _start_hand(self, by_dealer: bool = False) -> bool:
         """Deal the next hand if two seated players have chips (and, unless the dealer asks, one
         of them is a person: bots alone do not play on by themselves). Whether one was dealt."""
-        self._apply_pending()
+        self._carry_out_changes()
         active = [i for i, s in enumerate(self.seats) if not s.out and s.stack > 0]
         if len(active) < 2 or not (by_dealer or any(self.seats[i].bot is None for i in active)):
             self._save()
@@ -470,7 +472,7 @@ class Session:
             elif hand.board_due and self.current["deck"]:
                 start = len(self.current["order"]) * self.rules.game.hole_cards + len(hand.board)
                 action = "d db " + format_cards(self.current["deck"][start:start + hand.board_due]).replace(" ", "")
-                self._apply(action)
+                apply(self.hand, action, 0, departures_allowed=False)
                 self._log(action, "app")
             else:
                 break
@@ -492,7 +494,7 @@ class Session:
         self.last = summary(self.number, hand, order, [s.name for s in self.seats])
         self.hand, self.current, self.entries = None, None, []
         if self.rules.wait:
-            self._apply_pending()
+            self._carry_out_changes()
             self._save()
         else:
             self._start_hand()
@@ -510,29 +512,6 @@ class Session:
             raise SampyongError(f"there is no p{number} in this hand of {len(order)} players")
         return order[number - 1]
 
-    def _apply(self, action: str) -> None:
-        """Apply a checked action to the hand by the rules (``IllegalAction`` when they forbid it)."""
-        hand = self.hand
-        groups = self._parse(action)
-        if groups[5] == "db":
-            hand.deal_board(groups[6])
-            return
-        p, verb, argument = int(groups[7]) - 1, groups[8], groups[9]
-        if verb == "sm":
-            hand.show(p, argument)
-            return
-        if hand.actor != p:
-            actor = "nobody" if hand.actor is None else f"p{hand.actor + 1}"
-            raise IllegalAction(f"p{p + 1} acts out of turn ({actor} is to act)")
-        if verb == "f":
-            hand.fold()
-        elif verb == "cc":
-            hand.check_call()
-        else:
-            if argument is None or not re.fullmatch(r"[0-9]+", argument):
-                raise SampyongError(f"{action!r}: cbr needs an amount in whole chips")
-            hand.raise_to(int(argument))
-
     def _log(self, action: str, by: str) -> None:
         """Journal an action just applied; if it cannot be written, the hand goes back to the
         journal's state (nothing is applied that is not on disk) and the error goes on."""
@@ -548,7 +527,7 @@ class Session:
         """The current hand as dealt, then ``entries`` applied."""
         self.hand = self._fresh_hand()
         for entry in entries:
-            self._apply(entry["action"])
+            apply(self.hand, entry["action"], 0, departures_allowed=False)
         self.entries = list(entries)
 
     def _need_dealer(self, key) -> None:
@@ -562,7 +541,7 @@ class Session:
     def _percentile(self, seat: Seat):
         return self.bots.percentile(self.policies[seat.key], self.rules.game)
 
-    def _apply_pending(self) -> None:
+    def _carry_out_changes(self) -> None:
         for entry in self.pending:
             if entry["op"] == "button":
                 self.next_button = entry["seat"]

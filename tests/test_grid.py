@@ -39,7 +39,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from evaluator import reference
+from evaluator import grid_kernels, reference
 from evaluator.cards import class_name, format_cards, parse_cards
 from evaluator.equity import equity
 from evaluator.fast import fast_evaluator
@@ -73,15 +73,15 @@ def test_sort_by_key_is_a_stable_sort(distinct):
     """The grid's counting sort orders items by key exactly as a stable sort does, call after call."""
     rng = np.random.default_rng(distinct)
     n = 16215
-    slot_key = np.full(grid.SLOTS, -1, np.int64)
-    slot_count = np.zeros(grid.SLOTS, np.int64)
+    slot_key = np.full(grid_kernels.SLOTS, -1, np.int64)
+    slot_count = np.zeros(grid_kernels.SLOTS, np.int64)
     scratch = [np.empty(n, np.int64) for _ in range(3)]
     for _ in range(3):
         values = rng.choice(1 << 24, size=distinct, replace=False)
         keys = values[rng.integers(0, distinct, n)]
-        items = (keys << grid.KEY_SHIFT) | np.arange(n)
+        items = (keys << grid_kernels.KEY_SHIFT) | np.arange(n)
         expected = items[np.argsort(keys, kind="stable")]
-        got = grid._sort_by_key(items.copy(), *scratch[:1], slot_key, slot_count, *scratch[1:])
+        got = grid_kernels.sort_by_key(items.copy(), *scratch[:1], slot_key, slot_count, *scratch[1:])
         assert np.array_equal(got, expected)
     assert (slot_key == -1).all() and (slot_count == 0).all()
 
@@ -94,7 +94,7 @@ def test_board_tally_equals_brute_force(name):
     positions = np.array(list(grid._combos(47, g.hole_cards)), dtype=np.int64)
     boards = np.sort(np.array([rng.choice(52, 5, replace=False) for _ in range(3)]), axis=1).astype(np.uint8)
     hands = np.empty((len(boards), len(positions), g.hole_cards), np.uint8)
-    grid._hands_of(boards, positions, hands)
+    grid_kernels.hands_of(boards, positions, hands)
     high, low = fast_evaluator(g).high_low(hands, boards)
     for b, board in enumerate(boards):
         # One "class" per hand, so the class totals are the per-hand counts.
@@ -102,7 +102,7 @@ def test_board_tally_equals_brute_force(name):
         lookup[hands[b].astype(np.int64) @ (52 ** np.arange(g.hole_cards - 1, -1, -1))] = np.arange(len(positions))
         win, tie, lose, hilo4 = (np.zeros(len(positions), np.int64) for _ in range(4))
         opponents = comb(47 - g.hole_cards, g.hole_cards)
-        grid._tally_boards(np.ones(1, np.int64), positions, hands[b : b + 1], high[b : b + 1], low[b : b + 1], True, lookup, opponents, win, tie, lose, hilo4)
+        grid_kernels.tally_boards(np.ones(1, np.int64), positions, hands[b : b + 1], high[b : b + 1], low[b : b + 1], True, lookup, opponents, win, tie, lose, hilo4)
         sample = rng.choice(len(positions), 60, replace=False)
         for h, (less, equal, share4) in zip(sample, _brute_force(g, board, hands[b], sample)):
             assert (win[h], tie[h], hilo4[h]) == (less, equal, share4)

@@ -13,7 +13,7 @@ from evaluator import reference
 from evaluator.cards import make_card
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import FastEvaluator
-from evaluator.kernels import PREFETCH_AHEAD as AHEAD
+from evaluator.card_words import PREFETCH_AHEAD as AHEAD
 from evaluator.games import PRESETS, RANKINGS, Category, Game, game
 from evaluator.tables import distinct_present
 from tests.strategies import deals, suit_permutations
@@ -234,10 +234,10 @@ def test_free_kernels_of_a_game_without_a_low_never_write_the_low(name, ordinals
     and write each hand's strength, or its ordinal."""
     from numba import njit
 
-    from evaluator import kernels
+    from evaluator import free_kernels
 
     g = game(name)
-    free = kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low, ordinals=ordinals)
+    free = free_kernels.free_kernels(g.hole_cards, g.board_cards, g.ranking, g.low, ordinals=ordinals)
     fast = FastEvaluator(g)
     dtype, scale = (np.uint16, fast.strength_of) if ordinals else (np.uint32, np.arange(1 << 24, dtype=np.uint32))
     cards = deal_cards(np.random.default_rng(6), 500, 3 * g.hole_cards + 5)

@@ -36,11 +36,10 @@ import polars as pl
 import pytest
 
 from evaluator import reference
-from evaluator.cards import class_name, parse_cards
+from evaluator.cards import class_name, hand_classes, parse_cards
 from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.games import game
 from jobs import STUDIES, textures
-from jobs.grid import hand_classes
 from jobs.textures import SKIPS, STRAIGHTS, _labels, add_boards, texture_of
 from jobs.common import game_of
 from pipeline import runner

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from engine.sites import party
-from engine.sites.model import SiteHand
+from engine.sites.model import SiteHand, split_at
 
 HEADER = re.compile(r"^(?:\*{5} Hand history for game #|\*{3} Historique des Mains pour la partie )(?P<id>\d+) \*+\s*$", re.M)
 _LEAD = re.compile(r"^(?:Everleaf Gaming.*Game #\d+|Partouche Poker.*)\s*$", re.M)
@@ -23,13 +23,7 @@ _DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2}) - (\d{1,2}:\d{2}:\d{2})")
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    starts = []
-    for match in HEADER.finditer(text):
-        start = match.start()
-        for lead in _LEAD.finditer(text, max(0, start - 120), start):
-            start = min(start, lead.start())
-        starts.append(start)
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER, _LEAD)
 
 
 def parse(text: str) -> SiteHand:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards, classify, summary_fold
+from engine.sites.model import Player, SiteHand, amount, cards, classify, split_at, summary_fold
 
 HEADER = re.compile(r"^(?:Full Tilt Poker|FullTiltPoker) Game #(?P<id>\d+):\s*(?P<rest>.*)$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?[\d.,]+)\)(?P<rest>.*)$")
@@ -28,8 +28,7 @@ _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP"}
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    starts = [m.start() for m in HEADER.finditer(text)]
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER)
 
 
 def parse(text: str) -> SiteHand:

@@ -16,7 +16,7 @@ import re
 from decimal import Decimal
 
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards, classify
+from engine.sites.model import Player, SiteHand, amount, cards, classify, split_at
 
 HEADER = re.compile(r"^#(?P<id>\d+): (?P<game>.+?) - (?P<small>[\d.,]+)/(?P<big>[\d.,]+)\s*$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[\d.,]+)\)\s*$")
@@ -27,8 +27,7 @@ _STREETS = {"FLOP": 1, "TURN": 2, "RIVER": 3}
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    starts = [m.start() for m in HEADER.finditer(text)]
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER)
 
 
 def parse(text: str) -> SiteHand:

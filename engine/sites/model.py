@@ -127,6 +127,20 @@ _FOLDED = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\(.*?\) )*(?:didn't bet \(fol
 _FOLDED_ON = {"Flop": 1, "Turn": 2, "River": 3}
 
 
+def split_at(text: str, header: re.Pattern, lead: re.Pattern | None = None) -> list[tuple[int, str]]:
+    """The hands of a file's text, each with its first line number: a hand starts at each match
+    of ``header``, or at a ``lead`` line up to 120 characters before it (a line some writers put
+    above the header), and runs to the next."""
+    starts = []
+    for match in header.finditer(text):
+        start = match.start()
+        if lead is not None:
+            for line in lead.finditer(text, max(0, start - 120), start):
+                start = min(start, line.start())
+        starts.append(start)
+    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+
+
 def summary_fold(h: SiteHand, line: str) -> None:
     """A summary's ``Seat N: NAME [(button)] folded before the Flop|on the Turn`` or ``didn't bet
     (folded)`` (PokerStars, Full Tilt): the street the player folded on, the site's word where a

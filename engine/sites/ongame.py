@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from engine.sites.model import Player, SiteHand, amount, cards, classify
+from engine.sites.model import Player, SiteHand, amount, cards, classify, split_at
 
 HEADER = re.compile(r"^\*{5} History for hand (?P<id>[\w-]+) \*{5}\s*$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*\d[^()]*)\)\s*$")
@@ -28,8 +28,7 @@ _KINDS = {"NO_LIMIT": "No Limit", "POT_LIMIT": "Pot Limit", "LIMIT": "Limit"}
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    starts = [m.start() for m in HEADER.finditer(text)]
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER)
 
 
 def parse(text: str) -> SiteHand:

@@ -30,7 +30,7 @@ import re
 from decimal import Decimal
 
 from engine.sites import convert as why
-from engine.sites.model import Act, Player, SiteHand, amount, cards, classify
+from engine.sites.model import Act, Player, SiteHand, amount, cards, classify, split_at
 
 HEADER = re.compile(r"^\*{5} ?(?P<room>[\w. -]*?) ?Hand History [Ff]or Game (?P<id>\w+) \*{5}.*$", re.M)
 _LEAD = re.compile(r"^(?:Game #\w+ starts\.|#Game No : \w+)\s*$", re.M)
@@ -48,13 +48,7 @@ _MONEY = re.compile(r"[\[(]([^\[\]()]*\d[^\[\]()]*)[\])]")
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    starts = []
-    for match in HEADER.finditer(text):
-        start = match.start()
-        for lead in _LEAD.finditer(text, max(0, start - 120), start):
-            start = min(start, lead.start())
-        starts.append(start)
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER, _LEAD)
 
 
 def parse(text: str) -> SiteHand:

@@ -16,7 +16,7 @@ import re
 from decimal import Decimal
 
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards, classify, summary_fold
+from engine.sites.model import Player, SiteHand, amount, cards, classify, split_at, summary_fold
 
 HEADER = re.compile(
     r"^(?P<room>PokerStars|POKERSTARS|Run It Once Poker|PokerMaster|Full Tilt Rush|Poker|PokerStars Home Game)"
@@ -40,8 +40,7 @@ _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
 def split(text: str) -> list[tuple[int, str]]:
     """The hands of a file's text, each with its first line number."""
-    starts = [m.start() for m in HEADER.finditer(text)]
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER)
 
 
 def parse(text: str) -> SiteHand:

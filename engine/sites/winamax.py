@@ -14,7 +14,7 @@ import re
 
 from engine.sites import stars
 from engine.sites import convert as why
-from engine.sites.model import Player, SiteHand, amount, cards
+from engine.sites.model import Player, SiteHand, amount, cards, split_at
 
 HEADER = re.compile(r"^Winamax Poker - (?P<kind>.*?) - HandId: #(?P<id>[\w-]+) - (?P<rest>.*)$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?\d[\d.,]*[kK]?[^()]*?)\)\s*$")
@@ -25,8 +25,7 @@ _VERB = re.compile(r"^(?P<verb>posts small blind|posts big blind|posts ante|fold
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    starts = [m.start() for m in HEADER.finditer(text)]
-    return [(text.count("\n", 0, s) + 1, text[s:e]) for s, e in zip(starts, starts[1:] + [len(text)])]
+    return split_at(text, HEADER)
 
 
 def parse(text: str) -> SiteHand:
