@@ -94,15 +94,55 @@ WORKLOADS = {"read": read, "replay": replayed, "records study": study, "pokerkit
              "pokerkit replay": pokerkit_replay}
 
 
+def phases(paths: list[Path]) -> None:
+    """Where the time of one run goes, each part alone in this process: planning (``configure``:
+    a big file's section headers only), an embedded Ray's start and stop with two workers ready
+    (a task that imports the study), and the shards one after another (core-seconds)."""
+    import json
+
+    from jobs.records import configure, run_shard
+    from pipeline.plan import RunConfig, ShardSpec
+
+    start = time.perf_counter()
+    config = configure(RunConfig(job="records", game="any", deals=1, shard_deals=1, players=2, seed=0,
+                                 options=(("paths", json.dumps([str(p) for p in paths])),)))
+    planning = time.perf_counter() - start
+    run_shard(config, ShardSpec(index=0, deals=1, root_seed=0))  # compiled kernels, outside the timing
+    start = time.perf_counter()
+    for index in range(config.deals):
+        run_shard(config, ShardSpec(index=index, deals=1, root_seed=0))
+    shards = time.perf_counter() - start
+    import ray
+
+    start = time.perf_counter()
+    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=200 * 1024 * 1024,
+             log_to_driver=False, configure_logging=False)
+    ready = time.perf_counter()
+    ray.get([ray.remote(_import_study).remote() for _ in range(2)])
+    warm = time.perf_counter()
+    ray.shutdown()
+    stop = time.perf_counter()
+    print(f"phases: planning {planning:.2f} s ({config.deals} shards); shards {shards:.2f} core-s "
+          f"({shards / config.deals:.3f} s each); Ray start {ready - start:.2f} s, two workers importing the study "
+          f"{warm - ready:.2f} s, stop {stop - warm:.2f} s")
+
+
+def _import_study() -> None:
+    import jobs.records  # noqa: F401  what a worker imports before its first shard
+
+
 def end_to_end(paths: list[Path], rounds: int) -> int:
     """``sampyong run records PATHS`` from the shell, each round on the default backend (Ray) and
     serially, alternating which goes first, a fresh output folder each time (no resume): wall
     time and records a second, the median and spread of the rounds; the tables of the two
-    backends must be the same bytes."""
+    backends must be the same bytes. Then where the time goes (``phases``), and the machine's
+    load averages before and after (the figures are only as quiet as the machine)."""
+    import os
     import statistics
     import subprocess
     import tempfile
 
+    before = os.getloadavg()
     hands = sum(len(load_file(f)) for f in record_files(paths))
     walls: dict[str, list[float]] = {"ray": [], "serial": []}
     tables = {}
@@ -120,7 +160,10 @@ def end_to_end(paths: list[Path], rounds: int) -> int:
     for backend, times in walls.items():
         rates = [hands / t for t in times]
         print(f"{backend:7} wall {statistics.median(times):6.1f} s  records/s median {statistics.median(rates):8,.0f}  "
-              f"spread {min(rates):,.0f}-{max(rates):,.0f}")
+              f"spread {min(rates):,.0f}-{max(rates):,.0f}  ({statistics.median(rates) / TARGET:.2f} of the {TARGET:,} target)")
+    phases(paths)
+    print(f"load averages (1, 5, 15 min) before {', '.join(f'{x:.1f}' for x in before)}, after "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}, on {os.cpu_count()} cores")
     return 0 if same else 1
 
 

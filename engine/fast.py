@@ -45,10 +45,11 @@ from evaluator.settle_kernels import half_winners
 from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
 from engine.policy import (
-    P_BET, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
+    P_BET, P_BLUFF, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
     P_OVERCALL, P_RANGES, P_RERAISE, P_SAMPLES, P_STYLE, CHECK_CALL_STYLE, RANDOM_LEGAL, THRESHOLDS, Policy,
 )
 from engine.reads import preflop_read, range_cap
+from engine.records import STATS, new_reading, read_action, read_board, read_end
 from engine.strength import strengths
 
 MAX_ACTIONS = 200  # per hand; pot-limit raising wars end all-in long before
@@ -72,6 +73,8 @@ class Played:
         actions: each hand's log, rows of (seat, kind, amount) with kind ``FOLD``,
             ``CHECK_CALL``, ``RAISE`` (amount: the street total raised to) or ``DEAL`` (seat
             -1, amount: cards dealt to the board); ``action_count`` rows are used.
+        stats: with ``keep_stats``, each seat's counts of ``engine.records.STATS`` per hand,
+            ``[hand, seat, STATS]``, read as the hand is played by ``engine.records``' reader.
     """
 
     finishing: np.ndarray
@@ -82,6 +85,7 @@ class Played:
     pot: np.ndarray
     actions: np.ndarray
     action_count: np.ndarray
+    stats: np.ndarray | None = None
     rounds: int = 0
     strength_requests: int = 0
 
@@ -89,7 +93,7 @@ class Played:
 def play_batch(
     game: Game, betting: Betting, policies: list[Policy], stacks, blinds, cards: np.ndarray, keys: np.ndarray,
     ranks: np.ndarray, highs: np.ndarray | None = None, lows: np.ndarray | None = None, keep_actions: bool = False,
-    ranking=None,
+    ranking=None, keep_stats: bool = False,
 ) -> Played:
     """Play every hand of ``cards`` (see ``deal_hands``) to the end.
 
@@ -97,7 +101,8 @@ def play_batch(
     game's ``HandRanking`` they come from, needed by a policy with ``postflop.ranges``; ``highs`` and
     ``lows`` (``[hand, seat]``) each seat's strengths on the full board, computed here when not
     given. Blinds are in PHH order (heads-up, seat 1 posts ``blinds[0]``); no antes.
-    ``keep_actions`` keeps every hand's action log (for the tests; otherwise only the counts).
+    ``keep_actions`` keeps every hand's action log (for the tests; otherwise only the counts);
+    ``keep_stats`` every hand's players' statistics (``Played.stats``).
     """
     seats = len(stacks)
     n = cards.shape[0]
@@ -117,19 +122,19 @@ def play_batch(
         finishing=np.zeros((n, seats), np.int64), voluntary=np.zeros((n, seats), np.bool_),
         reached=np.zeros(n, np.int8), players_at=np.zeros((n, 5), np.int8), live=np.zeros((n, seats), np.bool_),
         pot=np.zeros(n, np.int64), actions=np.zeros((n if keep_actions else 1, MAX_ACTIONS, 3), amounts),
-        action_count=np.zeros(n, np.int32),
+        action_count=np.zeros(n, np.int32), stats=np.zeros((n if keep_stats else 1, seats, len(STATS)), np.int16),
     )
     highs, lows = highs.astype(np.int64), lows.astype(np.int64)
     ranks = np.ascontiguousarray(ranks, np.float64)
     start_stacks = np.array(stacks, np.int64)
     for first in range(0, n, CHUNK):
         _play_chunk(game, params, cards, keys, first, min(first + CHUNK, n), seats, start_stacks, blinds, structure,
-                    ranks, ranking, highs, lows, keep_actions, out)
+                    ranks, ranking, highs, lows, keep_actions, keep_stats, out)
     return out
 
 
 def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, structure, ranks, ranking, highs, lows,
-                keep_actions, out):
+                keep_actions, keep_stats, out):
     """Hands ``first .. last - 1`` in rounds: play, compute the strengths asked for, play again."""
     size = last - first
     cache = np.full((size, seats, 4, seats), np.nan)  # strength by hand, seat, street, opponents
@@ -141,7 +146,7 @@ def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, s
         count = _play_hands(
             pending, first, cards, keys, seats, game.hole_cards, stacks, blinds, structure, params, ranks, highs, lows,
             cache, requests, request_caps, status, out.finishing, out.voluntary, out.reached, out.players_at, out.live, out.pot,
-            out.actions, keep_actions, out.action_count,
+            out.actions, keep_actions, out.action_count, out.stats, keep_stats,
         )
         if np.any(status[pending - first] == OVERFLOW):
             raise SampyongError(f"a hand ran past {MAX_ACTIONS} actions")
@@ -318,6 +323,7 @@ def _settle(contributed, folded, highs, lows, button, won):
 def _play_hands(
     pending, first, cards, keys, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
     requests, request_caps, status, finishing, voluntary, reached, players_at, live_end, pot_out, log, keep_log, log_count,
+    stats, keep_stats,
 ):
     """Play each hand of ``pending`` from its start; ``status`` DONE (outputs written) or
     BLOCKED (its missing strengths appended to ``requests``, with their opponents' caps in
@@ -333,9 +339,12 @@ def _play_hands(
     won = np.empty(seats, np.int64)
     position = np.empty(seats, np.float64)
     reads = np.empty(seats, np.int64)  # each seat's preflop reads (engine.reads)
+    reading = np.empty(5, np.int64)  # engine.records' reader of the players' statistics
     for h in pending:
         c = h - first  # the hand's row in ``cache`` and ``status``
         row = h if keep_log else 0
+        stat = stats[h if keep_stats else 0]
+        new_reading(stat, reading)
         stacks[:] = start_stacks
         contributed[:] = 0
         bets[:] = 0
@@ -430,14 +439,14 @@ def _play_hands(
                         state = BLOCKED
                         break
                     fraction = p[P_BET_SIZE]
-                    if value > p[P_BET] and low >= 0:
+                    if (value > p[P_BET + street - 1] or (not can_fold and value < p[P_BLUFF + street - 1])) and low >= 0:
                         choice = RAISE
                     elif not can_fold:
                         choice = CHECK_CALL
                     else:
                         pot = contributed.sum()
                         odds = call / (pot + call)
-                        choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR] else FOLD
+                        choice = CHECK_CALL if value >= odds * p[P_CALL_FACTOR + street - 1] else FOLD
                 if street == 0 and choice != FOLD:
                     reads[actor] |= preflop_read(choice == RAISE, raises, callers, can_fold)
                 if choice == RAISE:
@@ -463,6 +472,7 @@ def _play_hands(
                 log[row, n_log, 1] = choice
                 log[row, n_log, 2] = target
                 n_log += 1
+                read_action(stat, reading, actor, choice)
                 if street == 0 and (contributed[actor] > before or voluntary[h, actor]):
                     voluntary[h, actor] = True
                 actor = _next_actor(actor + 1, folded, stacks, bets, acted_at)
@@ -479,6 +489,7 @@ def _play_hands(
                 n_log += 1
                 board += due
                 street += 1
+                read_board(stat, reading, folded)
                 players_at[h, street] = live
                 bets[:] = 0
                 acted_at[:] = -1
@@ -503,6 +514,7 @@ def _play_hands(
             finishing[h, s] = stacks[s] + won[s]
             live_end[h, s] = not folded[s]
         pot_out[h] = contributed.sum()
+        read_end(stat, voluntary[h], folded, won)
         for st in range(street + 1, 4):
             players_at[h, st] = live
         players_at[h, 4] = live if live > 1 else 0

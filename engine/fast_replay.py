@@ -41,7 +41,8 @@ from engine.betting import S_MIN_BET, min_raise_size
 from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled, _split_pot
 from engine.phh import Record, Setup, setup_of, to_chips
 from engine.hand import Hand
-from engine.records import SHOWDOWN, STATS, figures, seat_stats
+from engine.chance import CHECK_CALL, FOLD, RAISE
+from engine.records import SHOWDOWN, STATS, figures, new_reading, read_action, read_board, read_end, seat_stats
 from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
@@ -51,8 +52,6 @@ from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among
 # An action row: kind, seat, amount, five cards (-1: none), and how many cards.
 DEALS_HOLE, DEALS_BOARD, FOLDS, CHECKS_OR_CALLS, BETS_OR_RAISES, MUCKS, SHOWS = range(7)
 ROW = 9
-(C_VPIP, C_PFR, C_THREE_BET, C_THREE_BET_CHANCE, C_FLOP, C_SHOWDOWN, C_WON_SHOWDOWN, C_AGGRESSIVE, C_CALLS, C_CBET,
- C_CBET_CHANCE) = range(len(STATS))  # columns of ``stats``, in ``engine.records.STATS`` order
 
 
 @dataclasses.dataclass
@@ -163,8 +162,8 @@ def replay_batch(records: list[Record]) -> Replayed:
         structures.append(encodings[key])
         texts.append(text)
     seats, hole_size, units = (np.array(x, np.int64) for x in (seats, hole_size, units))
-    stacks, blinds, antes, expected, structures = (
-        np.array(x, np.int64).reshape(n, -1) for x in (stacks, blinds, antes, expected, structures))
+    stacks, blinds, antes, expected = (np.array(x, np.int64).reshape(n, width) for x in (stacks, blinds, antes, expected))
+    structures = np.array(structures, np.int64).reshape(n, 5)  # a batch of no record too
     text_start = np.zeros(n + 1, np.int64)
     text_start[1:] = np.cumsum([len(t) for t in texts])
     first_row = np.zeros(n + 1, np.int64)
@@ -411,6 +410,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
     at = np.zeros(4, np.int64)
     pot_chips = np.zeros(width + 2, np.int64)
     pot_eligible = np.zeros((width + 2, width), np.bool_)
+    reading = np.zeros(5, np.int64)  # engine.records' reader of the statistics
     for h in range(seats_of.shape[0]):
         n = seats_of[h]
         if n < 2:
@@ -419,7 +419,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
         stacks, contributed, antes_paid, bets = stacks_[:n], contributed_[:n], antes_paid_[:n], bets_[:n]
         acted_at, folded, mucked, showed = acted_at_[:n], folded_[:n], mucked_[:n], showed_[:n]
         has_hole, won, out = has_hole_[:n], won_[:n], out_[:n]
-        stat = stats[h]
+        stat = stats[h, :n]
         stacks[:] = start_stacks[h, :n]
         contributed[:] = 0
         bets[:] = 0
@@ -453,13 +453,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
         at[0] = n
         at_count = 1
         in_hand = n
-        # seat_stats' own reading of the actions
-        stat[:n, :] = 0
-        stats_street = 0
-        preflop_raises = 0
-        raised_here = False
-        aggressor = -1
-        flop_bet = False
+        new_reading(stat, reading)  # engine.records' reading of the statistics
         for r in range(first_row[h], first_row[h + 1] + 1):
             if settle_now:  # Hand._close_if_over: the round is over
                 settle_now = False
@@ -520,11 +514,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                 settle_now = actor < 0
                 at[at_count] = in_hand
                 at_count += 1
-                stats_street += 1
-                raised_here = False
-                if stats_street == 1:
-                    for s in range(n):
-                        stat[s, C_FLOP] = not folded[s]  # still in when the flop came
+                read_board(stat, reading, folded)
             elif kind == MUCKS or kind == SHOWS:
                 if actor >= 0 or folded[seat] or mucked[seat] or showed[seat] or (kind == MUCKS and done):
                     ok = False
@@ -577,26 +567,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                     if street == 0:
                         voluntary[h, seat] = True
                     acted_at[seat] = amount
-                # engine.records.seat_stats
-                if stats_street == 0:
-                    if preflop_raises == 1:
-                        stat[seat, C_THREE_BET_CHANCE] = 1
-                    if kind == BETS_OR_RAISES:
-                        stat[seat, C_PFR] = 1
-                        if preflop_raises == 1:
-                            stat[seat, C_THREE_BET] = 1
-                        preflop_raises += 1
-                        aggressor = seat
-                else:
-                    if stats_street == 1 and seat == aggressor and not flop_bet:
-                        stat[seat, C_CBET_CHANCE] = 1
-                        stat[seat, C_CBET] = kind == BETS_OR_RAISES
-                    if kind == BETS_OR_RAISES:
-                        stat[seat, C_AGGRESSIVE] += 1
-                        raised_here = True
-                        flop_bet |= stats_street == 1
-                    elif kind == CHECKS_OR_CALLS and raised_here:
-                        stat[seat, C_CALLS] += 1
+                read_action(stat, reading, seat, FOLD if kind == FOLDS else CHECK_CALL if kind == CHECKS_OR_CALLS else RAISE)
                 actor = _next_actor(seat + 1, folded, stacks, bets, acted_at)
                 settle_now = actor < 0
         if ok and not done:  # Hand.finish_showdown: the betting over, every live hand known
@@ -622,9 +593,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
             live_end[h, s] = not folded[s]
             net[h, s] = stacks[s] + won[s] - start_stacks[h, s]
             won_out[h, s] = won[s]
-            stat[s, C_VPIP] = voluntary[h, s]
-            stat[s, C_SHOWDOWN] = showdown and not folded[s]
-            stat[s, C_WON_SHOWDOWN] = stat[s, C_SHOWDOWN] and won[s] > 0
+        read_end(stat, voluntary[h, :n], folded, won)
         pot_out[h] = contributed.sum()
         reached[h] = 4 if showdown else at_count - 1
         for i in range(at_count):

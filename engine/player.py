@@ -188,24 +188,30 @@ def _callers_since_raise(hand: Hand) -> int:
 BET_RAISE, CHECK_CALL, FOLD_HAND = 0, 1, 2  # what postflop_choice picks
 
 
-def postflop_choice(post: Postflop, strength, facing, call, pot, can_raise):
-    """What a ``thresholds`` policy does after the flop: ``BET_RAISE`` with a strength above
-    ``post.bet`` when it may bet or raise; else ``CHECK_CALL`` when it faces no bet or the
-    strength is at least the pot odds (``call / (pot + call)``, ``pot`` every chip in the
-    middle) times ``post.call_factor``; else ``FOLD_HAND``. Elementwise over numpy arrays, which
-    is how ``solver.policies`` reads a policy's play of a whole range at once.
+def postflop_choice(post: Postflop, strength, facing, call, pot, can_raise, street: int = 1):
+    """What a ``thresholds`` policy does on ``street`` (1 the flop .. 3 the river): ``BET_RAISE``
+    when it may bet or raise, with a strength above the street's ``bet``, or facing no bet with a
+    strength below its ``bluff`` (a bluff); else ``CHECK_CALL`` when it faces no bet or the
+    strength is at least the pot odds (``call / (pot + call)``, ``pot`` every chip in the middle)
+    times its ``call_factor``; else ``FOLD_HAND`` (``Postflop.at``: a policy's thresholds may
+    differ by street). Elementwise over numpy arrays, which is how ``solver.policies`` reads a
+    policy's play of a whole range at once.
 
-    >>> post = Postflop(bet=0.7, call_factor=1.0)
+    >>> post = Postflop(bet=0.7, call_factor=1.0, bluff=0.1)
     >>> int(postflop_choice(post, 0.3, True, 50, 150, True)), int(postflop_choice(post, 0.2, True, 50, 150, True))
     (1, 2)
+    >>> int(postflop_choice(post, 0.05, False, 0, 150, True)), int(postflop_choice(post, 0.05, True, 50, 150, True))
+    (0, 2)
     """
-    calls = np.logical_or(np.logical_not(facing), strength >= call / (pot + call) * post.call_factor)
-    return np.where(np.logical_and(strength > post.bet, can_raise), BET_RAISE, np.where(calls, CHECK_CALL, FOLD_HAND))
+    bet, bluff, call_factor = post.at(street)
+    calls = np.logical_or(np.logical_not(facing), strength >= call / (pot + call) * call_factor)
+    bets = np.logical_or(strength > bet, np.logical_and(np.logical_not(facing), strength < bluff))
+    return np.where(np.logical_and(bets, can_raise), BET_RAISE, np.where(calls, CHECK_CALL, FOLD_HAND))
 
 
 def _postflop(hand: Hand, seat: int, policy: Policy, strength: float, legal) -> None:
     post = policy.postflop
-    choice = postflop_choice(post, strength, legal.fold, legal.call, hand.pot, legal.min_raise_to is not None)
+    choice = postflop_choice(post, strength, legal.fold, legal.call, hand.pot, legal.min_raise_to is not None, hand.street)
     if choice == BET_RAISE:
         hand.raise_to(_raise_to(hand, legal, post.bet_size))
     elif choice == CHECK_CALL:

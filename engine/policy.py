@@ -21,7 +21,10 @@ after the flop by **hand strength**, the hand's equity against the opponents sti
 
     [postflop]
     bet = 0.65           # bet, or raise a bet, with equity above 0.65 (1: never)
+    bluff = 0.0          # bet, when no one has bet this street, with equity below this too (0: never)
     call_factor = 1.0    # call when equity >= pot odds * call_factor (0: call anything)
+    bet_river = 0.75     # any of these three on the turn or the river alone (bet_turn, bluff_river,
+                         # call_factor_turn, ...); without one, the street plays as the flop
     bet_size = 0.66      # bets and raises as fractions of the pot
     samples = 64         # hand-strength samples per decision (opponent hands and boards)
     ranges = false       # true: opponents' hands drawn from what their preflop actions allow
@@ -82,10 +85,43 @@ class Postflop:
     under this policy's own preflop thresholds (``engine.reads``)."""
 
     bet: float = 0.65
+    bet_turn: float | None = None
+    bet_river: float | None = None
+    bluff: float = 0.0
+    bluff_turn: float | None = None
+    bluff_river: float | None = None
     call_factor: float = 1.0
+    call_factor_turn: float | None = None
+    call_factor_river: float | None = None
     bet_size: float = 0.66
     samples: int = 64
     ranges: bool = False
+
+    def at(self, street: int) -> tuple[float, float, float]:
+        """``bet``, ``bluff`` and ``call_factor`` on ``street`` (1 the flop, 2 the turn, 3 the river):
+        the street's own where the policy gives one, else the flop's.
+
+        >>> Postflop(bet=0.6, bet_river=0.8, call_factor_turn=2.0).at(3)
+        (0.8, 0.0, 1.0)
+        """
+        return tuple(self.value(name, street) for name in BY_STREET)
+
+    def value(self, name: str, street: int) -> float:
+        """``name`` (one of ``BY_STREET``) on ``street``: its own value there, else the flop's."""
+        return self.resolved(name if street == 1 else f"{name}_{STREETS[street]}")
+
+    def resolved(self, field: str):
+        """The value of ``field``; a turn's or river's threshold left to the flop's (None) as the flop's.
+
+        >>> Postflop(bet=0.6).resolved("bet_river"), Postflop(bet=0.6, bet_river=0.7).resolved("bet_river")
+        (0.6, 0.7)
+        """
+        value = getattr(self, field)
+        return getattr(self, field.rsplit("_", 1)[0]) if value is None else value
+
+
+STREETS = ("preflop", "flop", "turn", "river")
+BY_STREET = ("bet", "bluff", "call_factor")  # the postflop thresholds a policy may set street by street
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,21 +165,26 @@ class Policy:
         row[P_STYLE] = STYLES.index(self.style)
         for section, first in ((self.preflop, P_OPEN_EARLY), (self.postflop, P_BET), (self.random, P_FOLD)):
             for offset, field in enumerate(dataclasses.fields(section)):
-                row[first + offset] = float(getattr(section, field.name))
+                value = section.resolved(field.name) if section is self.postflop else getattr(section, field.name)
+                row[first + offset] = float(value)
         return row
 
 
-# The encoded row: the style's index in STYLES, then every field of each section in order.
+# The encoded row: the style's index in STYLES, then every field of each section in order (a
+# threshold the policy leaves to the flop's, such as ``bet_river``, at the flop's value: the
+# kernels read a street's as ``P_BET + street - 1``).
 P_STYLE = 0
 (P_OPEN_EARLY, P_OPEN_LATE, P_CALL, P_OVERCALL, P_RERAISE, P_CALL_RERAISED, P_LIMP, P_OPEN_SIZE,
- P_BET, P_CALL_FACTOR, P_BET_SIZE, P_SAMPLES, P_RANGES,
- P_FOLD, P_CHECK_CALL, P_BET_RAISE, P_MIN_RAISE, P_MAX_RAISE) = range(1, 19)
-ENCODED = 19
+ P_BET, P_BET_TURN, P_BET_RIVER, P_BLUFF, P_BLUFF_TURN, P_BLUFF_RIVER,
+ P_CALL_FACTOR, P_CALL_FACTOR_TURN, P_CALL_FACTOR_RIVER, P_BET_SIZE, P_SAMPLES, P_RANGES,
+ P_FOLD, P_CHECK_CALL, P_BET_RAISE, P_MIN_RAISE, P_MAX_RAISE) = range(1, 26)
+ENCODED = 26
 THRESHOLDS, CHECK_CALL_STYLE, RANDOM_LEGAL = (float(i) for i in range(len(STYLES)))
 
 
 # Keys whose values are shares in [0, 1]; every other number must be at least 0.
-_SHARES = {"open_early", "open_late", "call", "overcall", "reraise", "call_reraised", "bet", "min_raise", "max_raise"}
+_SHARES = {"open_early", "open_late", "call", "overcall", "reraise", "call_reraised", "bet", "bet_turn", "bet_river",
+           "bluff", "bluff_turn", "bluff_river", "min_raise", "max_raise"}
 
 
 def _section(cls, data, where: str, path: str):
@@ -215,12 +256,12 @@ def tables_toml(policy: Policy) -> list[str]:
     >>> tables_toml(builtin("regular"))[:2]
     ['[preflop]', 'open_early = 0.14']
     """
-    def line(section, field) -> str:
-        value = getattr(section, field.name)
-        return f"{field.name} = {str(value).lower() if isinstance(value, bool) else value}"
+    def lines(section, cls) -> list[str]:
+        values = [(field.name, getattr(section, field.name)) for field in dataclasses.fields(cls)]
+        return [f"{name} = {str(value).lower() if isinstance(value, bool) else value}" for name, value in values
+                if value is not None]  # a street that plays as the flop is left out
 
-    return ["[preflop]", *[line(policy.preflop, f) for f in dataclasses.fields(Preflop)], "",
-            "[postflop]", *[line(policy.postflop, f) for f in dataclasses.fields(Postflop)], ""]
+    return ["[preflop]", *lines(policy.preflop, Preflop), "", "[postflop]", *lines(policy.postflop, Postflop), ""]
 
 
 def builtin_names() -> list[str]:

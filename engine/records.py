@@ -25,6 +25,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
+from evaluator.jit import njit
+
+from engine.chance import CHECK_CALL, FOLD, RAISE
 from engine.hand import Hand
 
 SHOWDOWN = 4  # ``reached`` of a hand that ends in a showdown
@@ -90,7 +95,83 @@ STATS = (
     "calls",              # ...and postflop calls (the aggression factor is their ratio)
     "cbet",               # the preflop raiser bet the flop...
     "cbet_chance",        # ...of the flops it saw where it could bet first
+    "aggressive_flop",    # bets and raises, and calls, street by street (the aggression per street)
+    "calls_flop",
+    "aggressive_turn",
+    "calls_turn",
+    "aggressive_river",
+    "calls_river",
 )
+(VPIP, PFR, THREE_BET, THREE_BET_CHANCE, FLOP, AT_SHOWDOWN, WON_SHOWDOWN, AGGRESSIVE, CALLS, CBET, CBET_CHANCE,
+ AGGRESSIVE_FLOP) = range(12)  # columns of a ``[seat, STATS]`` array (``calls_flop`` follows ``aggressive_flop``)
+
+# The reader's state while it walks a hand (``new_reading``): the street, the preflop raises so
+# far, whether this street has a bet, the last preflop raiser (-1: none) and whether the flop has a bet.
+STREET, RAISES, BET_HERE, AGGRESSOR, FLOP_BET = range(5)
+
+
+# The reading of ``STATS`` from a hand's actions, in three steps every reader calls: the reference
+# (``seat_stats``, through ``.py_func``), the fast engine as it plays (``engine.fast``) and the
+# replay kernel (``engine.fast_replay``). Nothing else spells what a statistic counts.
+@njit(inline="always")
+def new_reading(stat, reading):
+    """Start a hand: every count 0, preflop, no raise."""
+    stat[:, :] = 0
+    reading[STREET], reading[RAISES], reading[BET_HERE], reading[AGGRESSOR], reading[FLOP_BET] = 0, 0, 0, -1, 0
+
+
+@njit(inline="always")
+def read_board(stat, reading, folded):
+    """A board deal: the next street; at the flop, each seat not ``folded`` saw it."""
+    reading[STREET] += 1
+    reading[BET_HERE] = 0
+    if reading[STREET] == 1:
+        for seat in range(stat.shape[0]):
+            stat[seat, FLOP] = not folded[seat]
+
+
+@njit(inline="always")
+def read_action(stat, reading, seat, verb):
+    """``seat`` folds, checks or calls, or bets or raises (``verb``: ``engine.chance``'s ``FOLD``,
+    ``CHECK_CALL``, ``RAISE``)."""
+    street = reading[STREET]
+    if street == 0:
+        if reading[RAISES] == 1:
+            stat[seat, THREE_BET_CHANCE] = 1
+        if verb == RAISE:
+            stat[seat, PFR] = 1
+            if reading[RAISES] == 1:
+                stat[seat, THREE_BET] = 1
+            reading[RAISES] += 1
+            reading[AGGRESSOR] = seat
+        return
+    if street == 1 and seat == reading[AGGRESSOR] and reading[FLOP_BET] == 0:
+        stat[seat, CBET_CHANCE] = 1
+        stat[seat, CBET] = verb == RAISE
+    per_street = AGGRESSIVE_FLOP + 2 * (min(street, 3) - 1)
+    if verb == RAISE:
+        stat[seat, AGGRESSIVE] += 1
+        stat[seat, per_street] += 1
+        reading[BET_HERE] = 1
+        if street == 1:
+            reading[FLOP_BET] = 1
+    elif verb == CHECK_CALL and reading[BET_HERE] == 1:
+        stat[seat, CALLS] += 1
+        stat[seat, per_street + 1] += 1
+
+
+@njit(inline="always")
+def read_end(stat, voluntary, folded, won):
+    """The hand is over: who played preflop by choice (``voluntary``), who reached a showdown (two
+    or more seats not ``folded``) and who won chips there (``won``: chips won from the pots)."""
+    seats = stat.shape[0]
+    left = 0
+    for seat in range(seats):
+        left += not folded[seat]
+    for seat in range(seats):
+        stat[seat, VPIP] = voluntary[seat]
+        stat[seat, AT_SHOWDOWN] = left > 1 and not folded[seat]
+        stat[seat, WON_SHOWDOWN] = left > 1 and not folded[seat] and won[seat] > 0
 
 
 def seat_stats(hand: Hand) -> list[dict[str, int]]:
@@ -107,49 +188,26 @@ def seat_stats(hand: Hand) -> list[dict[str, int]]:
     >>> hand.deal_board("4d"); hand.check_call(); hand.check_call()
     >>> [{k: v for k, v in s.items() if v} for s in seat_stats(hand)]  # doctest: +NORMALIZE_WHITESPACE
     [{'vpip': 1, 'pfr': 1, 'three_bet': 1, 'three_bet_chance': 1, 'flop': 1, 'showdown': 1, 'won_showdown': 1,
-      'aggressive': 1, 'cbet': 1, 'cbet_chance': 1},
+      'aggressive': 1, 'cbet': 1, 'cbet_chance': 1, 'aggressive_flop': 1},
      {},
-     {'vpip': 1, 'pfr': 1, 'flop': 1, 'showdown': 1, 'calls': 1}]
+     {'vpip': 1, 'pfr': 1, 'flop': 1, 'showdown': 1, 'calls': 1, 'calls_flop': 1}]
     """
     if not hand.done:
         raise ValueError("statistics of a hand that is not over")
-    stats = [dict.fromkeys(STATS, 0) for _ in range(hand.seats)]
-    street, raises, raised_here, aggressor, flop_bet = 0, 0, False, None, False
-    folded_preflop = set()
+    stat = np.zeros((hand.seats, len(STATS)), np.int64)
+    reading = np.zeros(5, np.int64)
+    folded = np.zeros(hand.seats, np.bool_)
+    new_reading.py_func(stat, reading)
     for action in hand.actions:
         words = action.split()
         if words[:2] == ["d", "db"]:
-            street, raised_here = street + 1, False
-            if street == 1:
-                for seat in range(hand.seats):
-                    stats[seat]["flop"] = int(seat not in folded_preflop)
-            continue
-        if words[0] == "d" or words[1] not in ("f", "cc", "cbr"):
-            continue  # hole cards dealt, shows and mucks
-        seat, verb = int(words[0][1:]) - 1, words[1]
-        if street == 0:
-            if verb == "f":
-                folded_preflop.add(seat)
-            if raises == 1:
-                stats[seat]["three_bet_chance"] = 1
-            if verb == "cbr":
-                stats[seat]["pfr"] = 1
-                stats[seat]["three_bet"] |= int(raises == 1)
-                raises, aggressor = raises + 1, seat
-            continue
-        if street == 1 and seat == aggressor and not flop_bet:
-            stats[seat]["cbet_chance"] = 1
-            stats[seat]["cbet"] = int(verb == "cbr")
-        if verb == "cbr":
-            stats[seat]["aggressive"] += 1
-            raised_here = True
-            flop_bet |= street == 1
-        elif verb == "cc" and raised_here:
-            stats[seat]["calls"] += 1
-    at_showdown = sum(not f for f in hand.folded) > 1
-    for seat in range(hand.seats):
-        stats[seat]["vpip"] = int(seat in hand.voluntary)
-        stats[seat]["showdown"] = int(at_showdown and not hand.folded[seat])
-        stats[seat]["won_showdown"] = int(stats[seat]["showdown"] and hand.winnings[seat] > 0)
-    return stats
+            read_board.py_func(stat, reading, folded)
+        elif words[0] != "d" and words[1] in VERBS:
+            seat = int(words[0][1:]) - 1
+            read_action.py_func(stat, reading, seat, VERBS[words[1]])
+            folded[seat] |= words[1] == "f"
+    read_end.py_func(stat, [seat in hand.voluntary for seat in range(hand.seats)], hand.folded, hand.winnings)
+    return [dict(zip(STATS, map(int, row))) for row in stat]
 
+
+VERBS = {"f": FOLD, "cc": CHECK_CALL, "cbr": RAISE}  # PHH's verbs of a player's action (shows and mucks aside)

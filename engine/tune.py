@@ -43,16 +43,17 @@ KNOBS = (
 )
 
 
-def vector_of(policy: Policy) -> np.ndarray:
-    """The policy's knobs scaled to [0, 1] (``KNOBS``' ranges; limping is 0 or 1)."""
-    values = [float(getattr(getattr(policy, section), knob)) for section, knob, _, _ in KNOBS]
-    return np.array([min(max((v - low) / (high - low), 0.0), 1.0) for v, (_, _, low, high) in zip(values, KNOBS)])
+def vector_of(policy: Policy, knobs=KNOBS) -> np.ndarray:
+    """The policy's ``knobs`` (``(section, knob, low, high)``) scaled to [0, 1] (limping is 0 or 1)."""
+    values = [float(policy.postflop.resolved(knob) if section == "postflop" else getattr(policy.preflop, knob))
+              for section, knob, _, _ in knobs]
+    return np.array([min(max((v - low) / (high - low), 0.0), 1.0) for v, (_, _, low, high) in zip(values, knobs)])
 
 
-def policy_at(start: Policy, x) -> Policy:
-    """``start`` with its knobs set from ``x`` in [0, 1] (rounded to 4 decimals; limping above 0.5)."""
+def policy_at(start: Policy, x, knobs=KNOBS) -> Policy:
+    """``start`` with its ``knobs`` set from ``x`` in [0, 1] (rounded to 4 decimals; limping above 0.5)."""
     changes = {"preflop": {}, "postflop": {}}
-    for value, (section, knob, low, high) in zip(np.clip(np.asarray(x, np.float64), 0.0, 1.0), KNOBS):
+    for value, (section, knob, low, high) in zip(np.clip(np.asarray(x, np.float64), 0.0, 1.0), knobs):
         changes[section][knob] = bool(value > 0.5) if knob == "limp" else round(low + float(value) * (high - low), 4)
     return dataclasses.replace(start, style="thresholds", preflop=dataclasses.replace(start.preflop, **changes["preflop"]),
                                postflop=dataclasses.replace(start.postflop, **changes["postflop"]))

@@ -5,18 +5,29 @@ most use ``jobs.common.Study``, which adds the Markdown of their tables).
 study and never looks one up. The rule book (``jobs.rulebook``) and the panel
 (``jobs.panel``) are not studies but campaigns: a list of studies run as one job graph, then one
 report; ``campaigns()`` maps their names to their modules.
+
+Both are made on first use, so that a worker handed one study's shards imports that study
+alone (a Ray worker of ``run records`` needs neither the solver nor the grid).
 """
 
 from __future__ import annotations
 
-from jobs import distribution, draws, grid, hand_ranking, match, play, records, showdown, solve, textures, variants
-from pipeline.study import Study
+import importlib
 
-from jobs.hand_ranking import ranking  # noqa: E402  a game's starting-hand ranking in the driver (fit, N% ranges)
+_STUDIES = ("showdown", "distribution", "grid", "variants", "textures", "draws", "play", "match", "records",
+            "hand_ranking", "solve")
 
-STUDIES: dict[str, Study] = {
-    module.STUDY.name: module.STUDY for module in (showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking, solve)
-}
+
+def __getattr__(name: str):
+    if name == "STUDIES":  # name -> pipeline.study.Study, in the order ``sampyong run --help`` lists them
+        studies = {module.STUDY.name: module.STUDY for module in (importlib.import_module(f"jobs.{m}") for m in _STUDIES)}
+        globals()["STUDIES"] = studies
+        return studies
+    if name == "ranking":  # a game's starting-hand ranking in the driver (fit, N% ranges)
+        from jobs.hand_ranking import ranking
+
+        return ranking
+    raise AttributeError(f"module 'jobs' has no attribute {name!r}")
 
 
 def campaigns() -> dict:

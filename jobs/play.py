@@ -40,6 +40,7 @@ from evaluator.jit import njit
 
 from engine.player import deal_hands
 from engine.ranking import HandRanking
+from engine.records import STATS
 from engine.table import BIG_BLIND, Table
 from evaluator.cards import hand_classes, hand_code
 from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among
@@ -158,7 +159,8 @@ def play_shard(config: RunConfig, shard: ShardSpec, ranking: HandRanking | None,
     ``(cards, keys, classes, highs, lows, played)``."""
     table_ = table_of(config)
     cards, keys, classes, highs, lows, ranks = deal_shard(table_, shard, ranking)
-    played = table_.play(cards, keys, ranks, highs=highs, lows=lows, keep_actions=keep_actions, ranking=ranking)
+    played = table_.play(cards, keys, ranks, highs=highs, lows=lows, keep_actions=keep_actions, ranking=ranking,
+                         keep_stats=True)
     return cards, keys, classes, highs, lows, played
 
 
@@ -203,6 +205,10 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs: HandRanking | None) -
             "class": pa.array(names, pa.string()),
             **{name: pa.array(classes[:, i].astype(np.uint64), u64) for i, name in enumerate(("dealt", "played", "showdown", "won", "lost", "net_sq"))},
         }),
+        "stats": pa.table({
+            "seat": pa.array(range(players), pa.int32()),
+            **{name: pa.array(column.astype(np.uint64), u64) for name, column in zip(STAT_COUNTS, stat_counts(played.stats).T)},
+        }),
         "pots": pa.table({
             "ending": pa.array([e for e in ("folded", "showdown") for _ in POT_BUCKETS], pa.string()),
             "from_bb": pa.array(list(POT_BUCKETS) * 2, pa.int32()),
@@ -241,6 +247,47 @@ def _by_players(array, players) -> pa.Table:
 def _rate(hits: pl.Expr, n: pl.Expr, name: str) -> list[pl.Expr]:
     p = hits.cast(pl.Float64) / n
     return [p.alias(name), (p * (1 - p) / n).sqrt().alias(f"{name}_se")]
+
+
+STAT_COUNTS = ("hands", *STATS, "aggressive_sq", "calls_sq", "aggressive_calls")  # squares: the aggression factor's SE
+
+
+def stat_counts(stats: np.ndarray) -> np.ndarray:
+    """Per seat, the ``STAT_COUNTS`` of hands' players' statistics (``[hand, seat,
+    engine.records.STATS]``): the hands, each statistic's sum, and the squares behind the
+    aggression factor's standard error."""
+    stats = stats.astype(np.int64)
+    a, c = stats[:, :, STATS.index("aggressive")], stats[:, :, STATS.index("calls")]
+    return np.concatenate([np.full((stats.shape[1], 1), len(stats)), stats.sum(0),
+                           np.stack([(a * a).sum(0), (c * c).sum(0), (a * c).sum(0)], 1)], 1)
+
+
+def stats_table(counts: pl.DataFrame, group: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Per ``group`` (``run records``: game and players dealt in) and seat, then over every seat
+    (``seat`` null), from ``stat_counts``: VPIP, PFR, three-bet (of its
+    chances), flop seen, went to showdown (of flops seen), won at showdown (of showdowns), the
+    aggression factor (postflop bets and raises per call) and the continuation bet (of its
+    chances), each with its standard error (the factor's by the delta method over hands)."""
+    summed = counts.group_by(*group).agg(pl.exclude("seat").sum()) if group else counts.select(pl.exclude("seat").sum())
+    overall = summed.with_columns(pl.lit(None, pl.Int32).alias("seat"))
+    rows = pl.concat([counts, overall.select(counts.columns)]).sort(*group, "seat", nulls_last=True)
+    f = pl.col
+
+    def of(name: str, among: str, label: str) -> list[pl.Expr]:
+        return _rate(f(name), f(among).cast(pl.Float64), label)
+
+    n = f("hands").cast(pl.Float64)
+    af = f("aggressive") / f("calls")
+    af_var = (f("aggressive_sq") - 2 * af * f("aggressive_calls") + af**2 * f("calls_sq")) / n - (
+        (f("aggressive") - af * f("calls")) / n) ** 2
+    return rows.select(
+        *group, "seat", "hands", *of("vpip", "hands", "vpip"), *of("pfr", "hands", "pfr"),
+        *of("three_bet", "three_bet_chance", "three_bet"), *of("flop", "hands", "flop"), *of("showdown", "flop", "wtsd"),
+        *of("won_showdown", "showdown", "wsd"), af.alias("af"),
+        (af_var.clip(lower_bound=0) / n).sqrt().truediv(f("calls") / n).alias("af_se"),
+        *of("cbet", "cbet_chance", "cbet"),
+    )
+
 
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking: HandRanking | None = None) -> dict[str, pl.DataFrame]:
@@ -297,7 +344,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking: HandR
                          "difference": pa_ - pb, "difference_se": (se_a**2 + se_b**2) ** 0.5 if m else float("nan")})
     compare = pl.DataFrame(rows)
     return {"streets": streets, "showdown": showdown, "positions": positions, "classes": classes, "pots": pots,
-            "compare": compare, "rulebook": rulebook_under_play(counts, config)}
+            "compare": compare, "rulebook": rulebook_under_play(counts, config), "stats": stats_table(counts["stats"])}
 
 
 # The rule book's conclusions about showdowns (RULES sections 7 and 9, PLS7), each with the
@@ -389,7 +436,8 @@ def verdicts(frame: pl.DataFrame, config: RunConfig) -> list[str]:
 FORMATS = {
     "reach": "percent", "won_here": "percent", "players": "number", "share": "percent", "played": "percent",
     "showdown": "percent", "bb_per_hand": "number", "pot_bb": "number", "play": "percent", "everyone": "percent",
-    "difference": "points", "rulebook": "percent", **{flag: "percent" for flag in FLAGS},
+    "difference": "points", "rulebook": "percent", **{flag: "percent" for flag in FLAGS}, "af": "number",
+    **{name: "percent" for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet")},
 }
 HEADERS = {
     "reach": "hands reaching it", "won_here": "pots won here without a showdown", "players": "players there",
@@ -404,6 +452,9 @@ LEGENDS = {
     "positions": "Per seat: how often it puts chips in preflop by choice, reaches showdown, and wins, in big blinds per hand.",
     "pots": "The pot at the end of the hand, won at showdown or before it.",
     "compare": "Showdowns of k players under play, beside everyone showing down with the first k seats of the same deals.",
+    "stats": "Per seat, then over all seats: VPIP and PFR of hands dealt, three-bet of the hands facing one raise, "
+             "flop seen, went to showdown (WTSD) of flops seen, won at showdown (W$SD) of showdowns, the aggression "
+             "factor (postflop bets and raises per call) and the continuation bet of the preflop raiser's chances.",
 }
 
 
@@ -419,7 +470,7 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     ]
     compare = tables["compare"].with_columns(pl.col("figure").map_elements(lambda f: WORDS.get(f, f), return_dtype=pl.String))
     shown = {"streets": tables["streets"], "showdown": tables["showdown"], "positions": tables["positions"],
-             "pots": tables["pots"], "compare": compare}
+             "pots": tables["pots"], "compare": compare, "stats": tables["stats"]}
     for name, frame in shown.items():
         lines += ["", *section(name.capitalize(), table(frame, FORMATS, HEADERS), LEGENDS[name])]
     rulebook = tables["rulebook"].with_columns(
@@ -443,7 +494,7 @@ def markdown_of(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 STUDY = Study(
     name="play",
     description="hands played by explicit policies (fold, call, raise): streets, showdowns, positions, pots, against everyone showing down",
-    tables=("streets", "showdown", "everyone", "positions", "classes", "pots"),
+    tables=("streets", "showdown", "everyone", "positions", "classes", "pots", "stats"),
     run_shard=run_shard,
     summarize=summarize,
     report=report,

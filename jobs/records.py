@@ -58,22 +58,24 @@ from decimal import Decimal
 from engine.departures import KINDS, RULES
 from engine.policy import load_policy
 from engine.phh import VARIANTS, Status, game_of, load_file, record_files, replay
+from engine.sections import section_headers
 from engine.fast_replay import Replayed, replay_batch
 from engine.records import SHOWDOWN, STATS
 from evaluator.errors import SampyongError
 from evaluator.games import game as game_preset
 from evaluator.settle_kernels import SHOWDOWN_FLAGS
 from jobs.common import Study, section, table
-from jobs.play import CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STREETS, _rate, holds_within
+from jobs.play import (CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STAT_COUNTS, STREETS, _rate, holds_within, stat_counts,
+                       stats_table)
 from pipeline.counts import parse_count
 from pipeline.plan import MAX_DEALS, RunConfig, ShardSpec, check_limits
 from pipeline.study import Option
 
-FORMATS = {**FORMATS, "records": "percent", "af": "number",
-           **{name: "percent" for name in ("vpip", "pfr", "three_bet", "flop", "wtsd", "wsd", "cbet")}}
+FORMATS = {**FORMATS, "records": "percent"}
 FILES_PER_SHARD = 100  # a shard's files: real corpora come as one file per hand as well as one per session
 RECORDS_PER_SHARD = 5_000  # a .phhs with more hands is cut into runs of this many, a shard each
-_SECTION = re.compile(rb"^\[(\d+)\][ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)  # a .phhs section's header line
+_HEADER_LINE = re.compile(rb"^\[\d+\][ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)  # a line that looks like a section header
+UNREADABLE = "unreadable"  # the status of a run of sections of a big file that is not PHH (its sections counted)
 MILLI = 1000  # amounts are counted in thousandths of each hand's big blind (exact for blinds of 1 and 2)
 GROUP = ("game", "seats")
 
@@ -90,8 +92,12 @@ def validate(config: RunConfig) -> None:
 
 
 def configure(config: RunConfig) -> RunConfig:
-    """The files behind ``paths`` (each read once: one that is not PHH is refused here, before
-    anything is written) and a digest of their bytes; a shard per ``FILES_PER_SHARD`` files.
+    """The files behind ``paths`` and a digest of their bytes; a shard per ``FILES_PER_SHARD`` files,
+    or per run of ``RECORDS_PER_SHARD`` sections of a bigger ``.phhs``. Each file is read once
+    here: a file that is not PHH is refused before anything is written. A big ``.phhs`` (more
+    than ``RECORDS_PER_SHARD`` sections, ``engine.sections``) is only scanned for its section
+    headers: its runs of sections are read by the shards, which list a run that cannot be read as
+    unreadable (``shard_records``); with ``--game`` or ``--against`` every file is read whole here.
     With ``--against``, the records' tables too (``tables``: per game and players dealt in, the
     rules, betting, median stack and the policy's hands), each checked as a ``run play`` config."""
     files = record_files(_paths(config))
@@ -111,17 +117,20 @@ def configure(config: RunConfig) -> RunConfig:
             data = file.read_bytes()
         except OSError as error:
             raise SampyongError(f"cannot read {file}: {error.strerror or error}") from None
-        records = load_file(file, data)  # SampyongError for a file that cannot be read or is not PHH
-        for record in records:
-            variant = VARIANTS.get(record.fields.get("variant"))
-            if wanted and variant is not None and variant.game != wanted:
-                raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
-            if against and variant is not None:
-                _count_table(tables, record, variant)
         digest.update(str(file.resolve()).encode() + b"\0" + data)
-        pieces = _pieces(data, records)
-        if len(pieces) > 1:
-            shards += [[[number, start, end]] for start, end in pieces] + [[]]
+        cut = file.suffix == ".phhs"  # a .phh is one hand; a site's file is converted whole (engine.sites)
+        pieces = _pieces(data) if cut and not (wanted or against) else None
+        if pieces is None:
+            records = load_file(file, data)  # SampyongError for a file that cannot be read or is not PHH
+            for record in records:
+                variant = VARIANTS.get(record.fields.get("variant"))
+                if wanted and variant is not None and variant.game != wanted:
+                    raise SampyongError(f"{record.where} is a hand of {variant.game}, which --game {wanted} excludes")
+                if against and variant is not None:
+                    _count_table(tables, record, variant)
+            pieces = _pieces(data, [r.index for r in records]) if cut else []
+        if pieces:
+            shards += [[[number, *piece]] for piece in pieces] + [[]]
         elif len(shards[-1]) < FILES_PER_SHARD:
             shards[-1].append([number, 0, -1])
         else:
@@ -138,35 +147,54 @@ def configure(config: RunConfig) -> RunConfig:
     return config
 
 
-def _pieces(data: bytes, records: list) -> list[tuple[int, int]]:
-    """The byte ranges ``(start, end)`` of runs of ``RECORDS_PER_SHARD`` sections of a ``.phhs``
-    file (``records``: its hands as read whole), each starting at a section's header; the whole
-    file, ``[(0, -1)]``, when it has fewer hands or its headers are not each on a line of their
-    own (a header inside a multi-line string, a key like ``[ 3 ]``): the headers found must be
-    the sections read, in order."""
-    if len(records) <= RECORDS_PER_SHARD:
-        return [(0, -1)]
-    headers = list(_SECTION.finditer(data))
-    if [int(m.group(1)) for m in headers] != [r.index for r in records]:
-        return [(0, -1)]
-    starts = [0] + [headers[i].start() for i in range(RECORDS_PER_SHARD, len(headers), RECORDS_PER_SHARD)]
-    return list(zip(starts, starts[1:] + [-1]))
+def _pieces(data: bytes, read: list[int] | None = None) -> list[list[int]] | None:
+    """A ``.phhs`` file's runs of ``RECORDS_PER_SHARD`` sections: per run its bytes ``start, end``
+    (-1: to the end), the number of its first section and how many it holds, each run starting
+    at a header (``engine.sections``). ``[]`` when the file is not cut: it has no more sections
+    than that (or, given ``read``, the sections the file holds, its headers are not those
+    sections in order). None, without ``read``, when the file must be read whole first: it is
+    small, its headers are not the plain ``[n]`` lines a scan can cut at, or two share a number."""
+    if read is not None and len(read) <= RECORDS_PER_SHARD:
+        return []
+    if read is None and data.count(b"\n[") < RECORDS_PER_SHARD:  # too few header lines to cut: read it
+        return None
+    headers = section_headers(data)
+    if headers is None or (read is None and len({n for n, _ in headers}) != len(headers)):
+        return None if read is None else []
+    if read is not None and [n for n, _ in headers] != read:
+        return []
+    if len(headers) <= RECORDS_PER_SHARD:
+        return None if read is None else []
+    starts = list(range(0, len(headers), RECORDS_PER_SHARD))
+    return [[0 if k == 0 else headers[k][1], headers[k + RECORDS_PER_SHARD][1] if k + RECORDS_PER_SHARD < len(headers) else -1,
+             headers[k][0], min(RECORDS_PER_SHARD, len(headers) - k)] for k in starts]
 
 
-def shard_records(config: RunConfig, shard: ShardSpec) -> list[tuple[str, object]]:
-    """``(path, record)`` of every hand of the shard's files and runs of sections."""
+def shard_records(config: RunConfig, shard: ShardSpec) -> tuple[list[tuple[str, object]], list[tuple[str, int, str, int]]]:
+    """``(path, record)`` of every hand of the shard's files and runs of sections, and each run that
+    cannot be read as PHH (``(path, first section, message, sections)``: a big file is read here,
+    run by run, so its runs are judged here; its headers, found when the run was planned, must be
+    the sections the run holds)."""
     files = json.loads(config.option("files"))
-    out = []
-    for number, start, end in json.loads(config.option("shards"))[shard.index]:
+    out, unreadable = [], []
+    for number, start, end, *run in json.loads(config.option("shards"))[shard.index]:
         path = files[number]
-        if start == 0 and end == -1:
+        if start == 0 and end == -1 and not run:
             out += [(path, record) for record in load_file(Path(path))]
             continue
         with open(path, "rb") as handle:
             handle.seek(start)
             data = handle.read() if end == -1 else handle.read(end - start)
-        out += [(path, record) for record in load_file(Path(path), data)]
-    return out
+        first, count = run
+        try:
+            records = load_file(Path(path), data)
+            if len(records) != count or (records and records[0].index != first):
+                raise SampyongError(f"{path}: the sections from [{first}] are not the {count:,} the plan found")
+        except SampyongError as error:  # its hands: the lines that look like headers (its plan's count, unless
+            unreadable.append((path, first, str(error), max(1, len(_HEADER_LINE.findall(data)))))  # it broke the scan)
+            continue
+        out += [(path, record) for record in records]
+    return out, unreadable
 
 
 AGAINST_FACTOR = 10  # the --against policy plays ten times as many hands as the records, per table
@@ -229,7 +257,9 @@ def inputs(config: RunConfig, tables: list) -> list[dict]:
 
 def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
     listed = defaultdict(int)  # (path, index, status, message) -> hands
-    records = shard_records(config, shard)
+    records, unreadable = shard_records(config, shard)
+    for path, first, message, count in unreadable:
+        listed[(path, first, UNREADABLE, message)] += count
     hands = replay_batch([record for _, record in records])  # the kernel's matches, figures and all
     for i, (path, record) in enumerate(records):
         if hands.matched[i]:
@@ -247,7 +277,6 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
     return _tables(listed, *_count(hands))
 
 
-STAT_COUNTS = ("hands", *STATS, "aggressive_sq", "calls_sq", "aggressive_calls")  # squares: the aggression factor's SE
 
 
 def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
@@ -286,10 +315,7 @@ def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
         table = np.zeros((2, len(POT_BUCKETS), 3), np.int64)
         np.add.at(table, (at_showdown.astype(np.int64), bucket), np.stack([np.ones_like(pot), pot, pot * pot], 1))
         pots[key] = table
-        seat_stats_ = hands.stats[h, :n]  # [hand, seat, STATS]
-        a, c = seat_stats_[:, :, STATS.index("aggressive")], seat_stats_[:, :, STATS.index("calls")]
-        stats[key] = np.concatenate([np.full((n, 1), len(h)), seat_stats_.sum(0),
-                                     np.stack([(a * a).sum(0), (c * c).sum(0), (a * c).sum(0)], 1)], 1)
+        stats[key] = stat_counts(hands.stats[h, :n])
     return streets, showdown, positions, pots, stats
 
 
@@ -364,7 +390,7 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, against: list 
     ))
     records = counts["records"].sort("path", "index", "status", nulls_last=False)
     tables = {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
-              "stats": stats_table(counts["stats"]), "rulebook": rulebook_of_records(counts)}
+              "stats": stats_table(counts["stats"], GROUP), "rulebook": rulebook_of_records(counts)}
     if against:
         tables["compare"] = compare_table(tables, hands, against)
     return tables
@@ -401,6 +427,10 @@ def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against:
         p = played["streets"].filter(pl.col("street") == "flop").row(0, named=True)
         row("players at the flop", "hands that see it", r["players"], r["players_se"], n, p["players"], p["players_se"], m,
             float(seats), 0.0)
+        r_all = mine["stats"].filter(pl.col("seat").is_null()).row(0, named=True)
+        p_all = played["stats"].filter(pl.col("seat").is_null()).row(0, named=True)
+        for name, figure, everyone in (("vpip", "VPIP", 1.0), ("pfr", "PFR", 0.0)):
+            row(figure, "all seats", r_all[name], r_all[f"{name}_se"], n, p_all[name], p_all[f"{name}_se"], m, everyone, 0.0)
         for r, p in zip(mine["positions"].sort("seat").iter_rows(named=True), played["positions"].sort("seat").iter_rows(named=True)):
             row("plays preflop", f"seat {r['seat']}", r["played"], r["played_se"], n, p["played"], p["played_se"], m, 1.0, 0.0)
         claims = played["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "everyone", "everyone_se",
@@ -444,31 +474,6 @@ def rulebook_of_records(counts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"game": pl.String, "seats": pl.Int32, "claim": pl.String, "among": pl.String,
                                       "rulebook": pl.Float64, "rulebook_words": pl.String, "records": pl.Float64,
                                       "records_se": pl.Float64, "records_hands": pl.Int64, "holds": pl.String})
-
-
-def stats_table(counts: pl.DataFrame) -> pl.DataFrame:
-    """Per group and seat, then over every seat (``seat`` null): VPIP, PFR, three-bet (of its
-    chances), flop seen, went to showdown (of flops seen), won at showdown (of showdowns), the
-    aggression factor (postflop bets and raises per call) and the continuation bet (of its
-    chances), each with its standard error (the factor's by the delta method over hands)."""
-    overall = counts.group_by(*GROUP).agg(pl.exclude("seat").sum()).with_columns(pl.lit(None, pl.Int32).alias("seat"))
-    rows = pl.concat([counts, overall.select(counts.columns)]).sort(*GROUP, "seat", nulls_last=True)
-    f = pl.col
-
-    def of(name: str, among: str, label: str) -> list[pl.Expr]:
-        return _rate(f(name), f(among).cast(pl.Float64), label)
-
-    n = f("hands").cast(pl.Float64)
-    af = f("aggressive") / f("calls")
-    af_var = (f("aggressive_sq") - 2 * af * f("aggressive_calls") + af**2 * f("calls_sq")) / n - (
-        (f("aggressive") - af * f("calls")) / n) ** 2
-    return rows.select(
-        *GROUP, "seat", "hands", *of("vpip", "hands", "vpip"), *of("pfr", "hands", "pfr"),
-        *of("three_bet", "three_bet_chance", "three_bet"), *of("flop", "hands", "flop"), *of("showdown", "flop", "wtsd"),
-        *of("won_showdown", "showdown", "wsd"), af.alias("af"),
-        (af_var.clip(lower_bound=0) / n).sqrt().truediv(f("calls") / n).alias("af_se"),
-        *of("cbet", "cbet_chance", "cbet"),
-    )
 
 
 LEGENDS = {

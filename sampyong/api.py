@@ -752,119 +752,6 @@ def play(game: str = "pls7", *, players: int = 6, policy: str | None = None, sta
 
 
 @dataclasses.dataclass(frozen=True)
-class Fit:
-    """A policy fitted to hand records (``sy.fit``).
-
-    Parameters:
-        policy: the fitted ``engine.policy.Policy``.
-        target: the records' figures (``engine.fit.Figures``: vpip, pfr, flop, players, wtsd,
-            af, hands).
-        reached: the fitted policy's figures on the trial deals.
-        targets: the figures fitted.
-
-    >>> fitted = fit(_example_records(200), players=2, hands=200, rounds=1, targets="vpip,flop")
-    >>> fitted.frame["figure"].to_list(), fitted.target.flop
-    (['vpip', 'flop'], 0.0)
-    """
-
-    policy: Any
-    target: Any
-    reached: Any
-    targets: tuple[str, ...] = ("vpip", "pfr", "flop", "players", "wtsd", "af")
-    seats: tuple = ()  # with positions: a policy per seat (the small blind first), fitted to its VPIP and PFR
-    seats_reached: Any = None  # the figures of the table of seat policies
-
-    def seat_toml(self, seat: int) -> str:
-        """Seat ``seat``'s fitted policy as a TOML file, its VPIP and PFR residuals in comments."""
-        from engine.fit import policy_toml
-
-        return policy_toml(self.seats[seat], self.target, self.seats_reached, seat=seat)
-
-    @property
-    def seat_frame(self) -> pl.DataFrame:
-        """``seat, figure, records, fitted, residual``: each seat's VPIP and PFR (empty without positions)."""
-        import polars as pl
-
-        from engine.fit import seat_residuals
-
-        rows = seat_residuals(self.target, self.seats_reached) if self.seats else []
-        return pl.DataFrame(rows, orient="row", schema={"seat": pl.Int64, "figure": pl.String, "records": pl.Float64,
-                                                        "fitted": pl.Float64, "residual": pl.Float64})
-
-    @property
-    def toml(self) -> str:
-        """The fitted policy as a TOML file (``sampyong policies`` reads it back), with the table
-        of target, fitted value and residual in comments."""
-        from engine.fit import policy_toml
-
-        return policy_toml(self.policy, self.target, self.reached, self.targets)
-
-    @property
-    def frame(self) -> pl.DataFrame:
-        """``figure, records, fitted, residual``, a row per target."""
-        import polars as pl
-
-        from engine.fit import residuals
-
-        return pl.DataFrame(residuals(self.target, self.reached, self.targets), orient="row",
-                            schema={"figure": pl.String, "records": pl.Float64, "fitted": pl.Float64, "residual": pl.Float64})
-
-
-def fit(records: str | Path | list, *, game: str | None = None, players: int | None = None, start: str = "regular",
-        hands: str | int = "1000", rounds: int = 4, seed: int = 1, name: str = "fitted", targets: str | None = None,
-        positions: bool = False, log=None) -> Fit:
-    """Fit a policy to hand records (``sampyong fit``): VPIP, PFR, the share of hands that see a
-    flop, the players at the flop, WTSD and the aggression factor (``targets``: a comma list of
-    some of them), by a coordinate search from ``start`` over ``rounds`` rounds of ``hands``
-    trial hands (the same deals every trial) at the records' table size (or ``players``), in
-    the game most records play (or ``game``); ``log(line)`` hears each improvement. With
-    ``positions``, each seat's preflop play is then fitted to that seat's own VPIP and PFR
-    (``Fit.seats``, ``Fit.seat_frame``; the records' table size only). Fewer than 200 usable
-    records is a ``SampyongError``.
-
-    >>> fitted = fit(_example_records(200), players=2, hands=200, rounds=1)
-    >>> fitted.policy.name, fitted.target.hands, fitted.toml.startswith('name = "fitted"')
-    ('fitted', 200, True)
-    """
-    import builtins  # this module's ``range`` is the command
-
-    from engine.fit import TARGETS, fit_policy, fit_positions, record_figures
-    from engine.policy import load_policy
-    from evaluator.games import game as preset
-    from pipeline.counts import parse_count
-
-    chosen = None if game is None else preset(game)
-    wanted = TARGETS if targets is None else tuple(t.strip() for t in targets.split(","))
-    unknown = [t for t in wanted if t not in TARGETS]
-    if unknown or not wanted:
-        raise SampyongError(f"unknown target {unknown[0] if unknown else targets!r}; choose from {', '.join(TARGETS)}")
-    if rounds < 1:
-        raise SampyongError(f"rounds must be at least 1, not {rounds}")
-    trial_hands = parse_count(str(hands), "hand count", at_most=10**7)
-    records = [records] if isinstance(records, (str, Path)) else list(records)
-    target, rules, seats = record_figures([Path(p) for p in records], chosen)
-    players = seats if players is None else players
-    rules.check_players(players)
-    if positions and players != seats:
-        raise SampyongError(f"fitting by position plays the records' own table of {seats}, not {players} players")
-    if not 2 <= rules.hole_cards <= 4:
-        raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; {rules.name} has {rules.hole_cards}")
-    log = log or (lambda line: None)
-    log(f"records: {target.hands:,} hands of {rules.name}, {players} players: "
-        + ", ".join(f"{t} {getattr(target, t):.3f}" for t in wanted))
-    begin = dataclasses.replace(load_policy(start), name=name, description=f"fitted to {target.hands:,} records of {rules.name}")
-    ranks = ranking(rules)
-    best, reached = fit_policy(target, rules, begin, players, trial_hands, seed, ranks, rounds=rounds, log=log,
-                               targets=wanted)
-    if not positions:
-        return Fit(best, target, reached, wanted)
-    named = tuple(dataclasses.replace(best, name=f"{name}-seat{s}", description=f"seat {s} of {players}, {best.description}")
-                  for s in builtins.range(players))
-    seats_fitted, seats_reached = fit_positions(target, rules, named, trial_hands, seed, ranks, rounds=rounds, log=log)
-    return Fit(best, target, reached, wanted, seats_fitted, seats_reached)
-
-
-@dataclasses.dataclass(frozen=True)
 class Tuned:
     """A policy tuned by self-play (``sy.tune``).
 
@@ -976,12 +863,17 @@ finishing_stacks = [198, 202]
 
 
 def __getattr__(name: str):
-    # ``solve`` and ``load_solution`` live in ``sampyong.solutions`` (the solver's face), read
-    # from here on first use so that the CLI calls every command through this module.
+    # ``solve`` and ``load_solution`` live in ``sampyong.solutions`` (the solver's face), ``fit`` and
+    # ``Fit`` in ``sampyong.fits``, read from here on first use so that the CLI calls every command
+    # through this module.
     if name in ("solve", "load_solution"):
         from sampyong import solutions
 
         return getattr(solutions, name)
+    if name in ("fit", "Fit"):  # the fit's face, ``sampyong.fits``
+        from sampyong import fits
+
+        return getattr(fits, name)
     raise AttributeError(f"module 'sampyong.api' has no attribute {name!r}")
 
 

@@ -479,29 +479,45 @@ def policies(
 def fit(
     records: Annotated[list[Path], typer.Argument(help="PHH records (files or folders) whose play to match.")],
     game: Annotated[Optional[str], typer.Option(help="Fit to the records of this game (default: the game most records play).")] = None,
-    players: Annotated[Optional[int], typer.Option(help="Players at the simulated table (default: the records' most common).")] = None,
-    start: Annotated[str, typer.Option(help="The policy the search starts from (built-in or .toml).")] = "regular",
-    targets: Annotated[Optional[str], typer.Option(help="The figures to fit, a comma list of vpip, pfr, flop, players, wtsd, af (default: all).")] = None,
-    hands: Annotated[str, typer.Option(help="Hands played per trial (the same deals every trial).")] = "1000",
-    rounds: Annotated[int, typer.Option(help="Search rounds (each halves the step).")] = 4,
-    seed: Annotated[int, typer.Option(help="Seed of the trials' deals.")] = 1,
+    start: Annotated[Optional[str], typer.Option(help="The policies the search starts from, a comma list of built-ins or .toml files (default: tight,loose,regular,station); the best fit is kept.")] = None,
+    targets: Annotated[Optional[str], typer.Option(help="The statistics to fit, a comma list of flop, players, showdown, vpip, pfr, three_bet, af_flop, af_turn, af_river (default: all).")] = None,
+    hands: Annotated[Optional[str], typer.Option(help="Hands a trial plays, the same deals every trial (default: enough that each statistic's standard error is below a quarter of its tolerance, from a pilot run).")] = None,
+    trials: Annotated[int, typer.Option(help="Trials a start (CMA-ES: a third on the preflop knobs, played quickly, then the postflop knobs, then every knob).")] = 2400,
+    seed: Annotated[int, typer.Option(help="Seed of the trials' deals and of the search.")] = 1,
     name: Annotated[str, typer.Option(help="Name of the fitted policy.")] = "fitted",
+    out: Annotated[Optional[Path], typer.Option(help="Folder of the report: report.md, convergence.png, fit.csv, starts.csv, NAME.toml and NAME-from-START.toml (default: outputs/fit/NAME).")] = None,
     positions: Annotated[Optional[Path], typer.Option(help="Also fit each seat's preflop play to that seat's own VPIP and PFR, and write one policy per seat to this folder (NAME-seatK.toml).")] = None,
 ) -> None:
-    """Fit a policy to hand records of any game the engine plays: VPIP, PFR, flop seen, players at
-    the flop, WTSD and the aggression factor. Prints the fitted policy as TOML, with a table of
-    target, fitted value and residual in comments (progress on stderr). Fewer than 200 usable
-    records: exit 2."""
-    from sampyong import api
+    """Fit a policy to hand records of any game the engine plays: the flop seen, the players there,
+    the showdowns, VPIP, PFR, three-bet and the aggression of each street, at the records' table.
+    CMA-ES from several starts on common deals, the best kept. Prints the fitted policy as TOML, the
+    records' figures and its own in comments; progress and the verdict on stderr, the report in
+    --out. Fewer than 200 usable records: exit 2."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    def log(line: str) -> None:
-        typer.echo(line, err=True)
+    from sampyong import api
 
     if positions is not None and positions.exists() and not positions.is_dir():
         raise SampyongError(f"--positions {positions}: not a folder")
-    result = api.fit(records, game=game, players=players, start=start, hands=hands, rounds=rounds, seed=seed, name=name,
-                     targets=targets, positions=positions is not None, log=log)
-    typer.echo(result.toml, nl=False)
+    folder = out or Path("outputs") / "fit" / name
+    if folder.exists() and not folder.is_dir():
+        raise SampyongError(f"--out {folder}: not a folder")
+    with Progress(TextColumn("fitting"), BarColumn(), MofNCompleteColumn(), TextColumn("trials"), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                  disable=not sys.stderr.isatty()) as bar:
+
+        def log(line: str) -> None:
+            bar.console.print(line, markup=False, highlight=False) if bar.live.is_started else typer.echo(line, err=True)
+
+        def progress(total: int):
+            task = bar.add_task("fitting", total=total)
+            return lambda: bar.advance(task)
+
+        result = api.fit(records, game=game, start=start, hands=hands, trials=trials, seed=seed, name=name,
+                         targets=targets, positions=positions is not None, log=log, progress=progress)
+    typer.echo(result.toml(), nl=False)
+    typer.echo(f"report: {result.save(folder) / 'report.md'}", err=True)
     if positions is not None:
         positions.mkdir(parents=True, exist_ok=True)
         files = []
@@ -509,8 +525,8 @@ def fit(
             files.append(positions / f"{name}-seat{seat}.toml")
             files[-1].write_text(result.seat_toml(seat))
         for seat, figure, recorded, fitted, residual in result.seat_frame.iter_rows():
-            log(f"seat {seat} {figure}: records {recorded:.3f}, fitted {fitted:.3f}, residual {residual:+.3f}")
-        log("play them: --policy " + ",".join(str(f) for f in files))
+            typer.echo(f"seat {seat} {figure}: records {recorded:.3f}, fitted {fitted:.3f}, residual {residual:+.3f}", err=True)
+        typer.echo("play them: --policy " + ",".join(str(f) for f in files), err=True)
 
 
 @app.command()

@@ -11,7 +11,9 @@ engine ``engine.player.play_hand`` on the same deal, in ``compare``):
 * ``players_at`` (``streets.players``, ``fit``'s players at the flop): players left when each
   reached street's betting began, counted from the reference's folds, and at showdown;
 * ``live`` (who is at showdown: the showdown flags, ``positions.showdown``): its live seats;
-* ``pot`` (``pots``): its pot.
+* ``pot`` (``pots``): its pot;
+* ``stats`` (``fit``'s statistics: VPIP, PFR, three-bet, aggression per street, ...): the
+  reference hand's ``engine.records.seat_stats``.
 
 The built-in policies never reach some branches (a pot-limit maximum, an overbet, a raise
 short of the minimum); the ``random-legal`` policy (``engine.chance``) takes every legal
@@ -29,6 +31,7 @@ from engine.fast import CHECK_CALL, DEAL, FOLD, MAX_ACTIONS, RAISE, play_batch
 from engine.player import deal_hands, play_hand
 from engine.policy import Policy, Random, builtin
 from engine.ranking import HandRanking
+from engine.records import STATS, seat_stats
 from evaluator.cards import hand_classes, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import game
@@ -99,7 +102,8 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
     hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
     ranks = np.array([[percentile(sorted(h.tolist())) for h in row] for row in hole])
     ranking = percentile if isinstance(percentile, HandRanking) else None
-    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking)
+    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking,
+                      keep_stats=True)
     fast.references = []
     for i in range(hands):
         ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], percentile)
@@ -112,6 +116,7 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
         reach = int(fast.reached[i])
         published = [*fast.players_at[i, : min(reach, 3) + 1].tolist(), int(fast.players_at[i, 4])]
         assert published == players_at(ref), where
+        assert fast.stats[i].tolist() == [[seat[name] for name in STATS] for seat in seat_stats(ref)], where
         fast.references.append(ref)
     return fast
 
@@ -139,6 +144,25 @@ def test_percentiles_exactly_on_the_policies_thresholds_agree():
 
     fast = compare("holdem", NO_LIMIT, 6, 300, 17, policies=["regular"] * 6, percentile=on_an_edge)
     assert int((fast.actions[:, :, 1] == RAISE).sum()) > 0
+
+
+BY_STREET = [  # bluffs, and thresholds that differ by street (None: the street plays as the flop)
+    dict(bluff=0.3), dict(bluff=0.2, bet_river=0.55, call_factor_river=2.5), dict(bluff=0.45, bluff_turn=0.1),
+    dict(bet_turn=0.9, call_factor_turn=0.5, bluff_river=0.4), dict(bluff=0.35, bet_river=0.8), dict(call_factor=2.0, call_factor_river=0.8),
+]
+
+
+@pytest.mark.parametrize("name, betting", [("holdem", NO_LIMIT), ("pls7", POT_LIMIT)])
+def test_bluffs_and_thresholds_by_street_agree_hand_by_hand(name, betting):
+    """Policies that bluff (``postflop.bluff``: bet with the weakest hands when no one has bet) and
+    set their thresholds street by street (``bet_river``, ``call_factor_turn``, ...) play alike in
+    both engines, and bet more than the same policies without them."""
+    names = ("regular", "tight", "loose", "regular", "station", "tight")
+    changed = [dataclasses.replace(builtin(p), postflop=dataclasses.replace(builtin(p).postflop, **c)) for p, c in zip(names, BY_STREET)]
+    fast = compare(name, betting, 6, 400, 23, policies=changed)
+    plain = compare(name, betting, 6, 400, 23, policies=[builtin(p) for p in names])
+    raises = lambda played: int((played.actions[:, :, 1] == RAISE).sum())  # noqa: E731
+    assert raises(fast) > raises(plain)
 
 
 def test_short_and_uneven_stacks_side_pots_agree():

@@ -199,7 +199,7 @@ def test_play_is_the_same_serial_and_on_ray(ray_session, tmp_path):
     serial = execute(config, SerialBackend(), tmp_path / "serial", quiet=True)
     ray = execute(config, RayBackend(workers=2), tmp_path / "ray", quiet=True)
     tables = lambda run: {p.name: p.read_bytes() for p in sorted((run / "tables").glob("*.csv"))}  # noqa: E731
-    assert tables(serial) == tables(ray) and len(tables(serial)) == 7
+    assert tables(serial) == tables(ray) and len(tables(serial)) == 8
 
 
 def test_serial_play_ranks_hands_in_process(tmp_path, monkeypatch):

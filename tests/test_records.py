@@ -197,7 +197,11 @@ def test_against_a_policy_sets_three_columns_per_figure(tmp_path):
     checked = rates.filter(pl.col("records_hands") > 0)
     assert ((checked["difference"].abs() <= 4 * checked["difference_se"]) | (checked["difference_se"] == 0)).all(), checked
     everyone = dict(compare.filter(pl.col("records_holds").is_null()).select("figure", "everyone").unique().rows())
-    assert everyone == {"flop seen": 1.0, "reached showdown": 1.0, "plays preflop": 1.0, "players at the flop": 6.0}
+    assert everyone == {"flop seen": 1.0, "reached showdown": 1.0, "plays preflop": 1.0, "players at the flop": 6.0,
+                        "VPIP": 1.0, "PFR": 0.0}
+    seats = compare.filter(pl.col("figure") == "plays preflop")
+    vpip = compare.filter(pl.col("figure") == "VPIP").row(0, named=True)  # every seat's plays preflop, together
+    assert vpip["records"] == pytest.approx(seats["records"].mean()) and vpip["policy"] == pytest.approx(seats["policy"].mean())
     claims = compare.filter(pl.col("records_holds").is_not_null())
     assert claims.height == 4 and set(claims["policy_holds"]) <= {"yes", "no", "too few to tell", "n/a"}
     everyone_shows = claims.filter(pl.col("among") == "all hands")["everyone"][0]
@@ -295,21 +299,48 @@ def test_a_big_file_is_read_in_runs_of_sections_on_every_worker_with_the_same_ta
             {p.name: p.read_bytes() for p in (whole.dir / "tables").glob("*.csv")}
 
 
-def test_a_file_is_cut_only_where_its_headers_are_its_sections():
+def test_a_file_is_cut_only_where_its_headers_are_its_sections(monkeypatch):
+    """Runs of sections by the header scan alone: each run starts at a header and reads back to
+    exactly its sections, a header-like line inside a multi-line string is text; a file with
+    another kind of table header, two sections of one number or too few sections is read whole
+    first (None), and given its sections the headers must be those sections."""
     from engine.phh import loads
     from jobs import records
 
     hand = 'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\nactions = []\n'
     text = "".join(f"[{i}]\n{hand}" for i in range(1, 7))
-    data = text.encode()
-    parsed = loads(text, "x.phhs")
-    original = records.RECORDS_PER_SHARD
-    try:
-        records.RECORDS_PER_SHARD = 2
-        pieces = records._pieces(data, parsed)
-        assert len(pieces) == 3 and pieces[0][0] == 0 and pieces[-1][1] == -1
-        assert [len(loads(data[a:b if b >= 0 else None].decode(), "x.phhs")) for a, b in pieces] == [2, 2, 2]
-        tricky = text.replace('actions = []', 'actions = []\ncomment = """\n[9]\n"""', 1).encode()
-        assert records._pieces(tricky, loads(tricky.decode(), "x.phhs")) == [(0, -1)]  # a header in a string
-    finally:
-        records.RECORDS_PER_SHARD = original
+    monkeypatch.setattr(records, "RECORDS_PER_SHARD", 2)
+    for data in (text.encode(), text.replace("actions = []", 'actions = []\ncomment = """\n[9]\n"""', 1).encode()):
+        pieces = records._pieces(data)
+        assert [p[2:] for p in pieces] == [[1, 2], [3, 2], [5, 2]] and pieces[0][0] == 0 and pieces[-1][1] == -1
+        assert [[r.index for r in loads(data[a:b if b >= 0 else None].decode(), "x.phhs")] for a, b, _, _ in pieces] == \
+            [[1, 2], [3, 4], [5, 6]]
+        assert records._pieces(data, [r.index for r in loads(data.decode(), "x.phhs")]) == pieces
+    assert records._pieces(text.replace("[3]", "[3.more]\n[3]").encode()) is None
+    assert records._pieces(text.replace("[4]", "[2]").encode()) is None
+    assert records._pieces(text.encode(), [1, 2, 3, 4, 6, 5]) == []
+    monkeypatch.setattr(records, "RECORDS_PER_SHARD", 6)
+    assert records._pieces(text.encode()) is None and records._pieces(text.encode(), list(range(1, 7))) == []
+
+
+def test_a_run_of_sections_that_is_not_phh_is_listed_unreadable(tmp_path, monkeypatch):
+    """A big file whose third run of sections is broken: that run's hands are listed as unreadable
+    (its first section, the reader's message), every other run is counted as in the file without
+    the broken run."""
+    from jobs import records
+
+    (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
+    played = sy.run("play", game="pls7", deals=600, shard_deals=600, record=600, players=3, stacks="25bb",
+                    policy=str(tmp_path / "random-legal.toml"), backend="serial", out=tmp_path)
+    text = (played.dir / "hands.phhs").read_text()
+    broken = text.replace("\n[250]\n", "\n[250]\nthis is not toml\n")
+    (tmp_path / "broken.phhs").write_text(broken)
+    (tmp_path / "without.phhs").write_text(text[: text.index("\n[201]\n") + 1] + text[text.index("\n[301]\n") + 1:])
+    monkeypatch.setattr(records, "RECORDS_PER_SHARD", 100)
+    run = sy.run("records", paths=[tmp_path / "broken.phhs"], backend="serial", out=tmp_path / "broken")
+    listed = run.tables["records"].filter(pl.col("status") == "unreadable").row(0, named=True)
+    assert listed["index"] == 201 and listed["hands"] == 100 and "not a PHH file" in listed["message"]
+    whole = sy.run("records", paths=[tmp_path / "without.phhs"], backend="serial", out=tmp_path / "without")
+    for name in ("streets", "positions", "stats"):
+        assert run.tables[name].equals(whole.tables[name]), name
+    assert "100 unreadable" in (run.dir / "report.md").read_text()

@@ -95,6 +95,7 @@ class _Hand:
 
     def __init__(self, pot: int, max_bet: int):
         self.pot, self.max_bet, self.action = pot, max_bet, None
+        self.street = 1  # solver.policies reads every street by the flop's thresholds (these policies have no others)
 
     def raise_to(self, amount):
         self.action = ("raise", amount)
