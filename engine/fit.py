@@ -444,16 +444,16 @@ def seat_distance(reached: Figures, target: Figures, seat: int) -> float:
                for t in ("vpip", "pfr"))
 
 
-def fit_positions(records: Records, policies: tuple[Policy, ...], deals: Deals, rounds: int = 3,
+def fit_positions(records: Records, policies: tuple[Policy, ...], deals: Deals, rounds: int = 4,
                   log=lambda line: None) -> tuple[tuple[Policy, ...], Figures]:
     """Each seat's preflop play searched for that seat's own VPIP and PFR in the records, the other
     seats' policies held, every trial on ``deals``: each round, per seat in turn, limping flipped,
-    then each preflop share a step up and down (steps from 0.16, halving each round: a seat may
-    move further from the table's fit than the table from its start)."""
+    then each preflop share a step up and down (steps from 0.25, halving each round: a seat may
+    move up to 0.47 from the table's fit, as a calling station's seat does at a table of regulars)."""
     target = records.figures
     best = tuple(policies)
     reached = play_figures(records.table(best), deals)
-    step = 0.16
+    step = 0.25
     for _ in range(rounds):
         for seat in range(records.seats):
             for knob, direction in [("limp", 0), *((knob, d) for knob in SEAT_KNOBS for d in (1, -1))]:
