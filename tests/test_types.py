@@ -1,7 +1,7 @@
 """mypy finds no type error in the packages ``[tool.mypy]`` of pyproject.toml names (evaluator,
 sampyong, pipeline, solver), so that a wrong type fails the suite. mypy runs in a fresh process
 from the project's root, where it reads that configuration; its cache (``.mypy_cache``) makes
-a second run take about a second, a first one half a minute."""
+a second run take about a second, a first one 20-60 s on two cores."""
 
 import subprocess
 import sys
