@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import sampyong as sy
 from engine.player import deal_hands
 from engine.policy import builtin_text
 from evaluator.errors import SampyongError
 from jobs import match
 from pipeline.plan import RunConfig, ShardSpec
-import sampyong as sy
 
 
 def config(players: int, policies: str, game: str = "pls7", **options) -> RunConfig:

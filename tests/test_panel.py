@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from jobs.play import CLAIMS, holds_within
 import sampyong as sy
+from jobs.play import CLAIMS, holds_within
 
 
 def test_the_showdown_member_agrees_with_the_showdown_study(tmp_path):

@@ -7,12 +7,12 @@ import dataclasses
 import pytest
 from typer.testing import CliRunner
 
+import sampyong as sy
 from engine.betting import default_betting
 from engine.policy import builtin, builtin_names, parse_policy
 from engine.tune import Deals, policy_at, score, vector_of
 from evaluator.errors import SampyongError
 from evaluator.games import game
-import sampyong as sy
 from sampyong import cli
 
 
