@@ -1,20 +1,36 @@
-"""Sampyong Lab's front door: ``import sampyong as sy`` for the Python API (``sampyong.api``:
-one function per command, results as polars frames) and the ``sampyong`` command
-(``sampyong.cli``), a thin layer over it; the one place that imports the rules (``evaluator``),
-the studies (``jobs``) and the pipeline together."""
+"""Sampyong Lab's front door: ``import sampyong as sy`` for the Python API (one function per
+command, results as polars frames and small frozen dataclasses, errors as ``SampyongError`` with
+the CLI's one-line message) and the ``sampyong`` command (``sampyong.cli``), a thin layer over it;
+the one place that imports the rules (``evaluator``), the studies (``jobs``) and the pipeline together.
+
+Each face is a module of its own: ``runs`` (``run``, ``report``, ``check``, ``view``, ``jobs``),
+``calculator`` (``games``, ``evaluate``, ``equity``, ``range``, ``precompute``), ``replays``,
+``conversion``, ``fits``, ``playing`` (``policies``, ``play``, ``tune``), ``home_game``
+(``table``), ``solutions`` (``solve``) and ``rankings``. A name's module is imported at the
+name's first use, so that ``sampyong eval`` and friends stay light."""
 
 from __future__ import annotations
 
-__all__ = [
-    "Conversion", "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "convert", "equity", "evaluate", "fit", "games", "jobs",
-    "load_solution", "play", "policies", "precompute", "range", "ranking", "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
-]
+# The module of each public name.
+_FACES = {
+    "calculator": ("Equity", "Range", "Verdict", "equity", "evaluate", "games", "precompute", "range"),
+    "conversion": ("Conversion", "convert"),
+    "fits": ("Fit", "fit"),
+    "home_game": ("table", "table_app"),
+    "playing": ("Tuned", "play", "policies", "tune"),
+    "rankings": ("ranking",),
+    "replays": ("Replays", "replay"),
+    "runs": ("IncompleteRun", "Run", "check", "jobs", "report", "run", "view"),
+    "solutions": ("load_solution", "solve"),
+}
+_MODULE = {name: module for module, names in _FACES.items() for name in names}
+
+__all__ = sorted(_MODULE)
 
 
 def __getattr__(name: str):
-    # The API is imported on first use, so that ``sampyong eval`` and friends stay light.
-    if name in __all__:
-        from sampyong import api
+    if name in _MODULE:
+        import importlib
 
-        return getattr(api, name)
+        return getattr(importlib.import_module(f"sampyong.{_MODULE[name]}"), name)
     raise AttributeError(f"module 'sampyong' has no attribute {name!r}")

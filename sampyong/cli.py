@@ -66,9 +66,9 @@ def root(
 def games() -> None:
     """List the game presets, their knobs, and the ranking presets."""
     from evaluator.games import RANKINGS
-    from sampyong import api
+    from sampyong import calculator
 
-    for g in api.games().iter_rows(named=True):
+    for g in calculator.games().iter_rows(named=True):
         low = f"{g['low']}-or-better low" if g["low"] else "high only"
         typer.echo(
             f"{g['name']:8} {g['hole_cards']} hole cards, use {g['hole_use_min']}-{g['hole_use_max']}, "
@@ -84,9 +84,9 @@ def games() -> None:
 @user_errors
 def jobs() -> None:
     """List the studies `sampyong run` knows, and the rule book campaign."""
-    from sampyong import api
+    from sampyong import runs
 
-    for job in api.jobs().iter_rows(named=True):
+    for job in runs.jobs().iter_rows(named=True):
         typer.echo(f"{job['name']:12} {job['description']}")
 
 
@@ -103,19 +103,19 @@ def _where(
     resume: Annotated[bool, typer.Option(help="Skip shards a previous run of the same config finished.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
 ) -> None:
-    """The options of every run: where its work runs and lands (``api.run``'s keywords)."""
+    """The options of every run: where its work runs and lands (``sy.run``'s keywords)."""
 
 
 def _study_command(job: str, options) -> Callable[..., None]:
     """``sampyong run JOB``: the options ``job`` declares (``pipeline.study.Option``), then
-    ``_where``'s, as one typer command that calls ``api.run``."""
+    ``_where``'s, as one typer command that calls ``sy.run``."""
     import inspect
 
     def command(**given) -> None:
-        from sampyong import api
+        from sampyong import runs
 
         try:
-            result = api.run(job, **given)
+            result = runs.run(job, **given)
         except KeyboardInterrupt:
             typer.echo("interrupted: finished shards are kept; rerun the same command to resume", err=True)
             raise typer.Exit(130) from None
@@ -188,9 +188,9 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JO
     Refuses (exit code 1, nothing written) a run that is not complete and sound: run the same
     sampyong run command again to finish it, or see sampyong check RUN_DIR.
     """
-    from sampyong import api
+    from sampyong import runs
 
-    typer.echo(str(api.report(run_dir).dir))
+    typer.echo(str(runs.report(run_dir).dir))
 
 
 @app.command()
@@ -201,14 +201,14 @@ def check(run_dir: Annotated[Path, typer.Argument(help="A run directory (OUT/JOB
 
     Exit code 0 only when the run is complete and sound; 1 lists what is missing or wrong.
     """
-    from sampyong import api
+    from sampyong import runs
 
-    problems = api.check(run_dir)
+    problems = runs.check(run_dir)
     for problem in problems:
         typer.echo(problem)
     if problems:
         raise typer.Exit(1)
-    typer.echo(f"ok: {api.Run.at(run_dir).shards} shards complete and sound in {run_dir}")
+    typer.echo(f"ok: {runs.Run.at(run_dir).shards} shards complete and sound in {run_dir}")
 
 
 # --- the referee ---------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def eval_(
 ) -> None:
     """Referee a showdown: each player's high and low and the chips won."""
     from evaluator.referee import referee_lines
-    from sampyong import api
+    from sampyong import calculator
 
     if input_file is not None:
         if board is not None or hands or as_json:
@@ -250,7 +250,7 @@ def eval_(
         return
     if board is None or not hands:
         raise SampyongError('give --board "CARDS" and one or more hands, or --input FILE')
-    result = api.evaluate(board, hands, game=game, pot=pot, button=button).as_dict()
+    result = calculator.evaluate(board, hands, game=game, pot=pot, button=button).as_dict()
     if as_json:
         typer.echo(json.dumps(result))
     else:
@@ -278,9 +278,9 @@ def equity_(
     ranges) when that takes about a second or less, else sampled with standard errors. Hold'em
     heads-up before the flop is looked up once `sampyong precompute` has built its table."""
     from evaluator.games import game as preset
-    from sampyong import api
+    from sampyong import calculator
 
-    result = api.equity(hands, board=board, dead=dead, game=game, samples=samples, seed=seed, exact=exact or None,
+    result = calculator.equity(hands, board=board, dead=dead, game=game, samples=samples, seed=seed, exact=exact or None,
                         threads=threads)
     if as_json:
         typer.echo(json.dumps(dataclasses.asdict(result) | {"hands": list(result.hands)}))
@@ -309,12 +309,12 @@ def precompute(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sampyong import api
+    from sampyong import calculator
 
     with Progress(TextColumn("hold'em preflop pairs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   transient=True, disable=not sys.stderr.isatty(), console=Console(stderr=True)) as bar:
         task = bar.add_task("pairs", total=None)
-        path = api.precompute(threads=threads, progress=lambda done, total: bar.update(task, completed=done, total=total))
+        path = calculator.precompute(threads=threads, progress=lambda done, total: bar.update(task, completed=done, total=total))
     typer.echo(f"hold'em heads-up preflop table: {path}")
 
 
@@ -342,7 +342,7 @@ def solve_(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sampyong import api
+    from sampyong import solutions
     from sampyong.solutions import run_folder
 
     with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} iterations"),
@@ -353,7 +353,7 @@ def solve_(
         def progress(check) -> None:
             bar.update(task, completed=check.iteration, exploitability=f"exploitability {check.exploitability:.3f} %")
 
-        solution = api.solve(game=game, board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
+        solution = solutions.solve(game=game, board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
                          max_raises=max_raises, betting=betting, target=target, iterations=iterations, threads=threads,
                          progress=progress)
     folder = solution.save(out or run_folder(solution.settings))
@@ -385,9 +385,9 @@ def range_(
     variables w x y z (AA*, AxAyxy); N% for the top N % by the game's heads-up grid (exact for 2-3 cards, sampled for 4);
     @N for a weight of N %, or eval7's N%(...) groups; ! to exclude (AA*!AAA).
     """
-    from sampyong import api
+    from sampyong import calculator
 
-    result = api.range(expression, game=game)
+    result = calculator.range(expression, game=game)
     weighted = sum(result.weights)
     weight = "" if weighted == result.size else f" (weighted: {weighted:,.2f})"
     typer.echo(f"{result.game}  {expression}: {result.size:,} hands{weight}, {100 * result.share:.3f} % of all starting hands")
@@ -402,9 +402,9 @@ def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory 
     """Write the pages of a finished run again, e.g. a grid run's RUN_DIR/grid.html: the grid to
     explore in a browser (colour by a column, hover for every number, find a class, highlight the
     top N % and read it as a range). One file, no network."""
-    from sampyong import api
+    from sampyong import runs
 
-    for path in api.view(run_dir):
+    for path in runs.view(run_dir):
         typer.echo(str(path))
 
 
@@ -421,9 +421,9 @@ def table(
     seat only its own cards, and writes every finished hand as PHH to DIR/<id>.phhs (`sampyong replay`
     reads it). Killed and started again, it picks every hand up where it was. The API is documented at
     /docs."""
-    from sampyong import api
+    from sampyong import home_game
 
-    api.table(folder, policies=policies, host=host, port=port, echo=typer.echo)
+    home_game.table(folder, policies=policies, host=host, port=port, echo=typer.echo)
 
 
 @app.command()
@@ -445,9 +445,9 @@ def tune(
     response to the field, scored by duplicate matches on common deals, then make it the field; stop
     when the best response gains less than the margin. Prints the tuned policy as TOML, each round's
     gain with its standard error in its comments."""
-    from sampyong import api
+    from sampyong import playing
 
-    result = api.tune(game, players=players, start=start, field=field, rounds=rounds, trials=trials, hands=hands,
+    result = playing.tune(game, players=players, start=start, field=field, rounds=rounds, trials=trials, hands=hands,
                       seed=seed, margin=margin, name=name, log=lambda line: typer.echo(line, err=True))
     if out is None:
         typer.echo(result.toml, nl=False)
@@ -462,9 +462,9 @@ def policies(
     name: Annotated[Optional[str], typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")] = None,
 ) -> None:
     """List the built-in player policies, or check and print one (its TOML)."""
-    from sampyong import api
+    from sampyong import playing
 
-    rows = api.policies(name)
+    rows = playing.policies(name)
     if name is None:
         for policy in rows.iter_rows(named=True):
             typer.echo(f"{policy['name']:10} {policy['description']}")
@@ -496,7 +496,7 @@ def fit(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from sampyong import api
+    from sampyong import fits
 
     if positions is not None and positions.exists() and not positions.is_dir():
         raise SampyongError(f"--positions {positions}: not a folder")
@@ -514,7 +514,7 @@ def fit(
             task = bar.add_task("fitting", total=total)
             return lambda: bar.advance(task)
 
-        result = api.fit(records, game=game, start=start, hands=hands, trials=trials, seed=seed, name=name,
+        result = fits.fit(records, game=game, start=start, hands=hands, trials=trials, seed=seed, name=name,
                          targets=targets, positions=positions is not None, log=log, progress=progress)
     typer.echo(result.toml(), nl=False)
     typer.echo(f"report: {result.save(folder) / 'report.md'}", err=True)
@@ -543,9 +543,9 @@ def convert(
     the engine and written only when its finishing stacks are the site's (the site's rake taken
     from the winners); the others are listed with file, line, hand id and a reason, and the
     summary counts converted and skipped hands by reason."""
-    from sampyong import api
+    from sampyong import conversion
 
-    result = api.convert(paths, out=out, site=site, strict=strict)
+    result = conversion.convert(paths, out=out, site=site, strict=strict)
     for skipped in result.skipped:
         typer.echo(f"skipped {skipped}")
     for file in result.unread:
@@ -567,9 +567,9 @@ def replay_(
     or a file is not PHH. Hands of variants the engine does not play are skipped and counted.
     """
     from engine.phh import Status
-    from sampyong import api
+    from sampyong import replays
 
-    result = api.replay(paths)  # every file read before a line is printed
+    result = replays.replay(paths)  # every file read before a line is printed
     for hand in result.results:
         if as_json:
             typer.echo(json.dumps(hand.as_json()))

@@ -1,6 +1,6 @@
 """``sy.convert`` (``sampyong convert``): poker sites' hand histories to PHH records, every hand
-checked by the engine on the way (``engine.sites``, imported at first use: ``sampyong.api``
-re-exports this module, and the light commands must not load the engine's kernels)."""
+checked by the engine on the way (``engine.sites``, imported at first use: the light commands must not load the engine's
+kernels)."""
 
 from __future__ import annotations
 

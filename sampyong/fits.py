@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from engine.fit import LABELS, REPORTED, TOLERANCE, Fitted, policy_toml, seat_residuals
+from sampyong.examples import _example_records  # noqa: F401  (the doctests' records)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -343,8 +344,3 @@ def fit(records: str | Path | list, *, game: str | None = None, start: str | Non
     seats, reached = fit_positions(target, named, deals, log=log)
     return dataclasses.replace(result, seats=seats, seats_reached=reached)
 
-
-def _example_records(count: int) -> Path:
-    from sampyong.api import _example_records as example
-
-    return example(count)

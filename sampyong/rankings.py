@@ -1,6 +1,6 @@
 """Each game's starting-hand ranking (``sy.ranking``): built once by a strength run, saved in the
 cache folder, read from there; what ``N%`` ranges, the policies and the solver's ranges use.
-Apart from ``sampyong.api`` so that the solver's face reads it without importing the API."""
+A module of its own: the calculator, play and tune, the home game, the fit and the solver all read it."""
 
 from __future__ import annotations
 

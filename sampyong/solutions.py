@@ -77,7 +77,7 @@ def load_solution(folder: str | Path) -> Solution:
     """The solution ``Solution.save`` wrote to ``folder``: the tree rebuilt from its settings, the
     average strategies read back.
 
-    >>> from sampyong.api import _scratch
+    >>> from sampyong.examples import _scratch
     >>> folder = solve(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,72o", ip="KK", pot=100, stack=100,
     ...                bets="75%", raises="", iterations=30).save(_scratch() / "spot")
     >>> load_solution(folder).iterations

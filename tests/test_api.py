@@ -57,3 +57,21 @@ def test_every_public_name_is_documented_with_a_doctest():
     for name in sy.__all__:
         documented = getattr(sy, name)
         assert documented.__doc__ and ">>>" in documented.__doc__, name
+
+
+def test_each_public_name_is_read_from_the_face_that_defines_it():
+    """``sy.NAME`` is the object the face module named for it defines (not the copy another face
+    imported), the public names are the API's, and ``import sampyong`` imports no face."""
+    for face, names in sy._FACES.items():
+        for name in names:
+            assert getattr(sy, name).__module__ == f"sampyong.{face}", name
+    assert sy.__all__ == [
+        "Conversion", "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "convert",
+        "equity", "evaluate", "fit", "games", "jobs", "load_solution", "play", "policies", "precompute", "range", "ranking",
+        "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
+    ]
+    with pytest.raises(AttributeError, match="no attribute 'api'"):
+        sy.api  # noqa: B018
+    loaded = subprocess.run([sys.executable, "-c", "import sys, sampyong; print(sorted(m for m in sys.modules if m.split('.')[0] == 'sampyong'))"],
+                            capture_output=True, text=True, check=True).stdout
+    assert loaded.split() == ["['sampyong']"]

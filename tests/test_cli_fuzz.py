@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import sampyong.api as api
+import sampyong.runs as runs
 import sampyong.cli as cli
 from pipeline.plan import MAX_DEALS, MAX_SEED, MAX_SHARDS, check_limits
 
@@ -161,10 +161,10 @@ def fake_execute(study, config, backend, out, *, resume, quiet, output_options=N
 def invoke(args: list[str], real_run: bool = False) -> tuple[int, str]:
     """Run the console entry point on ``args``; return its exit code and everything it printed."""
     output = io.StringIO()
-    saved = sys.argv, api.execute
+    saved = sys.argv, runs.execute
     sys.argv = ["sampyong", *args]
     if not real_run:
-        api.execute = fake_execute
+        runs.execute = fake_execute
     try:
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             try:
@@ -173,7 +173,7 @@ def invoke(args: list[str], real_run: bool = False) -> tuple[int, str]:
             except SystemExit as exit_:
                 code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     finally:
-        sys.argv, api.execute = saved
+        sys.argv, runs.execute = saved
     return code, output.getvalue()
 
 

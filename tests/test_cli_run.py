@@ -5,7 +5,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from sampyong import api, cli
+from sampyong import cli, runs
 from pipeline.backends import RayBackend, SerialBackend
 from pipeline.plan import RunConfig
 
@@ -21,7 +21,7 @@ def captured(monkeypatch, tmp_path):
         calls.append({"config": config, "backend": backend, "out": out, "resume": resume, "quiet": quiet})
         return out / config.job / config.run_id
 
-    monkeypatch.setattr(api, "execute", fake_execute)
+    monkeypatch.setattr(runs, "execute", fake_execute)
     return calls
 
 

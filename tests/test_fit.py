@@ -252,7 +252,7 @@ def test_fit_refuses_bad_input_one_line_exit_2(tmp_path, count, options, message
     """Too few usable records (of the game asked for), an unknown target, a start that is not a
     thresholds policy, too few trials, or only statistics the records cannot show: one line, exit 2,
     no report written."""
-    from sampyong.api import _example_records
+    from sampyong.examples import _example_records
 
     records = _example_records(count)
     result = subprocess.run([sys.executable, "-m", "sampyong", "fit", str(records), "--out", str(tmp_path / "out"), *options],

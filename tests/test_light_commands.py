@@ -132,16 +132,16 @@ def test_kernel_stamps_resolve_each_path_once_with_the_same_answer(tmp_path):
 def test_a_percent_range_reads_the_saved_ranking_without_heavy_packages(tmp_path):
     """Once hold'em's ranking has been built, ``range "15%"`` reads it from its saved file: 200
     hands, and no Ray, polars, matplotlib, pyarrow or numba imported."""
-    from sampyong import api
+    from sampyong import rankings
 
-    api.ranking("holdem")  # built (once per cache folder) and saved
+    rankings.ranking("holdem")  # built (once per cache folder) and saved
     out, heavy = run_command(tmp_path, "range", "15%", "--game", "holdem")
     assert heavy == [] and "numba" not in _imported, f"sampyong range imported {heavy} {'numba' * ('numba' in _imported)}"
     assert "holdem  15%: 200 hands, 15.083 % of all starting hands" in out, out
 
 
 def test_the_saved_ranking_is_the_one_its_run_gives(tmp_path, monkeypatch):
-    """What ``api.ranking`` saves and reads back is the ranking read from the game's strength run,
+    """What ``rankings.ranking`` saves and reads back is the ranking read from the game's strength run,
     class by class; games that differ in any rule are saved apart."""
     import numpy as np
 
@@ -149,16 +149,16 @@ def test_the_saved_ranking_is_the_one_its_run_gives(tmp_path, monkeypatch):
     from evaluator.tables import cache_dir
     from jobs import ranking as run_and_read
     from pipeline.backends import SerialBackend
-    from sampyong import api
+    from sampyong import rankings
 
-    runs = cache_dir() / "runs"  # the runs api.ranking reads, in a cache folder of this test's own
+    runs = cache_dir() / "runs"  # the runs rankings.ranking reads, in a cache folder of this test's own
     monkeypatch.setenv("SAMPYONG_CACHE", str(tmp_path))
     (tmp_path / "runs").symlink_to(runs, target_is_directory=True)
-    api.ranking("holdem")
-    saved = api.ranking("holdem")  # read back from the file
+    rankings.ranking("holdem")
+    saved = rankings.ranking("holdem")  # read back from the file
     want = run_and_read(game("holdem"), SerialBackend(), runs)
     assert np.array_equal(saved.percentile, want.percentile) and np.array_equal(saved.order, want.order)
-    assert [p.name for p in (tmp_path / api.RANKINGS).iterdir()] == [api._ranking_file(game("holdem")).name]
+    assert [p.name for p in (tmp_path / rankings.RANKINGS).iterdir()] == [rankings._ranking_file(game("holdem")).name]
     games = [game("holdem"), game("holdem").variant(low=8), game("holdem").variant(ranking="base"), game("pls7"),
              game("pls"), game("pls7").variant(hole_use=(2, 2))]
-    assert len({api._ranking_file(g) for g in games}) == len(games)
+    assert len({rankings._ranking_file(g) for g in games}) == len(games)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import sampyong as sy
 from engine.player import deal_hands
 from engine.policy import builtin_text
 from evaluator.errors import SampyongError
 from jobs import match
 from pipeline.plan import RunConfig, ShardSpec
-from sampyong import api
 
 
 def config(players: int, policies: str, game: str = "pls7", **options) -> RunConfig:
@@ -30,7 +30,7 @@ def twin(tmp_path):
 def test_a_policy_against_itself_is_exactly_zero_deal_by_deal(twin, players):
     """The same policy under two names wins exactly nothing on every deal in duplicate form, and
     not so when each deal is played once."""
-    from sampyong.api import ranking
+    from sampyong.rankings import ranking
 
     run = config(players, f"regular,{twin}")
     rank = ranking("pls7")
@@ -45,7 +45,7 @@ def test_a_policy_against_itself_is_exactly_zero_deal_by_deal(twin, players):
 def test_match_equals_the_reference_engine(twin):
     """Every rotation of every deal, played by the reference engine, gives each policy the chips the
     match counts."""
-    from sampyong.api import ranking
+    from sampyong.rankings import ranking
 
     run = config(3, "regular,loose,showdown", game="holdem")
     rank = ranking("holdem")
@@ -67,7 +67,7 @@ def test_match_equals_the_reference_engine(twin):
 def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
     """In hold'em, regular beats station by more than 5 standard errors, the two results are equal
     and opposite, and the duplicate standard error is smaller than plain play's on the same hands."""
-    run = api.run("match", game="holdem", players=6, policies="regular,station", hands="20k", shard_deals="10k",
+    run = sy.run("match", game="holdem", players=6, policies="regular,station", hands="20k", shard_deals="10k",
                   backend="serial", out=tmp_path)
     results = {row["policy"]: row for row in run.tables["results"].iter_rows(named=True)}
     regular, station = results["regular"], results["station"]
@@ -76,7 +76,7 @@ def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
     assert regular["bb_per_100_se"] < regular["plain_se"] and regular["se_shrink"] > 1
     # the errors, recomputed from every hand of the run: one sample per deal (rotations summed), and
     # for plain play one sample per hand dealt (a seating of a deal)
-    per_hand = np.concatenate([match.match_shard(run.config, shard, api.ranking("holdem"))[1]
+    per_hand = np.concatenate([match.match_shard(run.config, shard, sy.ranking("holdem"))[1]
                                for shard in match.STUDY.plan(run.config)], axis=1)
     label = match.labels(run.config).index("regular")
     scale = 100 / 2 / 3  # big blinds per 100 hands, of the 3 seats regular holds
@@ -92,11 +92,11 @@ def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
 
 def test_duplicate_flag(tmp_path):
     """``--duplicate`` is the default (the same run); ``--no-duplicate`` plays each deal once."""
-    first = api.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
+    first = sy.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
                     backend="serial", out=tmp_path)
-    same = api.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
+    same = sy.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
                    duplicate=True, backend="serial", out=tmp_path)
-    once = api.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
+    once = sy.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
                    duplicate=False, backend="serial", out=tmp_path)
     assert first.dir == same.dir != once.dir
     assert first.tables["results"]["hands"].to_list() == [4000] == once.tables["results"]["hands"].to_list()
@@ -117,4 +117,4 @@ def test_bad_line_ups_are_refused(twin, tmp_path):
     with pytest.raises(SampyongError, match="two different policies are named 'regular'"):
         match.table_of(config(2, f"regular,{clash}"))
     with pytest.raises(SampyongError):
-        api.run("match", policies="nobody", backend="serial", out=tmp_path)
+        sy.run("match", policies="nobody", backend="serial", out=tmp_path)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import polars as pl
 
+import sampyong as sy
 from jobs.play import CLAIMS, holds_within
-from sampyong import api
 
 
 def test_the_showdown_member_agrees_with_the_showdown_study(tmp_path):
     """Under the showdown policy (everyone checks and calls to the river) the panel's verdicts are
     those of the showdown study's figures at six players, and the report says which claims survive."""
-    panel = api.run("panel", members="showdown", hands="20k", skill=False, backend="serial", out=tmp_path)
+    panel = sy.run("panel", members="showdown", hands="20k", skill=False, backend="serial", out=tmp_path)
     claims = pl.read_parquet(panel.dir / "tables" / "claims.parquet")
-    study = api.run("showdown", players=6, deals="20k", shard_deals="10k", backend="serial", out=tmp_path)
+    study = sy.run("showdown", players=6, deals="20k", shard_deals="10k", backend="serial", out=tmp_path)
     shown = study.tables["summary"].filter(pl.col("players") == 6).row(0, named=True)
     for row in claims.iter_rows(named=True):
         claim = next(c for c in CLAIMS if c["claim"] == row["claim"] and c["among"] == row["among"])

@@ -582,7 +582,7 @@ def test_seat_links_are_printed_beyond_this_machine(tmp_path, monkeypatch):
     tables at start, new ones as they are made); on loopback it prints only its URL."""
     import uvicorn
 
-    from sampyong import api
+    import sampyong as sy
 
     Session.create(tmp_path, {"game": "holdem", "seats": ["Ann", "Bo"]})
     for host in ("127.0.0.1", "0.0.0.0"):
@@ -592,7 +592,7 @@ def test_seat_links_are_printed_beyond_this_machine(tmp_path, monkeypatch):
             app.state.tables.create({"game": "pls7", "seats": ["Cy", "Di", "Ed"]})
 
         monkeypatch.setattr(uvicorn, "run", run)
-        api.table(tmp_path, host=host, port=free_port(), echo=lines.append)
+        sy.table(tmp_path, host=host, port=free_port(), echo=lines.append)
         states = [Store(tmp_path, t).load_state() for t in Store.table_ids(tmp_path)]
         keys = [k for state in states for k in [state["dealer_key"], *(s["key"] for s in state["seats"])]]
         shown = "\n".join(lines)

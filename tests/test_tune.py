@@ -7,12 +7,13 @@ import dataclasses
 import pytest
 from typer.testing import CliRunner
 
+import sampyong as sy
 from engine.betting import default_betting
 from engine.policy import builtin, builtin_names, parse_policy
 from engine.tune import Deals, policy_at, score, vector_of
 from evaluator.errors import SampyongError
 from evaluator.games import game
-from sampyong import api, cli
+from sampyong import cli
 
 
 def test_knobs_round_trip():
@@ -27,7 +28,7 @@ def test_the_field_against_itself_scores_exactly_zero():
     """A policy scored against itself in duplicate wins exactly nothing, with no error; another
     policy does not."""
     pls7 = game("pls7")
-    deals = Deals.dealt(pls7, 3, 300, 7, api.ranking("pls7"))
+    deals = Deals.dealt(pls7, 3, 300, 7, sy.ranking("pls7"))
     regular = builtin("regular")
     assert score(pls7, default_betting(pls7), regular, regular, 3, deals) == (0.0, 0.0)
     twin = dataclasses.replace(regular, name="twin")
@@ -38,8 +39,8 @@ def test_the_field_against_itself_scores_exactly_zero():
 def test_the_best_response_to_a_station_wins_and_reruns_agree():
     """Against a calling station the tuned best response wins by more than 3 standard errors on
     fresh deals, and the same arguments give the same policy, byte for byte."""
-    first = api.tune("holdem", players=2, start="station", rounds=1, trials=12, hands=500)
-    again = api.tune("holdem", players=2, start="station", rounds=1, trials=12, hands=500)
+    first = sy.tune("holdem", players=2, start="station", rounds=1, trials=12, hands=500)
+    again = sy.tune("holdem", players=2, start="station", rounds=1, trials=12, hands=500)
     assert first.toml == again.toml
     (round_,) = first.rounds
     assert round_.gain > 3 * round_.gain_se and round_.trials >= 12
@@ -71,13 +72,13 @@ def test_cli_prints_or_writes_the_policy(tmp_path):
 def test_bad_arguments_are_refused(arguments, message):
     """Bad tuning arguments are one-line errors."""
     with pytest.raises(SampyongError, match=message):
-        api.tune("holdem", **{"players": 2, "hands": 100, **arguments})
+        sy.tune("holdem", **{"players": 2, "hands": 100, **arguments})
 
 
 def test_games_without_a_ranking_are_refused():
     """Five-card games have no heads-up grid to rank starting hands by: tuning them is refused."""
     with pytest.raises(SampyongError, match="2 to 4 hole cards"):
-        api.tune("plo5-8", players=2, hands=100)
+        sy.tune("plo5-8", players=2, hands=100)
 
 
 @pytest.mark.parametrize("game_name, hands", [("pls7", 5000), ("holdem", 5000), pytest.param("plo8", 5000, marks=pytest.mark.slow),
@@ -86,6 +87,6 @@ def test_the_built_in_tuned_policy_beats_pro_like_on_fresh_deals(game_name, hand
     """Each shipped tuned policy, scored on deals its tuning never saw, beats pro-like at six seats
     by more than 3 standard errors."""
     rules = game(game_name)
-    deals = Deals.dealt(rules, 6, hands, (2026, 12, 2), api.ranking(game_name))  # the tuning used seeds (0, round, k)
+    deals = Deals.dealt(rules, 6, hands, (2026, 12, 2), sy.ranking(game_name))  # the tuning used seeds (0, round, k)
     gain, se = score(rules, default_betting(rules), builtin(f"tuned-{game_name}"), builtin("pro-like"), 6, deals)
     assert gain > 3 * se > 0
