@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the fresh install is checked on Python 3.11")
-def test_a_fresh_install_on_python_311_runs_away_from_the_checkout(tmp_path):
+def test_a_fresh_install_on_python_311_runs_away_from_the_checkout(tmp_path, monkeypatch):
+    monkeypatch.delenv("PYTHONPATH", raising=False)  # a checkout on the path would hide the installed package
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
