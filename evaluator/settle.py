@@ -42,7 +42,10 @@ def split_pot(
     return [int(w) for w in won]
 
 
-def divide_pot(chips, highs, lows, contenders, button):
+def divide_pot(
+    chips: int, highs: Sequence[int] | np.ndarray, lows: Sequence[int] | np.ndarray,
+    contenders: Sequence[bool] | np.ndarray, button: int,
+) -> tuple[np.ndarray, int, int]:
     """``(won, odd_chips, odd_seat)``: the chips each seat wins from one pot of ``chips`` contested
     by the seats where ``contenders`` (bool[seats]) is set, ``won`` int64[seats]; ``highs`` and
     ``lows`` are int64[seats] (in Python, any of the three may be a list).
@@ -56,8 +59,8 @@ def divide_pot(chips, highs, lows, contenders, button):
     """
     seats = len(highs)
     won = np.zeros(seats, np.int64)
-    best_high = np.int64(0)
-    best_low = np.int64(0)
+    best_high = 0
+    best_low = 0
     contested = False
     for s in range(seats):
         if contenders[s]:
@@ -128,7 +131,9 @@ def side_pots(
     return pots
 
 
-def form_pots(bets, out, dead):
+def form_pots(
+    bets: Sequence[int] | np.ndarray, out: Sequence[bool] | np.ndarray, dead: int
+) -> tuple[np.ndarray, np.ndarray]:
     """``(chips, contenders)``: the pots of one hand, the main pot first, ``chips`` int64[pots] and
     ``contenders`` bool[pots, seats], from each seat's ``bets`` (int64[seats], every chip it put
     in but its ante), whether it is ``out`` (bool[seats]: folded or mucked, its chips stay in)
