@@ -197,7 +197,7 @@ def main() -> None:
     for code in VARIANTS:
         scripts, tally = scripts_for(code, args.hands)
         agree = sum(a == b for a, b in zip(ours_play(code, scripts), peer_play(code, scripts)))
-        ours, peer = side_by_side(lambda s=scripts: ours_play(code, s), lambda s=scripts: peer_play(code, s), args.rounds)
+        ours, peer = side_by_side(lambda s=scripts, c=code: ours_play(c, s), lambda s=scripts, c=code: peer_play(c, s), args.rounds)
         merged = tally.skips[MERGED_POTS]
         print(row(f"random {code}", len(scripts), ours, peer,
                   f"{agree} finish alike, {merged} differ by pokerkit's merged-pot odd chips; {tally.decisions} decisions"))

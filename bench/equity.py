@@ -97,7 +97,7 @@ def main() -> None:
             if theirs:
                 ratios.append(times["eval7"][-1] / times["one"][-1])
 
-        def cell(key):
+        def cell(key, times=times):
             if key not in times:
                 return ""
             ms = [1e3 * t for t in times[key]]

@@ -159,7 +159,7 @@ def main() -> None:
         game = fast.game
         n_ref = args.reference_hands
         ref_hole, ref_board = hole[:n_ref, 0].tolist(), board[:n_ref].tolist()
-        t_ref = best_of({"ref": lambda: [reference.showdown(game, h, b) for h, b in zip(ref_hole, ref_board)]}, 1)["ref"]
+        t_ref = best_of({"ref": lambda g=game, holes=ref_hole, boards=ref_board: [reference.showdown(g, h, b) for h, b in zip(holes, boards)]}, 1)["ref"]
         own = args.hands
         ref_rate = n_ref / t_ref
         kernel = "hole table" if fast.uses_hole_table(1) else fast.path

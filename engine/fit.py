@@ -322,7 +322,7 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
             bases = [_with(bases[0], limp=limp) for limp in (bases[0].preflop.limp, not bases[0].preflop.limp)]
         elif stage == "postflop":  # from the start's postflop knobs and from the middle of their ranges
             bases = [bases[0], policy_at(bases[0], np.full(len(chosen), 0.5), chosen)]
-        found = [_cma(b, chosen, sigma, budget // len(bases), seed + number, lambda ps: judged(ps, preflop), tried, preflop)
+        found = [_cma(b, chosen, sigma, budget // len(bases), seed + number, lambda ps, preflop=preflop: judged(ps, preflop), tried, preflop)
                  for b in bases]
         stops.append(f"{stage}: " + " / ".join(stop for _, stop in found))
         if preflop:

@@ -307,7 +307,7 @@ def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, comb
     missing = g.board_cards - len(board_cards)
     fixed = all(isinstance(e, tuple) for e in entries)
     players = None if fixed else _Players.of(g, entries)
-    work = (1 if fixed else players.tuples) * comb(12 + missing, missing) * len(entries)  # as ``deals_work``
+    work = (1 if players is None else players.tuples) * comb(12 + missing, missing) * len(entries)  # as ``deals_work``
     if work > min(FOLD_FROM, EXACT_LIMIT if exact else EXACT_WORK):  # the general path says why
         return None
     disjoint_tuples, fixed_tuples = _Kernels.for_game(g)

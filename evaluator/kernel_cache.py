@@ -2,10 +2,12 @@
 
 Numba stamps a cached kernel with its own source file only, so a kernel that calls a kernel of
 another module (``engine.fast`` calls ``engine.betting.raise_bounds``) would keep its old
-machine code after that module changed. The locators here stamp every kernel of the project
-with its own file **and** every project file its module reaches through its globals (the
-modules, functions and kernels it imports from the project, and theirs in turn): a change
-anywhere along the way compiles it again. Kernels outside the project keep numba's own rule.
+machine code after that module changed, and so would a kernel that reads a constant imported
+by name (``engine.chance`` compiles ``engine.policy``'s ``P_FOLD`` into its code). The locators
+here stamp every kernel of the project with its own file **and** every project file its module
+imports, by its source's import statements (a constant carries no trace of its module), and
+theirs in turn: a change anywhere along the way compiles it again. Kernels outside the project
+keep numba's own rule.
 
 Importing ``evaluator`` installs them (``evaluator/__init__.py``), before any kernel of the
 project is decorated; ``NUMBA_CACHE_DIR`` is honoured as numba does.
@@ -14,8 +16,9 @@ project is decorated; ``NUMBA_CACHE_DIR`` is honoured as numba does.
 from __future__ import annotations
 
 import hashlib
-import inspect
+import importlib.util
 import os
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -42,25 +45,53 @@ def _in_project(path) -> bool:
 
 
 def reached_files(module_name: str) -> list[str]:
-    """The source files of ``module_name`` and of every project module it reaches through the
-    globals of the modules on the way (imported modules, and the modules of imported names)."""
-    seen: dict[str, str] = {}
+    """The source files of ``module_name`` and of every project module it imports (``import X``,
+    ``from X import y``, at any indentation: a function's own imports count), and theirs in turn."""
+    seen: set[str] = set()
+    files: list[str] = []
     todo = [module_name]
     while todo:
         name = todo.pop()
-        module = sys.modules.get(name)
-        path = getattr(module, "__file__", None)
-        if name in seen or path is None or not _in_project(path):
+        if name in seen:
             continue
-        seen[name] = path
-        for value in list(vars(module).values()):
-            if inspect.ismodule(value):
-                todo.append(value.__name__)
-            else:
-                owner = getattr(getattr(value, "py_func", value), "__module__", None)
-                if isinstance(owner, str):
-                    todo.append(owner)
-    return sorted(seen.values())
+        seen.add(name)
+        path = _module_file(name)
+        if path is None or not _in_project(path):
+            continue
+        files.append(path)
+        todo.extend(_imports(path, os.stat(path).st_mtime_ns))
+    return sorted(files)
+
+
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name``, imported or not (None for a builtin or unknown one)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return getattr(module, "__file__", None)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))", re.MULTILINE)
+
+
+@lru_cache(maxsize=None)
+def _imports(path: str, mtime_ns: int) -> tuple[str, ...]:
+    """The modules the file's import statements name (``from X import y`` also names ``X.y``,
+    which may be a module)."""
+    names = []
+    source = Path(path).read_text(encoding="utf-8")
+    for match in _IMPORT.finditer(source):
+        if match.group(1):
+            names.append(match.group(1))
+            line = source[match.end(): source.find("\n", match.end())]
+            names += [f"{match.group(1)}.{word}" for word in re.findall(r"\w+", line.split("#")[0]) if word != "as"]
+        else:
+            names += [part.split()[0] for part in match.group(2).split(",") if part.strip()]
+    return tuple(names)
 
 
 class _ReachedStamp:

@@ -415,7 +415,7 @@ def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against:
         mine = {name: frame.filter((pl.col("game") == game) & (pl.col("seats") == seats)) for name, frame in tables.items()
                 if "seats" in frame.columns}
 
-        def row(figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se, r_holds=None, p_holds=None):
+        def row(figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se, r_holds=None, p_holds=None, game=game, seats=seats):
             rows.append(dict(zip(COMPARED, (game, seats, figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se,
                                             r - p, (r_se**2 + p_se**2) ** 0.5, r_holds, p_holds))))
 

@@ -331,8 +331,8 @@ RULEBOOK = (
 def rulebook_checks(tables: dict[str, pl.DataFrame]) -> list[tuple[str, float, float, float]]:
     """(label, rule book value, ours, standard error) for every RULES figure this run measured."""
     out = []
-    for game, players, table, category, column, value in RULEBOOK:
-        frame = tables[table].filter((pl.col("game") == game) & (pl.col("players") == players))
+    for game, players, table_name, category, column, value in RULEBOOK:
+        frame = tables[table_name].filter((pl.col("game") == game) & (pl.col("players") == players))
         if category is not None:
             frame = frame.filter(pl.col("category") == category)
         if frame.height == 1:

@@ -70,8 +70,8 @@ def parse_variants(base: Game, text: str) -> list[tuple[str, Game]]:
     ['base', 'ranking=trips_over_straight']
     """
     found = [("base", base)]
-    for text in text.split(";"):
-        text = text.strip()
+    for written in text.split(";"):
+        text = written.strip()
         if not text or text == "base":
             continue
         knobs = {}

@@ -12,7 +12,7 @@ import math
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 import polars as pl
@@ -69,8 +69,9 @@ def sum_counts(files: list[Path]) -> pl.DataFrame:
 MISSING = "–"
 
 
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+def _known(value: float | None) -> TypeGuard[float]:
+    """Tell whether ``value`` is a number: not None, not NaN."""
+    return not (value is None or (isinstance(value, float) and math.isnan(value)))
 
 
 def _decimals(se: float) -> int:
@@ -92,10 +93,10 @@ def _fixed(value: float, decimals: int) -> str:
     return f"{value:.{decimals}f}"
 
 
-def _with_se(value: float, se: float | None, unit: str, sign: bool = False) -> str:
-    if _missing(value):
+def _with_se(value: float | None, se: float | None, unit: str, sign: bool = False) -> str:
+    if not _known(value):
         return MISSING
-    if _missing(se) or se <= 0:
+    if not _known(se) or se <= 0:
         text, tail = f"{value:.4f}", ""
     else:
         decimals = _decimals(se)
@@ -124,7 +125,7 @@ def percent(value: float | None, se: float | None = None) -> str:
 
     Returns the text, e.g. ``17.53 % ± 0.03``.
     """
-    scale = (lambda x: x if _missing(x) else 100 * x)
+    scale = (lambda x: 100 * x if _known(x) else x)
     return _with_se(scale(value), scale(se), " %")
 
 
@@ -140,7 +141,7 @@ def points(value: float | None, se: float | None = None) -> str:
 
     Returns the text, e.g. ``+1.14 pp ± 0.02``.
     """
-    scale = (lambda x: x if _missing(x) else 100 * x)
+    scale = (lambda x: 100 * x if _known(x) else x)
     return _with_se(scale(value), scale(se), " pp", sign=True)
 
 
@@ -156,9 +157,9 @@ def number(value: float | None, se: float | None = None) -> str:
 
     Returns the text, never in scientific notation.
     """
-    if _missing(value):
+    if not _known(value):
         return MISSING
-    if not _missing(se) and se > 0:
+    if _known(se) and se > 0:
         return _with_se(value, se, "")
     if isinstance(value, int) or float(value).is_integer():
         return count(value)
@@ -176,7 +177,7 @@ def count(n: int | float | None) -> str:
 
     Returns the text.
     """
-    if _missing(n):
+    if not _known(n):
         return MISSING
     if isinstance(n, float) and not n.is_integer():
         return number(n)
@@ -189,7 +190,7 @@ def binomial_se(rate: float | None, trials: float | None) -> float | None:
     >>> round(binomial_se(0.25, 10_000), 6), binomial_se(0.5, 0)
     (0.00433, None)
     """
-    if _missing(rate) or _missing(trials) or trials <= 0:
+    if not _known(rate) or not _known(trials) or trials <= 0:
         return None
     return math.sqrt(max(rate * (1 - rate), 0.0) / trials)
 
@@ -243,7 +244,7 @@ def markdown_table(
     return "\n".join([header, rule, *rows]) + "\n"
 
 
-def _cell_format(frame: pl.DataFrame, column: str, kind) -> Callable[[object, dict], str]:
+def _cell_format(frame: pl.DataFrame, column: str, kind) -> Callable[[Any, dict], str]:
     """The function that writes one cell of ``column``."""
     if callable(kind):
         return kind

@@ -243,6 +243,7 @@ class RayBackend:
                     task = pending.popleft()
                     in_flight[submit(task)] = task
                 if not in_flight:  # only the driver's last shard is still running
+                    assert meanwhile is not None  # by the loop's condition: nothing pending or in flight, the driver's thread runs
                     meanwhile.wait()
                     continue
                 if on_status is not None:

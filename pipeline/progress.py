@@ -36,7 +36,7 @@ class Progress:
         self.quiet = quiet
         self.enabled = not quiet and sys.stderr.isatty()
         self._bar = None
-        self._cluster = None
+        self._cluster: tuple[int, int] | None = None
         if self.enabled:
             self._bar = RichProgress(
                 TextColumn("[bold]{task.description}"),

@@ -147,15 +147,16 @@ class Study:
     name: str
     description: str
     tables: tuple[str, ...]
-    run_shard: Callable[[RunConfig, ShardSpec], dict]
-    summarize: Callable[[dict, RunConfig], dict]
+    # run_shard, summarize and prepare take one more argument, the inputs, in a study with ``inputs``.
+    run_shard: Callable[..., dict]
+    summarize: Callable[..., dict]
     report: Callable[[dict, RunConfig, list], str]
     figures: Callable[[dict, RunConfig], Mapping[str, Figure]] = _no_figures
     options: tuple[Option, ...] = SAMPLING
     validate: Callable[[RunConfig], None] = _no_checks
     configure: Callable[[RunConfig], RunConfig] = _unchanged
     plan: Callable[[RunConfig], list] = plan_shards
-    prepare: Callable[[RunConfig], None] | None = None
+    prepare: Callable[..., None] | None = None
     exact: Callable[[RunConfig], bool] | None = None
     upstream: Callable[[RunConfig], list] | None = None
     inputs: Callable[[RunConfig, list], object] | None = None

@@ -265,7 +265,7 @@ def run_config(job: str, given: dict):
     if unused:
         raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
     # The declared defaults; a field no option sets is one the study's ``configure`` fixes.
-    values = {"game": "pls7", "deals": "20M", "shard_deals": "1M", "players": 8 if study is None else 2, "seed": 0}
+    values: dict[str, Any] = {"game": "pls7", "deals": "20M", "shard_deals": "1M", "players": 8 if study is None else 2, "seed": 0}
     values |= {o.name: o.default for o in declared if o.default is not None} | given
     config = RunConfig(
         job=job,

@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -105,7 +106,7 @@ def _where(
     """The options of every run: where its work runs and lands (``api.run``'s keywords)."""
 
 
-def _study_command(job: str, options) -> typer.models.CommandFunctionType:
+def _study_command(job: str, options) -> Callable[..., None]:
     """``sampyong run JOB``: the options ``job`` declares (``pipeline.study.Option``), then
     ``_where``'s, as one typer command that calls ``api.run``."""
     import inspect
@@ -137,7 +138,8 @@ def _study_command(job: str, options) -> typer.models.CommandFunctionType:
 
     where = inspect.signature(_where, eval_str=True).parameters.values()
     parameters = [parameter(o) for o in options] + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in where]
-    command.__signature__ = inspect.Signature(parameters)
+    # inspect.signature reads a function's __signature__ (PEP 362); typeshed's FunctionType does not declare it.
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     return user_errors(command)
 
@@ -147,7 +149,7 @@ class StudyCommands(typer.core.TyperGroup):
     each declares when first asked for (so that the other commands never import the studies)."""
 
     @functools.cached_property
-    def studies(self) -> dict:
+    def studies(self) -> Mapping:  # name -> click command (typer 0.28 vendors its own click)
         from jobs import STUDIES, campaigns
 
         commands = typer.Typer()
@@ -157,7 +159,9 @@ class StudyCommands(typer.core.TyperGroup):
         for campaign in campaigns().values():
             commands.command(campaign.NAME, help=f"A campaign: {campaign.DESCRIPTION}. The last line printed is the "
                              "report's directory.")(_study_command(campaign.NAME, campaign.OPTIONS))
-        return typer.main.get_command(commands).commands
+        group = typer.main.get_command(commands)
+        assert isinstance(group, typer.core.TyperGroup)  # more than one command: a group
+        return group.commands
 
     def list_commands(self, ctx) -> list[str]:
         return list(self.studies)

@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import math
 import os
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -325,7 +326,7 @@ def fit(records: str | Path | list, *, game: str | None = None, start: str | Non
     if workers < 1:
         raise SampyongError(f"workers must be at least 1, not {workers}")
     with contextlib.ExitStack() as stack:
-        play = map
+        play: Callable[..., Iterable] = map  # (trial, policies) -> their results
         if workers > 1:
             pool = stack.enter_context(ProcessPoolExecutor(workers))
             play = lambda trial, policies: list(pool.map(trial, policies, chunksize=-(-len(policies) // workers)))  # noqa: E731

@@ -148,7 +148,8 @@ class _Builder:
         if len(board) == 5:
             return Node(SHOWDOWN, board=self.board(board), contributed=paid)
         all_in = paid[0] >= self.spot.stack or paid[1] >= self.spot.stack
-        node = Node(CHANCE, board=self.board(board), contributed=paid, symmetric=[])
+        symmetric: list[list[tuple[str, np.ndarray]]] = []
+        node = Node(CHANCE, board=self.board(board), contributed=paid, symmetric=symmetric)
         maps = symmetries(list(board), [], self.hands, self.weights) if self.fold_suits else np.arange(52)[None, :]
         free = [c for c in range(52) if c not in board]
         for card in free:
@@ -162,7 +163,7 @@ class _Builder:
                 card_map = next(m for m in maps if m[card] == image)
                 others.append((format_card(image), card_map))
             node.children.append((format_card(card), child))
-            node.symmetric.append(others)
+            symmetric.append(others)
         return node
 
 

@@ -80,7 +80,7 @@ class Problem:
         showdown_boards = sorted(set(tree.board[tree.kind == SHOWDOWN].tolist()))
         self.sd_row = np.full(len(tree.boards), -1, np.int64)
         self.sd_row[showdown_boards] = np.arange(len(showdown_boards))
-        evaluated = strengths([tree.boards[b] for b in showdown_boards]) if showdown_boards else None
+        evaluated = strengths([tree.boards[b] for b in showdown_boards]) if showdown_boards else []
         self.hilo = bool(evaluated and evaluated[0][1] is not None)
         highs, lows, order_highs, order_lows = [], [], [], []
         for p in range(2):
@@ -90,13 +90,17 @@ class Problem:
             order_high = np.zeros((rows, self.n_hands[p]), np.int64)
             order_low = np.zeros((rows, self.n_hands[p]), np.int64)
             for r, b in enumerate(showdown_boards):
-                high[r] = evaluated[p][0][r]
-                if self.hilo:
-                    low[r] = evaluated[p][1][r]
+                hand_highs, hand_lows = evaluated[p]
+                high[r] = hand_highs[r]
+                if hand_lows is not None:  # ``self.hilo``: one game, both players' lows or neither's
+                    low[r] = hand_lows[r]
                 live = self.alive[p][b, : counts[p, b]]
                 order_high[r, : len(live)] = live[np.argsort(high[r, live], kind="stable")]
                 order_low[r, : len(live)] = live[np.argsort(low[r, live], kind="stable")]
-            highs.append(high), lows.append(low), order_highs.append(order_high), order_lows.append(order_low)
+            highs.append(high)
+            lows.append(low)
+            order_highs.append(order_high)
+            order_lows.append(order_low)
         self.sd_high, self.sd_low = tuple(highs), tuple(lows)
         self.sd_order_high, self.sd_order_low = tuple(order_highs), tuple(order_lows)
         sweep = _HeadsUp(self.hands, self.weights)
@@ -256,7 +260,8 @@ def solve(problem: Problem, iterations: int = 1000, target: float | None = None,
     if threads is None and problem.tree.nodes < SMALL_TREE:
         threads = 1
     if threads:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        # numba.core.config sets its settings through globals() while reading the environment: mypy cannot see them.
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     try:
         while state.iterations < iterations:
             state.iterate()

@@ -137,9 +137,9 @@ def settings_problem(g: Game, settings, top=None, range_game: Game | None = None
     spot = Spot(board=board, pot=settings.pot, stack=settings.stack, bets=bets,
                 raises=parse_sizes(settings.raises, raises=True), max_raises=settings.max_raises, betting=structure)
     range_game = range_game or g
-    ranges = tuple(board_range(range_game, text, board) if is_board_rule(text) else parse_range(text, range_game, top)
-                   for text in (settings.oop, settings.ip))
-    return poker_problem(g, spot, ranges)
+    oop, ip = (board_range(range_game, text, board) if is_board_rule(text) else parse_range(text, range_game, top)
+               for text in (settings.oop, settings.ip))
+    return poker_problem(g, spot, (oop, ip))
 
 
 def _strengths(g: Game, hands):

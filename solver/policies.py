@@ -64,6 +64,7 @@ def any_hand_strengths(g: Game, hands: np.ndarray, board: tuple[int, ...]) -> np
     every = np.array(list(itertools.combinations(deck, g.hole_cards)), np.uint8)
     spot = range_showdown.spot(g, [hands[alive], every], [np.ones(int(alive.sum())), np.ones(len(every))], list(board), [])
     result = range_showdown.showdown(g, spot, threads=1, fold=False)
+    assert result.per_hand is not None  # heads-up, every board evaluated: each hand's own sums
     sums = result.per_hand[0]
     share, weight = range_showdown.COLUMNS.index("share"), range_showdown.COLUMNS.index("weight")
     out[alive] = sums[:, share] / (sums[:, weight] * result.unit)
@@ -102,7 +103,8 @@ def policy_strategies(problem: Problem, policy: Policy, by_board: dict) -> tuple
         raise SampyongError(f"policy {policy.name} is random-legal, the tests' driver: it has no play to measure")
     tree = problem.tree
     base = street_bases(tree)
-    out = tuple(np.zeros((max(1, problem.rows[p]), problem.n_hands[p]), np.float32) for p in range(2))
+    oop, ip = (np.zeros((max(1, problem.rows[p]), problem.n_hands[p]), np.float32) for p in range(2))
+    out = (oop, ip)
     post = policy.postflop
     for k in np.nonzero(tree.kind == 0)[0].tolist():
         p = int(tree.player[k])

@@ -118,7 +118,9 @@ class Tree:
         maps = [np.arange(52, dtype=np.int64)]
         map_ids = {maps[0].tobytes(): 0}
         deals_start = np.zeros(count + 1, np.int64)
-        deal_child, deal_map, deal_labels = [], [], []
+        deal_child: list[int] = []
+        deal_map: list[int] = []
+        deal_labels: list[str] = []
         for i, node in enumerate(order):
             deals_start[i] = len(deal_child)
             if node.kind != CHANCE:

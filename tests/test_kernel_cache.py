@@ -50,6 +50,29 @@ def test_a_changed_callee_in_another_module_recompiles_its_caller(tmp_path):
         assert run(where, project)[0] == expected_after
 
 
+def write_constant(tmp: Path, value: int) -> None:
+    package = tmp / "kernels"
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("")
+    (package / "callee.py").write_text(f"VALUE = {value}\n")
+    (package / "caller.py").write_text(
+        "from numba import njit\nfrom kernels.callee import VALUE\n\n@njit(cache=True)\ndef twice():\n    return 2 * VALUE\n")
+
+
+def test_a_changed_constant_imported_by_name_recompiles_its_reader(tmp_path):
+    """A kernel compiles a global constant into its code: after the constant's module changes, the
+    cached kernel returns the new value under the project's locators (the constant, an int, has
+    no module of its own to follow: the import statement names it), the stale one under numba's."""
+    for project, expected_after in ((True, 6), (False, 4)):
+        where = tmp_path / str(project)
+        where.mkdir()
+        write_constant(where, 2)
+        assert run(where, project) == (4, 0)
+        assert run(where, project) == (4, 1)
+        write_constant(where, 3)
+        assert run(where, project)[0] == expected_after
+
+
 def test_the_project_kernels_are_stamped_with_the_files_they_reach():
     """The fast engine's kernels are stamped with the files of the kernels it calls (betting,
     the random-legal decision, the policy encoding) besides its own."""

@@ -61,7 +61,7 @@ def play(hand, actions):
     for action in actions:
         seat, verb, *amount = action.split()
         assert hand.actor == int(seat[1:]) - 1, (action, hand.actor)
-        {"f": hand.fold, "cc": hand.check_call}.get(verb, lambda: hand.raise_to(int(amount[0])))()
+        {"f": hand.fold, "cc": hand.check_call}.get(verb, lambda amount=amount: hand.raise_to(int(amount[0])))()
     return hand
 
 

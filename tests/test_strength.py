@@ -6,6 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
+from engine.ranking import HandRanking
 from engine.strength import strength
 from evaluator.cards import parse_cards
 from evaluator.fast import fast_evaluator
@@ -195,10 +196,9 @@ def test_strength_counts_shares_in_units_of_every_opponent_count():
 
 # --- Against ranges: opponents' hands from what their preflop actions allow (engine.reads) --------
 
-def _ranked(hole_cards: int, best: list[str]) -> "HandRanking":
+def _ranked(hole_cards: int, best: list[str]) -> HandRanking:
     """A ranking whose strongest hands are the classes of ``best`` (holdem names such as ``AA``,
     ``72o``), in that order; every other class after them."""
-    from engine.ranking import HandRanking
     from evaluator.cards import hand_classes
 
     names = hand_classes(hole_cards)[2]

@@ -448,10 +448,10 @@ def test_kill_9_mid_hand_and_restart(tmp_path):
         made = httpx.post(f"{server.url}/api/tables", json=TABLES["pls7"]).json()
         url, keys, dealer = f"{server.url}/api/tables/{made['id']}", made["seat_keys"], made["dealer_key"]
         rng = random.Random(9)
-        for kill in range(3):
+        for _ in range(3):  # three kills
             stop = threading.Event()
 
-            def press():
+            def press(stop=stop):
                 client = httpx.Client(timeout=10)
                 while not stop.is_set():
                     try:
