@@ -131,11 +131,7 @@ def settle(hand: Hand, rules=SETTLING) -> list[int]:
     dead = sum(hand.antes_paid)
 
     def pots(contenders):
-        out = [s not in contenders for s in range(hand.seats)]
-        formed = side_pots(bets, out) if any(bets) else []
-        if formed and formed[0][1] == tuple(contenders):
-            return [(formed[0][0] + dead, formed[0][1]), *formed[1:]]
-        return [(dead, tuple(contenders)), *formed] if dead else formed
+        return side_pots(bets, [s not in contenders for s in range(hand.seats)], dead)
 
     def best(kind, seats) -> list[int]:
         held = [kind[s] for s in seats if kind[s] is not None]

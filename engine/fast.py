@@ -40,7 +40,7 @@ from evaluator.fast import fast_evaluator
 from evaluator.errors import SampyongError
 from evaluator.games import Game
 from evaluator.jit import njit
-from evaluator.settle_kernels import half_winners
+from evaluator.settle_kernels import settle_pots
 
 from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
@@ -254,71 +254,6 @@ def _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, b
                         max_bet, max_bet - bets[seat], acted_at[seat], contributed.sum())
 
 
-@njit(inline="always")
-def _split_pot(pot, eligible, highs, lows, button, won):
-    """One pot among the ``eligible`` seats (a boolean mask): ``evaluator.settle.split_pot``."""
-    seats = won.shape[0]
-    best_high, high_count, best_low, low_count = half_winners(highs, lows, eligible)
-    if low_count > 0:
-        high_half = pot - pot // 2
-        low_half = pot // 2
-    else:
-        high_half = pot
-        low_half = 0
-    odd = high_half % high_count
-    for s in range(seats):
-        if eligible[s] and highs[s] == best_high:
-            won[s] += high_half // high_count
-    if low_count > 0:
-        odd += low_half % low_count
-        for s in range(seats):
-            if eligible[s] and best_low > 0 and lows[s] == best_low:
-                won[s] += low_half // low_count
-    for step in range(seats):  # the odd chips: the first high winner clockwise from the button
-        s = (button + 1 + step) % seats
-        if eligible[s] and highs[s] == best_high:
-            won[s] += odd
-            break
-
-
-@njit(inline="always")
-def _settle(contributed, folded, highs, lows, button, won):
-    """Side pots by contribution layers, each split hi-lo: ``evaluator.settle.settle``."""
-    seats = contributed.shape[0]
-    previous = np.int64(0)
-    pot = np.int64(0)
-    eligible = np.zeros(seats, np.bool_)
-    this = np.zeros(seats, np.bool_)
-    have_pot = False
-    while True:
-        level = np.int64(-1)  # the next contribution level above ``previous``
-        for s in range(seats):
-            if contributed[s] > previous and (level < 0 or contributed[s] < level):
-                level = contributed[s]
-        if level < 0:
-            break
-        chips = np.int64(0)
-        any_eligible = False
-        for s in range(seats):
-            chips += min(contributed[s], level) - min(contributed[s], previous)
-            this[s] = contributed[s] >= level and not folded[s]
-            any_eligible |= this[s]
-        same = have_pot
-        for s in range(seats):
-            same &= this[s] == eligible[s]
-        if (not any_eligible and have_pot) or (any_eligible and same):
-            pot += chips
-        else:
-            if have_pot:
-                _split_pot(pot, eligible, highs, lows, button, won)
-            pot = chips
-            eligible[:] = this
-            have_pot = True
-        previous = level
-    if have_pot:
-        _split_pot(pot, eligible, highs, lows, button, won)
-
-
 @njit(cache=True)
 def _play_hands(
     pending, first, cards, keys, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
@@ -509,7 +444,7 @@ def _play_hands(
                 if not folded[s]:
                     won[s] = contributed.sum()
         else:
-            _settle(contributed, folded, highs[h], lows[h], button, won)
+            won[:] = settle_pots(contributed, folded, 0, highs[h], lows[h], button)[0]
         for s in range(seats):
             finishing[h, s] = stacks[s] + won[s]
             live_end[h, s] = not folded[s]

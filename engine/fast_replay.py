@@ -38,7 +38,7 @@ import dataclasses
 import numpy as np
 
 from engine.betting import S_MIN_BET, min_raise_size
-from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled, _split_pot
+from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled
 from engine.phh import Record, Setup, setup_of, to_chips
 from engine.hand import Hand
 from engine.chance import CHECK_CALL, FOLD, RAISE
@@ -47,7 +47,7 @@ from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.jit import njit
-from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among
+from evaluator.settle_kernels import SHOWDOWN_FLAGS, flags_among, settle_pots
 
 # An action row: kind, seat, amount, five cards (-1: none), and how many cards.
 DEALS_HOLE, DEALS_BOARD, FOLDS, CHECKS_OR_CALLS, BETS_OR_RAISES, MUCKS, SHOWS = range(7)
@@ -406,10 +406,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
     showed_ = np.empty(width, np.bool_)
     has_hole_ = np.empty(width, np.bool_)
     won_ = np.empty(width, np.int64)
-    out_ = np.empty(width, np.bool_)
     at = np.zeros(4, np.int64)
-    pot_chips = np.zeros(width + 2, np.int64)
-    pot_eligible = np.zeros((width + 2, width), np.bool_)
     reading = np.zeros(5, np.int64)  # engine.records' reader of the statistics
     for h in range(seats_of.shape[0]):
         n = seats_of[h]
@@ -418,7 +415,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
         structure = structures[h]
         stacks, contributed, antes_paid, bets = stacks_[:n], contributed_[:n], antes_paid_[:n], bets_[:n]
         acted_at, folded, mucked, showed = acted_at_[:n], folded_[:n], mucked_[:n], showed_[:n]
-        has_hole, won, out = has_hole_[:n], won_[:n], out_[:n]
+        has_hole, won = has_hole_[:n], won_[:n]
         stat = stats[h, :n]
         stacks[:] = start_stacks[h, :n]
         contributed[:] = 0
@@ -475,8 +472,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                         if not folded[s] and not mucked[s] and not (has_hole[s] and showed[s]):
                             all_shown = False
                     if all_shown:
-                        ok &= _settle(n, contributed, antes_paid, folded, mucked, highs[h], lows[h], won, out,
-                                      pot_chips, pot_eligible)
+                        ok &= _settle(contributed, antes_paid, folded | mucked, highs[h, :n], lows[h, :n], won)
                         done = True
             if r == first_row[h + 1] or not ok:
                 break
@@ -577,8 +573,7 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                     live += 1
                     ok &= has_hole[s]
             if ok and actor < 0 and live >= 2 and street == 3:
-                ok &= _settle(n, contributed, antes_paid, folded, mucked, highs[h], lows[h], won, out, pot_chips,
-                              pot_eligible)
+                ok &= _settle(contributed, antes_paid, folded | mucked, highs[h, :n], lows[h, :n], won)
                 done = True
         if not ok or not done:
             continue
@@ -612,67 +607,10 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
 
 
 @njit(inline="always")
-def _settle(n, contributed, antes_paid, folded, mucked, highs, lows, won, out, pot_chips, pot_eligible):
-    """``Hand._settle``: the bets in layers (``evaluator.settle.side_pots``), the antes dead money
-    in the main pot when every live seat contests it, else a pot of their own first; each pot split
-    hi-lo from the button (the last seat). False where the reference would refuse."""
-    for s in range(n):
-        out[s] = folded[s] or mucked[s]
-    pots = 0
-    previous = np.int64(0)
-    while True:
-        level = np.int64(-1)  # the next bet level above ``previous``
-        for s in range(n):
-            bet = contributed[s] - antes_paid[s]
-            if bet > previous and (level < 0 or bet < level):
-                level = bet
-        if level < 0:
-            break
-        chips = np.int64(0)
-        anyone = False
-        same = pots > 0
-        for s in range(n):
-            bet = contributed[s] - antes_paid[s]
-            chips += min(bet, level) - min(bet, previous)
-            eligible = bet >= level and not out[s]
-            anyone |= eligible
-            if pots > 0:
-                same &= eligible == pot_eligible[pots - 1, s]
-        if pots > 0 and (not anyone or same):
-            pot_chips[pots - 1] += chips
-        else:
-            pot_chips[pots] = chips
-            for s in range(n):
-                pot_eligible[pots, s] = (contributed[s] - antes_paid[s]) >= level and not out[s]
-            pots += 1
-        previous = level
-    if pots > 0:
-        anyone = False
-        for s in range(n):
-            anyone |= pot_eligible[0, s]
-        if not anyone:
-            return False  # every player folded: side_pots refuses
-    dead = antes_paid.sum()
-    main_is_live = pots > 0
-    for s in range(n):
-        if pots > 0 and pot_eligible[0, s] != (not out[s]):
-            main_is_live = False
-    first = 0
-    if main_is_live:
-        pot_chips[0] += dead
-    elif dead > 0:
-        first = -1  # the dead money is a pot of its own, contested by every live seat, split first
-    won[:] = 0
-    live_highs = np.zeros(n, np.int64)
-    live_lows = np.zeros(n, np.int64)
-    for s in range(n):
-        if not out[s]:
-            live_highs[s] = highs[s]
-            live_lows[s] = lows[s]
-    button = n - 1
-    for p in range(first, pots):
-        if p < 0:
-            _split_pot(dead, ~out, live_highs, live_lows, button, won)
-        else:
-            _split_pot(pot_chips[p], pot_eligible[p, :n], live_highs, live_lows, button, won)
-    return True
+def _settle(contributed, antes_paid, out, highs, lows, won):
+    """``Hand._settle`` into ``won``: the bets in layers, the antes dead money, each pot split
+    hi-lo from the button (the last seat), by ``evaluator.settle_kernels.settle_pots``. False
+    where the reference would refuse."""
+    paid, ok = settle_pots(contributed - antes_paid, out, antes_paid.sum(), highs, lows, contributed.shape[0] - 1)
+    won[:] = paid
+    return ok

@@ -180,19 +180,12 @@ class Hand:
         in front of the players, and a bet not yet called is no side pot).
 
         The antes are dead money in the main pot, which every live seat contests; the bets
-        form the side pots by contribution layers, smallest first.
+        form the side pots by contribution layers, smallest first (``evaluator.settle.form_pots``).
         """
-        live = self.live
         out = [self.folded[s] or self.mucked[s] for s in range(self.seats)]
         street = self.bets if collected else [0] * self.seats
         bets = [c - a - b for c, a, b in zip(self.contributed, self.antes_paid, street)]
-        pots = side_pots(bets, out) if any(bets) else []
-        dead = sum(self.antes_paid)
-        if pots and set(pots[0][1]) == set(live):
-            pots[0] = (pots[0][0] + dead, pots[0][1])
-        elif dead:
-            pots.insert(0, (dead, tuple(live)))
-        return pots
+        return side_pots(bets, out, dead=sum(self.antes_paid))
 
     def __repr__(self) -> str:
         state = "finished" if self.done else f"street {self.street}"

@@ -3,6 +3,13 @@
 Seats are numbered clockwise; ``button`` is the dealer's seat. Strengths are the reference's
 integers (larger is better; a low of 0 is no low).
 
+Two functions hold the rules, over plain arrays: ``form_pots`` (the main and side pots of a
+hand) and ``divide_pot`` (one pot among its high and low winners, with the odd chips). Every
+engine calls them: the reference hand, the table and the referee here in Python, the fast
+engine and the replay kernel as ``evaluator.settle_kernels`` compiles them (this module imports
+no numba, so ``sampyong eval`` loads none). ``side_pots``, ``split_pot`` and ``settle`` are
+their faces over lists.
+
 >>> split_pot(101, highs=[5, 5, 1], lows=[0, 9, 7], eligible=[0, 1, 2], button=2)
 [26, 75, 0]
 >>> side_pots([50, 100, 200, 200], folded=[False] * 4)
@@ -27,28 +34,66 @@ def clockwise_from_button(seats: Sequence[int], button: int, table_size: int) ->
 def split_pot(
     pot: int, highs: Sequence[int], lows: Sequence[int], eligible: Sequence[int], button: int
 ) -> list[int]:
-    """Chips each seat wins from one pot contested by ``eligible`` seats.
+    """Chips each seat wins from one pot contested by ``eligible`` seats (``divide_pot``)."""
+    contenders = [False] * len(highs)
+    for s in eligible:
+        contenders[s] = True
+    won, _, _ = divide_pot(pot, list(highs), list(lows), contenders, button)
+    return [int(w) for w in won]
 
-    With a qualifying low the pot is halved (the odd chip to the high half); tied winners of a
-    half share it equally; every chip that does not divide evenly goes to the high winner, or
-    with a tied high to the tied winner first clockwise from the button.
+
+def divide_pot(
+    chips: int, highs: Sequence[int] | np.ndarray, lows: Sequence[int] | np.ndarray,
+    contenders: Sequence[bool] | np.ndarray, button: int,
+) -> tuple[np.ndarray, int, int]:
+    """``(won, odd_chips, odd_seat)``: the chips each seat wins from one pot of ``chips`` contested
+    by the seats where ``contenders`` (bool[seats]) is set, ``won`` int64[seats]; ``highs`` and
+    ``lows`` are int64[seats] (in Python, any of the three may be a list).
+
+    With a qualifying low among the contenders the pot is halved, the high half taking the chip
+    that does not halve; tied winners of a half share it equally; every chip a half does not
+    divide among its winners goes to ``odd_seat``, the high winner first clockwise from the
+    button (RULES 6.1-6.3). ``odd_chips`` is what a table tells of it: those chips, and the halving
+    chip when one high winner takes it alone. No chips or no contender: nothing won, no odd seat (-1).
+    Plain arrays in and out: ``evaluator.settle_kernels`` compiles this same function.
     """
-    won = [0] * len(highs)
-    if pot <= 0 or not eligible:
-        return won
-    best_high = max(highs[s] for s in eligible)
-    high_winners = [s for s in eligible if highs[s] == best_high]
-    best_low = max(lows[s] for s in eligible)
-    low_winners = [s for s in eligible if best_low > 0 and lows[s] == best_low]
-    halves = [(pot - pot // 2, high_winners), (pot // 2, low_winners)] if low_winners else [(pot, high_winners)]
-    odd_chips = 0
-    for half, winners in halves:
-        share, rest = divmod(half, len(winners))
-        for s in winners:
-            won[s] += share
-        odd_chips += rest
-    won[clockwise_from_button(high_winners, button, len(highs))[0]] += odd_chips
-    return won
+    seats = len(highs)
+    won = np.zeros(seats, np.int64)
+    best_high = 0
+    best_low = 0
+    contested = False
+    for s in range(seats):
+        if contenders[s]:
+            if not contested or highs[s] > best_high:
+                best_high = highs[s]
+            best_low = max(best_low, lows[s])
+            contested = True
+    if chips <= 0 or not contested:
+        return won, 0, -1
+    high_count = 0
+    low_count = 0
+    for s in range(seats):
+        if contenders[s] and highs[s] == best_high:
+            high_count += 1
+        if contenders[s] and best_low > 0 and lows[s] == best_low:
+            low_count += 1
+    high_half = chips - chips // 2 if low_count > 0 else chips
+    low_half = chips - high_half
+    for s in range(seats):
+        if contenders[s] and highs[s] == best_high:
+            won[s] += high_half // high_count
+        if contenders[s] and best_low > 0 and lows[s] == best_low:
+            won[s] += low_half // low_count
+    rest = high_half % high_count + (low_half % low_count if low_count > 0 else 0)
+    odd_seat = -1
+    for step in range(seats):
+        s = (button + 1 + step) % seats
+        if contenders[s] and highs[s] == best_high:
+            odd_seat = s
+            break
+    won[odd_seat] += rest
+    halving = 1 if low_count > 0 and high_count == 1 and chips % 2 == 1 else 0
+    return won, rest + halving, odd_seat
 
 
 def pot_shares(high: np.ndarray, low: np.ndarray, unit: int) -> tuple[np.ndarray, np.ndarray]:
@@ -69,29 +114,79 @@ def pot_shares(high: np.ndarray, low: np.ndarray, unit: int) -> tuple[np.ndarray
     return high_wins * high_share, low_wins * low_share
 
 
-def side_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
-    """``(chips, eligible seats)`` per contribution layer, smallest layer first.
+def side_pots(
+    contributions: Sequence[int], folded: Sequence[bool], dead: int = 0
+) -> list[tuple[int, tuple[int, ...]]]:
+    """``(chips, eligible seats)`` per pot (``form_pots``), the main pot first.
 
-    A layer nobody still in the hand reached (a folded player's excess) joins the layer below.
+    A layer nobody still in the hand reached (a folded player's excess) joins the layer below;
+    ``dead`` money (the antes) goes to the main pot, or first into a pot of its own.
     """
     if any(c < 0 for c in contributions):
         raise SampyongError("contributions cannot be negative")
-    levels = sorted({c for c in contributions if c > 0})
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    previous = 0
-    for level in levels:
-        chips = sum(min(c, level) - min(c, previous) for c in contributions)
-        eligible = tuple(s for s, c in enumerate(contributions) if c >= level and not folded[s])
-        if not eligible and pots:
-            pots[-1] = (pots[-1][0] + chips, pots[-1][1])
-        elif eligible and pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + chips, eligible)
-        else:
-            pots.append((chips, eligible))
-        previous = level
-    if pots and not pots[0][1]:
+    chips, contenders = form_pots(list(contributions), list(folded), dead)
+    pots = [(c, tuple(s for s, yes in enumerate(row) if yes)) for c, row in zip(chips.tolist(), contenders.tolist())]
+    if not all(seats for _, seats in pots):
         raise SampyongError("every player folded: nobody can win the pot")
     return pots
+
+
+def form_pots(
+    bets: Sequence[int] | np.ndarray, out: Sequence[bool] | np.ndarray, dead: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(chips, contenders)``: the pots of one hand, the main pot first, ``chips`` int64[pots] and
+    ``contenders`` bool[pots, seats], from each seat's ``bets`` (int64[seats], every chip it put
+    in but its ante), whether it is ``out`` (bool[seats]: folded or mucked, its chips stay in)
+    and the ``dead`` money (the antes). In Python ``bets`` and ``out`` may be lists (read faster).
+
+    Each layer of bets is a pot, smallest first (RULES 6.4); a layer nobody still in reached (a
+    folded player's excess) joins the pot below, and so does a layer with the same contenders.
+    The dead money goes into the main pot when every seat still in contests it, else into a pot
+    of its own ahead of the others that every seat still in contests. When every seat that bet
+    is out, a pot has no contender (``side_pots`` refuses it). Plain arrays in and out:
+    ``evaluator.settle_kernels`` compiles this same function.
+    """
+    seats = len(bets)
+    chips = np.zeros(seats + 1, np.int64)
+    contenders = np.zeros((seats + 1, seats), np.bool_)
+    live = 0  # sets of seats as bits (seat s: 1 << s), compared in one step
+    for s in range(seats):
+        if not out[s]:
+            live |= 1 << s
+    count = 1  # the layers from pot 1 on: pot 0 is kept for the antes' own pot
+    first = last = 0  # the contenders of the first and the last layer's pot
+    previous = 0
+    while True:
+        level = -1  # the next bet level above ``previous``
+        for s in range(seats):
+            if bets[s] > previous and (level < 0 or bets[s] < level):
+                level = bets[s]
+        if level < 0:
+            break
+        layer = 0
+        reached = 0
+        for s in range(seats):
+            layer += min(bets[s], level) - min(bets[s], previous)
+            if bets[s] >= level:
+                reached |= 1 << s
+        if count > 1 and ((reached & live) == last or (reached & live) == 0):
+            chips[count - 1] += layer
+        else:
+            last = reached & live
+            first = last if count == 1 else first
+            chips[count] = layer
+            for s in range(seats):
+                contenders[count, s] = (last >> s) & 1 == 1
+            count += 1
+        previous = level
+    if count > 1 and first == live:
+        chips[1] += dead
+    elif dead > 0:
+        chips[0] = dead
+        for s in range(seats):
+            contenders[0, s] = not out[s]
+        return chips[:count], contenders[:count]
+    return chips[1:count], contenders[1:count]
 
 
 def settle(

@@ -1,5 +1,6 @@
-"""The settlement rules of ``evaluator.settle`` as numba kernels: who wins each half of a pot,
-what a showdown was, and each seat's share of an all-in pot.
+"""The settlement rules of ``evaluator.settle`` as numba kernels: the pots of a hand and their
+split (``evaluator.settle``'s own ``form_pots`` and ``divide_pot``, compiled), who wins each half
+of a pot, what a showdown was, and each seat's share of an all-in pot.
 
 Apart from ``evaluator.settle`` so that refereeing a showdown (``sampyong eval``) imports no
 numba; ``tests/test_settle.py`` holds the two to the same answers.
@@ -9,7 +10,33 @@ from __future__ import annotations
 
 import numpy as np
 
+from evaluator import settle
 from evaluator.jit import njit
+
+form_pots = njit(inline="always")(settle.form_pots)
+divide_pot = njit(inline="always")(settle.divide_pot)
+
+
+@njit(inline="always")
+def settle_pots(bets, out, dead, highs, lows, button):
+    """``(won, ok)``: the chips each seat wins from every pot of a hand (``form_pots``, each
+    split by ``divide_pot``), as ``Hand._settle`` pays them; ``ok`` False where
+    ``evaluator.settle.side_pots`` refuses (a pot nobody contests).
+
+    >>> won, ok = settle_pots(np.array([50, 100, 200, 200]), np.zeros(4, np.bool_), 0,
+    ...                       np.array([9, 8, 7, 1]), np.zeros(4, np.int64), 3)
+    >>> won.tolist(), ok
+    ([200, 150, 200, 0], True)
+    """
+    chips, contenders = form_pots(bets, out, dead)
+    won = np.zeros(bets.shape[0], np.int64)
+    for p in range(chips.shape[0]):
+        if not contenders[p].any():
+            return won, False
+        share, _, _ = divide_pot(chips[p], highs, lows, contenders[p], button)
+        won += share
+    return won, True
+
 
 @njit(inline="always")
 def half_winners(high, low, eligible):

@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from evaluator import reference
 from evaluator.cards import format_cards
-from evaluator.settle import clockwise_from_button, split_pot
+from evaluator.settle import divide_pot
 
 from engine.hand import Hand
 
@@ -46,27 +48,21 @@ def summary(number: int, hand: Hand, order: list[int], names: list[str]) -> dict
         highs = [shown[p].high.strength if p in shown else 0 for p in range(hand.seats)]
         lows = [shown[p].low.strength if p in shown and shown[p].low else 0 for p in range(hand.seats)]
         for chips, eligible in hand.pots():
-            split = split_pot(chips, highs, lows, eligible, hand.button)
+            split, odd, odd_seat = divide_pot(chips, np.array(highs, np.int64), np.array(lows, np.int64),
+                                              np.isin(np.arange(hand.seats), eligible), hand.button)
             best = max(highs[p] for p in eligible)
             high_winners = [p for p in eligible if highs[p] == best]
             best_low = max(lows[p] for p in eligible)
             low_winners = [p for p in eligible if best_low and lows[p] == best_low]
-            # Odd chips (RULES 6.3): an odd pot's halving chip goes to the high half; what a half does not
-            # divide among its tied winners too; all of them to the first high winner clockwise.
-            high_half = chips - chips // 2 if low_winners else chips
-            odd = high_half % len(high_winners) + (chips // 2 % len(low_winners) if low_winners else 0)
-            if low_winners and chips % 2 and len(high_winners) == 1:
-                odd += 1
-            first = clockwise_from_button(high_winners, hand.button, hand.seats)[0]
             high = shown[high_winners[0]].high
             pots.append({
                 "amount": chips, "seats": [order[p] for p in eligible],
-                "won": {str(order[p]): split[p] for p in eligible if split[p]},
+                "won": {str(order[p]): int(split[p]) for p in eligible if split[p]},
                 "high": {"seats": [order[p] for p in high_winners], "hand": category_name(high.category),
                          "cards": high.text.split()},
                 "low": {"seats": [order[p] for p in low_winners], "cards": shown[low_winners[0]].low.text.split()}
                 if low_winners else None,
-                "odd_chips": odd, "odd_chip_seat": order[first] if odd else None,
+                "odd_chips": int(odd), "odd_chip_seat": order[odd_seat] if odd else None,
             })
     return {"hand": number, "board": format_cards(hand.board).split(), "holes": holes, "won": won, "net": net,
             "pots": pots, "actions": [hidden(a, None) for a in hand.actions]}

@@ -161,6 +161,17 @@ def test_antes_are_dead_money_in_the_main_pot():
     assert hand.finishing_stacks == [1050, 950, 1000]
 
 
+def test_pots_list_the_antes_own_pot_first_then_each_layer_smallest_first():
+    """``Hand.pots()`` is public (the table shows it): p1 is all-in for its ante alone, p2 all-in
+    for 15 of bets, p3 and p4 bet 25. The antes (20) are a pot of their own that all four contest,
+    listed first, then the layers 45 (p2-p4) and 20 (p3, p4); before the bets are collected the
+    antes alone."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[5, 20, 100, 100], blinds=[1, 2, 0, 0], antes=[5, 5, 5, 5])
+    play(hand, 25, "c", "c")
+    assert hand.pots() == [(20, (0, 1, 2, 3)), (45, (1, 2, 3)), (20, (2, 3))]
+    assert hand.pots(collected=True) == [(20, (0, 1, 2, 3))]
+
+
 def test_illegal_actions_name_the_rule():
     """Folding when a check is free, raising below the minimum, and acting when nobody is to act are refused."""
     hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])

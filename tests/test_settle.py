@@ -1,7 +1,11 @@
 """Pot settlement in whole chips (RULES section 6)."""
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from evaluator import settle as settle_module
 from evaluator.errors import SampyongError
 from evaluator.settle import clockwise_from_button, settle, share_unit, side_pots, split_pot
 
@@ -258,3 +262,113 @@ def test_pot_shares_in_numpy_equal_the_kernel_and_exact_fractions(players):
             exact = half / len(high_winners) * (s in high_winners) + (Fraction(1, 2) / len(low_winners) if s in low_winners else 0)
             assert Fraction(int(high_part[i, s] + low_part[i, s]), unit) == exact
     assert (low_part > 0).any() and (low_part == 0).any() and ((high_part > 0).sum(axis=1) > 1).any()
+
+
+# --- The two functions every engine settles with: form_pots and divide_pot ---------------------
+
+
+def _pots_chip_by_chip(bets, out, dead):
+    """The pots built one chip at a time, the obvious way: the k-th chip of every seat that put in
+    k or more is contested by those of them still in; it goes into the last pot when that pot has
+    the same contenders or it has none; the antes join the main pot when every seat still in
+    contests it, else lead a pot of their own."""
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    for k in range(1, max(bets, default=0) + 1):
+        chips = sum(b >= k for b in bets)
+        seats = tuple(s for s, b in enumerate(bets) if b >= k and not out[s])
+        if pots and (not seats or seats == pots[-1][1]):
+            pots[-1] = (pots[-1][0] + chips, pots[-1][1])
+        else:
+            pots.append((chips, seats))
+    live = tuple(s for s in range(len(bets)) if not out[s])
+    if pots and pots[0][1] == live:
+        pots[0] = (pots[0][0] + dead, live)
+    elif dead:
+        pots.insert(0, (dead, live))
+    return pots
+
+
+# Bets from a few levels, so that several seats are all-in at the same level and at several levels.
+_tables = st.integers(2, 9).flatmap(lambda n: st.tuples(
+    st.lists(st.sampled_from([0, 1, 2, 3, 7, 10, 25, 40]), min_size=n, max_size=n),
+    st.lists(st.booleans(), min_size=n, max_size=n),
+    st.sampled_from([0, 0, 1, 9])))
+
+
+@given(_tables)
+@settings(max_examples=400, deadline=None)
+def test_form_pots_equals_the_pots_built_chip_by_chip(table):
+    """``form_pots``, as Python and as the kernels' compiled copy, forms the pots built chip by
+    chip, in the same order, from bets with all-ins at several levels, folded contributors and
+    antes; ``side_pots`` gives the same list, or refuses when a pot has no contender."""
+    from evaluator import settle_kernels
+
+    bets, out, dead = table
+    expected = _pots_chip_by_chip(bets, out, dead)
+    for form_pots in (settle_module.form_pots, settle_kernels.form_pots):
+        chips, contenders = form_pots(np.array(bets, np.int64), np.array(out, np.bool_), dead)
+        assert [(int(c), tuple(np.flatnonzero(s).tolist())) for c, s in zip(chips, contenders)] == expected
+    if all(seats for _, seats in expected):
+        assert side_pots(bets, out, dead) == expected
+    else:
+        with pytest.raises(SampyongError, match="folded"):
+            side_pots(bets, out, dead)
+
+
+def _divide_by_the_book(chips, highs, lows, contenders, button):
+    """RULES 6.1-6.3 over lists: halves (the odd chip of halving to the high), ties sharing a
+    half, every chip a half leaves over to the high winner first clockwise from the button; the
+    odd chips told are those plus the halving chip when one high winner takes it."""
+    n = len(highs)
+    seats = [s for s in range(n) if contenders[s]]
+    won = [0] * n
+    if chips <= 0 or not seats:
+        return won, 0, -1
+    high = [s for s in seats if highs[s] == max(highs[t] for t in seats)]
+    low = [s for s in seats if lows[s] > 0 and lows[s] == max(lows[t] for t in seats)]
+    rest = 0
+    for part, winners in ([(chips - chips // 2, high), (chips // 2, low)] if low else [(chips, high)]):
+        for s in winners:
+            won[s] += part // len(winners)
+        rest += part % len(winners)
+    first = min(high, key=lambda s: (s - button - 1) % n)
+    won[first] += rest
+    return won, rest + (1 if low and len(high) == 1 and chips % 2 else 0), first
+
+
+_showdowns = st.integers(2, 9).flatmap(lambda n: st.tuples(
+    st.integers(-1, 101),
+    st.lists(st.integers(1, 3), min_size=n, max_size=n),  # few strengths: ties at every size
+    st.lists(st.integers(0, 2), min_size=n, max_size=n),
+    st.lists(st.booleans(), min_size=n, max_size=n),
+    st.integers(0, n - 1)))
+
+
+@given(_showdowns)
+@settings(max_examples=400, deadline=None)
+def test_divide_pot_pays_by_the_book(showdown):
+    """``divide_pot``, as Python and compiled, pays each seat, counts the odd chips and names
+    their seat as the rule book's split over lists does, ties of every size included."""
+    from evaluator import settle_kernels
+
+    chips, highs, lows, contenders, button = showdown
+    expected = _divide_by_the_book(chips, highs, lows, contenders, button)
+    for divide_pot in (settle_module.divide_pot, settle_kernels.divide_pot):
+        won, odd, seat = divide_pot(chips, np.array(highs, np.int64), np.array(lows, np.int64),
+                                    np.array(contenders, np.bool_), button)
+        assert (won.tolist(), int(odd), int(seat)) == expected
+        assert won.sum() == (max(chips, 0) if any(contenders) else 0)
+
+
+def test_settle_pots_pays_what_the_reference_pays():
+    """The kernels' whole-hand settlement equals ``settle`` seat by seat, the antes' pot of its
+    own included, and refuses a pot nobody contests as ``side_pots`` does."""
+    from evaluator.settle_kernels import settle_pots
+
+    highs, lows = np.array([9, 5, 7, 3]), np.array([0, 4, 6, 0])
+    won, ok = settle_pots(np.array([0, 20, 50, 50]), np.array([False, False, False, True]), 8, highs, lows, 3)
+    # antes 8 to all live seats (0 holds the best high; 2 the best low), 60 among 1 and 2, 60 to 2 alone
+    assert ok and won.tolist() == [4, 0, 124, 0] and won.sum() == 128
+    assert won.tolist() == [a + b for a, b in zip(split_pot(8, highs, lows, [0, 1, 2], 3),
+                                                  settle(highs, lows, [0, 20, 50, 50], 3, [False, False, False, True]))]
+    assert not settle_pots(np.array([10, 10]), np.array([True, True]), 0, highs[:2], lows[:2], 1)[1]
