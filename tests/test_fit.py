@@ -314,11 +314,12 @@ def test_the_pluribus_fit_lands_from_every_start(ci_size):
     default search from tight, loose, regular and station, lands from each start within 2 points of
     the records on the flop seen, showdowns, VPIP and PFR and within 0.1 players at the flop, on
     fresh deals, and the fits agree with each other within the same tolerances (``--full-size``:
-    about 15 minutes on two cores). At CI size: the two starts farthest apart, tight and station,
-    on 1,400 trials each (the searches of the full fit stop improving after about 1,200)."""
+    about 12 minutes on two cores). At CI size, the search from station alone (the start farthest
+    from the records; its search is the same as in the full fit: about 4 minutes)."""
     full = ci_size(full=1, ci=0)
-    fitted = sy.fit(HANDS / "pluribus", start=None if full else "tight,station", trials=2400 if full else 1400)
-    assert len(fitted.fitted.searches) == (4 if full else 2)
+    fitted = sy.fit(HANDS / "pluribus", start=None if full else "station")
+    assert len(fitted.fitted.searches) == (4 if full else 1)
     for search in fitted.fitted.searches:
         assert fitted.fitted.within(search.start, DONE_WHEN), (search.start, fitted.report())
-    assert fitted.agree(DONE_WHEN), fitted.agreement(DONE_WHEN)
+    if full:
+        assert fitted.agree(DONE_WHEN), fitted.agreement(DONE_WHEN)
