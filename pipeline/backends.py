@@ -4,22 +4,14 @@ run, or from every run of the rulebook at once) and hands each result to the dri
 
 ``SerialBackend`` runs in-process (tests, debugging); ``RayBackend`` runs Ray tasks on an
 embedded local Ray (the default) or on a cluster. ``import ray`` happens only in here.
-
-An embedded Ray takes seconds to start (3-4 s on a laptop, more than many runs' shards take),
-so while it starts the driver runs shards itself, on a thread, from the front of the queue
-(``_WhileRayStarts``); Ray takes the rest. Shards are pure, so the tables are the same bytes
-whichever ran where.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import dataclasses
 import logging
 import os
-import queue
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -111,8 +103,6 @@ class RayBackend:
         self.address = address or "local"
         self.workers = workers
         self.max_retries = max_retries
-        self._session = False  # inside session(): an embedded Ray we start outlives the run
-        self._started = False  # an embedded Ray started by a run of the session
 
     def _init(self):
         import ray
@@ -168,21 +158,7 @@ class RayBackend:
 
     @contextlib.contextmanager
     def session(self):
-        """Keep one Ray up across several runs (the rulebook); stop it after if we started it.
-        An embedded Ray is started by the first run that has shards (which works while it
-        starts), a cluster is joined at once."""
-        if self.address == "local":
-            self._session = True
-            try:
-                yield
-            finally:
-                self._session = False
-                if self._started:
-                    self._started = False
-                    import ray
-
-                    ray.shutdown()
-            return
+        """Keep one Ray up across several runs (the rulebook); stop it after if we started it."""
         ray, started = self._init()
         try:
             yield
@@ -210,17 +186,7 @@ class RayBackend:
         return ClusterStatus(nodes=nodes, cpus=total, busy=max(total - free, 0))
 
     def run(self, tasks: Sequence[ShardTask], on_result: OnResult, on_status: OnStatus | None = None) -> None:
-        pending = collections.deque(tasks)
-        meanwhile = None
-        if self.address == "local" and pending and not _ray_running():
-            meanwhile = _WhileRayStarts(pending)
-        try:
-            ray, started = self._init()
-        finally:
-            if meanwhile is not None:
-                meanwhile.stop()
-        if started and self._session:
-            self._started, started = True, False  # the session stops it
+        ray, started = self._init()
         try:
             remote = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
             lost_errors = (ray.exceptions.ObjectLostError, ray.exceptions.WorkerCrashedError,
@@ -231,21 +197,16 @@ class RayBackend:
                 # the store lives on the driver's node and is lost for good if that node goes.
                 return remote.remote(task.fn, task.config, task.shard)
 
+            pending = list(tasks)[::-1]
             in_flight: dict = {}
             lost: dict = {}  # (config, shard) -> times its task was lost with a worker or node
             status = self.cluster_status(ray)
             polled = time.monotonic()
-            while pending or in_flight or (meanwhile is not None and not meanwhile.finished):
-                if meanwhile is not None:
-                    meanwhile.hand_over(on_result)
+            while pending or in_flight:
                 limit = self.in_flight_limit(status.cpus)
                 while pending and len(in_flight) < limit:
-                    task = pending.popleft()
+                    task = pending.pop()
                     in_flight[submit(task)] = task
-                if not in_flight:  # only the driver's last shard is still running
-                    assert meanwhile is not None  # by the loop's condition: nothing pending or in flight, the driver's thread runs
-                    meanwhile.wait()
-                    continue
                 if on_status is not None:
                     on_status(status)
                 # A timeout, so that a node joining while long shards run is seen within a poll.
@@ -265,7 +226,7 @@ class RayBackend:
                         if lost[key] > RESUBMITS:
                             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                             raise SampyongError(f"shard {task.shard.index} was lost {lost[key]} times: {first}") from None
-                        pending.appendleft(task)
+                        pending.append(task)
                         continue
                     on_result(task, result)
                 if time.monotonic() - polled >= POLL_SECONDS:
@@ -274,62 +235,6 @@ class RayBackend:
         finally:
             if started:
                 ray.shutdown()
-
-
-def _ray_running() -> bool:
-    """Whether this process is already connected to a Ray (without importing it first)."""
-    import sys
-
-    ray = sys.modules.get("ray")
-    return ray is not None and ray.is_initialized()
-
-
-class _WhileRayStarts:
-    """The driver's shards while an embedded Ray starts: a thread takes tasks from the front of
-    ``pending`` and runs them until ``stop()``; finished ones wait in a queue for the driver's
-    loop to hand over (``on_result`` is only ever called from the driver's own thread). The
-    thread leaves its last shard running after ``stop()``; ``finished`` says when it is done."""
-
-    def __init__(self, pending: collections.deque):
-        self._pending = pending
-        self._stopping = threading.Event()
-        self._done: queue.Queue = queue.Queue()
-        self._thread = threading.Thread(target=self._work, name="shards while Ray starts", daemon=True)
-        self._thread.start()
-
-    def _work(self) -> None:
-        while not self._stopping.is_set():
-            try:
-                task = self._pending.popleft()  # atomic: the driver pops from the same deque only after stop()
-            except IndexError:
-                break
-            try:
-                self._done.put((task, _run_shard_task(task.fn, task.config, task.shard), None))
-            except BaseException as error:  # the driver raises it, as Ray would hand it back
-                self._done.put((task, None, error))
-                break
-
-    def stop(self) -> None:
-        self._stopping.set()
-
-    @property
-    def finished(self) -> bool:
-        return not self._thread.is_alive() and self._done.empty()
-
-    def wait(self) -> None:
-        """Until the thread's last shard is done (the rest of the run is Ray's)."""
-        self._thread.join()
-
-    def hand_over(self, on_result: OnResult) -> None:
-        """Every shard the thread finished, to ``on_result``; its error, if one stopped it."""
-        while True:
-            try:
-                task, result, error = self._done.get_nowait()
-            except queue.Empty:
-                return
-            if error is not None:
-                raise error
-            on_result(task, result)
 
 
 def make_backend(name: str, address: str = "local", workers: int | None = None) -> Backend:
