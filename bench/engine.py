@@ -92,7 +92,10 @@ def check_records(texts: list[str]) -> tuple[Counter, int, int]:
         *_, last = iter(history)
         expected = history.finishing_stacks
         peer_matches += expected is not None and list(last.stacks) == list(expected)
-        alike += replayed.finishing_stacks is not None and [Decimal(str(x)) for x in last.stacks] == replayed.finishing_stacks
+        alike += (
+            replayed.finishing_stacks is not None
+            and [Decimal(str(x)) for x in last.stacks] == replayed.finishing_stacks
+        )
     return statuses, peer_matches, alike
 
 
@@ -197,10 +200,19 @@ def main() -> None:
     for code in VARIANTS:
         scripts, tally = scripts_for(code, args.hands)
         agree = sum(a == b for a, b in zip(ours_play(code, scripts), peer_play(code, scripts)))
-        ours, peer = side_by_side(lambda s=scripts, c=code: ours_play(c, s), lambda s=scripts, c=code: peer_play(c, s), args.rounds)
+        ours, peer = side_by_side(
+            lambda s=scripts, c=code: ours_play(c, s), lambda s=scripts, c=code: peer_play(c, s), args.rounds
+        )
         merged = tally.skips[MERGED_POTS]
-        print(row(f"random {code}", len(scripts), ours, peer,
-                  f"{agree} finish alike, {merged} differ by pokerkit's merged-pot odd chips; {tally.decisions} decisions"))
+        print(
+            row(
+                f"random {code}",
+                len(scripts),
+                ours,
+                peer,
+                f"{agree} finish alike, {merged} differ by pokerkit's merged-pot odd chips; {tally.decisions} decisions",
+            )
+        )
 
 
 if __name__ == "__main__":

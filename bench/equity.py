@@ -72,7 +72,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--only", help="run the matchups whose name contains this")
     args = parser.parse_args()
-    print(f"{'matchup':38} {'ours, 1 thread (ms)':>24} {'ours, 2 threads':>20} {'eval7':>18} {'ours/eval7':>10}  equity")
+    print(
+        f"{'matchup':38} {'ours, 1 thread (ms)':>24} {'ours, 2 threads':>20} {'eval7':>18} {'ours/eval7':>10}  equity"
+    )
     for name, game, hands, board, dead in MATCHUPS:
         if args.only and args.only not in name:
             continue

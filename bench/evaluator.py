@@ -55,7 +55,6 @@ import sys
 import tarfile
 import tempfile
 import time
-
 from pathlib import Path
 
 # This file is named like the package it measures: put the project root first on the path.
@@ -66,13 +65,26 @@ import numpy as np  # noqa: E402 - after the path fix above
 from evaluator import reference  # noqa: E402
 from evaluator.deal import deal_cards, split_deal  # noqa: E402
 from evaluator.fast import FastEvaluator  # noqa: E402
-from evaluator.games import PRESETS, game as preset  # noqa: E402
+from evaluator.games import PRESETS  # noqa: E402
+from evaluator.games import game as preset
 from evaluator.tables import cache_dir  # noqa: E402
 
 PEERS = Path(__file__).resolve().parent / "peers"  # our batch entry points over each peer
 PHE_SDIST = "phevaluator==0.6.0"
-PHE_SOURCES = ["evaluator5.c", "evaluator6.c", "evaluator7.c", "evaluator_plo4.c", "hash.c", "hashtable.c", "hashtable5.c",
-               "hashtable6.c", "hashtable7.c", "dptables.c", "tables_bitwise.c", "tables_plo4.c"]
+PHE_SOURCES = [
+    "evaluator5.c",
+    "evaluator6.c",
+    "evaluator7.c",
+    "evaluator_plo4.c",
+    "hash.c",
+    "hashtable.c",
+    "hashtable5.c",
+    "hashtable6.c",
+    "hashtable7.c",
+    "dptables.c",
+    "tables_bitwise.c",
+    "tables_plo4.c",
+]
 
 
 def keep_freed_memory() -> None:
@@ -137,8 +149,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="rounds; each kernel's best round counts")
     parser.add_argument("--peers", action="store_true", help="compare with PokerHandEvaluator instead")
     parser.add_argument("--small", action="store_true", help="measure the cost of a call on small batches instead")
-    parser.add_argument("--peer-hands", type=int, default=20_000_000, help="hands per evaluator in --peers (default 20M)")
-    parser.add_argument("--check-hands", type=int, default=1_000_000, help="hands whose order is checked against the peer")
+    parser.add_argument(
+        "--peer-hands", type=int, default=20_000_000, help="hands per evaluator in --peers (default 20M)"
+    )
+    parser.add_argument(
+        "--check-hands", type=int, default=1_000_000, help="hands whose order is checked against the peer"
+    )
     parser.add_argument("--rounds", type=int, default=7, help="--peers: alternating rounds (default 7), best kept")
     args = parser.parse_args()
     keep_freed_memory()
@@ -153,36 +169,57 @@ def main() -> None:
     # same minutes of this shared machine, whose speed drifts from one minute to the next.
     every_run = {(name, kind): run for name, (_, runs, *_) in prepared.items() for kind, run in runs.items()}
     best = best_of(every_run, args.repeats)
-    print(f"{'game':8} {'kernel':>16} {'M hands/s':>10} {'contiguous':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}")
+    print(
+        f"{'game':8} {'kernel':>16} {'M hands/s':>10} {'contiguous':>10} {'8/board':>8} {'reference/s':>12} {'ratio':>9}"
+    )
     for name, (fast, runs, hole, board, shared8) in prepared.items():
         t = {kind: best[name, kind] for kind in runs}
         game = fast.game
         n_ref = args.reference_hands
         ref_hole, ref_board = hole[:n_ref, 0].tolist(), board[:n_ref].tolist()
-        t_ref = best_of({"ref": lambda g=game, holes=ref_hole, boards=ref_board: [reference.showdown(g, h, b) for h, b in zip(holes, boards)]}, 1)["ref"]
+        t_ref = best_of(
+            {
+                "ref": lambda g=game, holes=ref_hole, boards=ref_board: [
+                    reference.showdown(g, h, b) for h, b in zip(holes, boards)
+                ]
+            },
+            1,
+        )["ref"]
         own = args.hands
         ref_rate = n_ref / t_ref
         kernel = "hole table" if fast.uses_hole_table(1) else fast.path
-        print(f"{name:8} {kernel + ' hi+lo':>16} {own / t['fast'] / 1e6:10.1f} {own / t['contiguous'] / 1e6:10.1f} "
-              f"{shared8 / t['fast8'] / 1e6:8.1f} {ref_rate:12,.0f} {own / t['fast'] / ref_rate:9,.0f}x")
+        print(
+            f"{name:8} {kernel + ' hi+lo':>16} {own / t['fast'] / 1e6:10.1f} {own / t['contiguous'] / 1e6:10.1f} "
+            f"{shared8 / t['fast8'] / 1e6:8.1f} {ref_rate:12,.0f} {own / t['fast'] / ref_rate:9,.0f}x"
+        )
         print(f"{'':8} {'+present':>16} {own / t['present'] / 1e6:10.1f} {'':10} {shared8 / t['present8'] / 1e6:8.1f}")
         if "split" in t:
-            print(f"{'':8} {'split hi+lo':>16} {own / t['split'] / 1e6:10.1f} {'':10} {shared8 / t['split8'] / 1e6:8.1f}"
-                  f"   hole table/split {t['split'] / t['fast']:4.2f}x {t['split8'] / t['fast8']:4.2f}x")
+            print(
+                f"{'':8} {'split hi+lo':>16} {own / t['split'] / 1e6:10.1f} {'':10} {shared8 / t['split8'] / 1e6:8.1f}"
+                f"   hole table/split {t['split'] / t['fast']:4.2f}x {t['split8'] / t['fast8']:4.2f}x"
+            )
         if "subsets" in t:
-            print(f"{'':8} {'subsets (old)':>16} {own / t['subsets'] / 1e6:10.1f}"
-                  f"   split/subsets {t['subsets'] / t['present']:4.1f}x")
+            print(
+                f"{'':8} {'subsets (old)':>16} {own / t['subsets'] / 1e6:10.1f}"
+                f"   split/subsets {t['subsets'] / t['present']:4.1f}x"
+            )
     warm = subprocess.run(
-        [sys.executable, "-c",
-         "import time; t=time.perf_counter(); from evaluator.fast import fast_evaluator; from evaluator.games import game; "
-         "import numpy as np; f=fast_evaluator(game('pls7')); f.high_low(np.zeros((1,1,3),np.uint8)+np.array([0,1,2],np.uint8), np.array([[3,4,5,6,7]],np.uint8)); print(time.perf_counter()-t)"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import time; t=time.perf_counter(); from evaluator.fast import fast_evaluator; from evaluator.games import game; "
+            "import numpy as np; f=fast_evaluator(game('pls7')); f.high_low(np.zeros((1,1,3),np.uint8)+np.array([0,1,2],np.uint8), np.array([[3,4,5,6,7]],np.uint8)); print(time.perf_counter()-t)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     print(f"warm import + first PLS7 evaluation: {float(warm.stdout.strip()):.2f} s")
 
 
 def small_batches() -> None:
     """``--small``: the per-call cost and the break-even batch of each preset (see the docstring)."""
+
     def per_call(fast, hole, board, calls: int) -> float:
         best = float("inf")
         for _ in range(5):
@@ -193,7 +230,11 @@ def small_batches() -> None:
         return best
 
     sizes = (10, 100, 1000, 10_000)
-    print(f"{'game':8} {'1 hand':>9} {'per hand':>9} {'break-even':>10}  " + " ".join(f"{n:>8,}" for n in sizes) + "  (ns a hand)")
+    print(
+        f"{'game':8} {'1 hand':>9} {'per hand':>9} {'break-even':>10}  "
+        + " ".join(f"{n:>8,}" for n in sizes)
+        + "  (ns a hand)"
+    )
     for name, game in PRESETS.items():
         fast = FastEvaluator(game)
         cards = deal_cards(np.random.default_rng(1), 100_000, game.hole_cards + game.board_cards)
@@ -202,10 +243,14 @@ def small_batches() -> None:
         one = per_call(fast, hole[:1], board[:1], 20_000)
         each = per_call(fast, hole, board, 5) / len(cards)
         at = [per_call(fast, hole[:n], board[:n], max(20, 200_000 // n)) / n for n in sizes]
-        print(f"{name:8} {one * 1e6:7.2f}us {each * 1e9:7.1f}ns {one / each:10,.0f}  " + " ".join(f"{t * 1e9:8.1f}" for t in at))
+        print(
+            f"{name:8} {one * 1e6:7.2f}us {each * 1e9:7.1f}ns {one / each:10,.0f}  "
+            + " ".join(f"{t * 1e9:8.1f}" for t in at)
+        )
 
 
 # --- --peers: PokerHandEvaluator, built from its sources ---------------------------------------
+
 
 def build(name: str, sources: list[Path], includes: list[Path]) -> ctypes.CDLL:
     """A shared library of the C ``sources`` built once with the system compiler (cached by their
@@ -229,8 +274,22 @@ def phe_tree() -> Path:
     tree = cache_dir() / "peers" / "phevaluator"
     if not (tree / "_pheval_csrc" / "src" / "tables_plo4.c").exists():
         with tempfile.TemporaryDirectory() as folder:
-            subprocess.run([sys.executable, "-m", "pip", "download", PHE_SDIST, "--no-deps", "--no-binary", ":all:",
-                            "-q", "-d", folder], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    PHE_SDIST,
+                    "--no-deps",
+                    "--no-binary",
+                    ":all:",
+                    "-q",
+                    "-d",
+                    folder,
+                ],
+                check=True,
+            )
             (archive,) = Path(folder).glob("*.tar.gz")
             with tarfile.open(archive) as tar:
                 tar.extractall(folder, filter="data")
@@ -248,6 +307,7 @@ def peer_function(library: ctypes.CDLL, name: str):
         out = np.empty(len(cards), np.uint16) if out is None else out
         function(cards.ctypes.data, len(cards), out.ctypes.data)
         return out
+
     return run
 
 
@@ -270,7 +330,7 @@ def timed(runs: dict, rounds: int) -> dict:
     every other round."""
     times: dict = {name: [] for name in runs}
     for round_ in range(rounds):
-        for name in (list(runs) if round_ % 2 == 0 else list(runs)[::-1]):
+        for name in list(runs) if round_ % 2 == 0 else list(runs)[::-1]:
             cpu, start = time.process_time(), time.perf_counter()
             runs[name]()
             times[name].append((time.perf_counter() - start, time.process_time() - cpu))
@@ -289,8 +349,11 @@ def peers_main(args) -> None:
     pls7_cards = deal_cards(rng, n, 8)
     pls7_hole, pls7_board = split_deal(pls7_cards, 1, 3)
     phe_src = phe_tree() / "_pheval_csrc"
-    phe = build("phevaluator", [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
-                [phe_src / "include", phe_src / "src"])
+    phe = build(
+        "phevaluator",
+        [PEERS / "phe_batch.c", *(phe_src / "src" / f for f in PHE_SOURCES)],
+        [phe_src / "include", phe_src / "src"],
+    )
     phe7, phe_omaha = peer_function(phe, "phe_eval7"), peer_function(phe, "phe_eval_plo4")
     # Our own outputs: strengths (4 bytes) and ordinals (2 bytes, as the peer gives).
     holdem_out, ordinals_out = np.empty((n, 1), np.uint32), np.empty((n, 1), np.uint16)
@@ -311,8 +374,10 @@ def peers_main(args) -> None:
         run()
 
     m = min(args.check_hands, n)
-    checks = (("ours hold'em", holdem.high_low(hole7[:m], board7[:m])[0], "PHEvaluator hold'em", phe7(holdem_cards[:m])),
-              ("ours PLO", plo.high_low(omaha_hole[:m], omaha_board[:m])[0], "PHEvaluator Omaha", phe_omaha(omaha_cards[:m])))
+    checks = (
+        ("ours hold'em", holdem.high_low(hole7[:m], board7[:m])[0], "PHEvaluator hold'em", phe7(holdem_cards[:m])),
+        ("ours PLO", plo.high_low(omaha_hole[:m], omaha_board[:m])[0], "PHEvaluator Omaha", phe_omaha(omaha_cards[:m])),
+    )
     for own, ours, name, theirs in checks:  # the peer's smaller ranks are the better hands
         print(f"order of {m:,} hands, {own} against {name}: {disagreements(ours[:, 0], theirs, False)} disagreements")
 
@@ -324,11 +389,16 @@ def peers_main(args) -> None:
     for name in runs:
         print(f"{name:30} {rate[name] / 1e6:10.1f} {cpu_rate[name] / 1e6:9.1f}")
     print()
-    for own, peer in (("ours hold'em", "PHEvaluator hold'em"),
-                      ("ours PLO", "PHEvaluator Omaha"), ("ours PLO8 hi+lo", "PHEvaluator Omaha")):
+    for own, peer in (
+        ("ours hold'em", "PHEvaluator hold'em"),
+        ("ours PLO", "PHEvaluator Omaha"),
+        ("ours PLO8 hi+lo", "PHEvaluator Omaha"),
+    ):
         paired = statistics.median(theirs[0] / ours[0] for ours, theirs in zip(times[own], times[peer]))
-        print(f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu "
-              f"(best rounds); {paired:.2f}x wall, median of rounds")
+        print(
+            f"{own} / {peer}: {rate[own] / rate[peer]:.2f}x wall, {cpu_rate[own] / cpu_rate[peer]:.2f}x cpu "
+            f"(best rounds); {paired:.2f}x wall, median of rounds"
+        )
 
 
 if __name__ == "__main__":

@@ -45,8 +45,10 @@ def bench_distribution(name: str) -> None:
     shards = distribution.plan(config)
     seconds = timed(lambda: [distribution.run_shard(config, s) for s in shards])
     pools = sum(s.deals for s in shards)
-    print(f"distribution {name:7} {pools:>13,} pools  {seconds:7.1f} s on one core  "
-          f"~{seconds / 2:5.1f} s on 2 cores  {pools / seconds / 1e6:6.1f} M pools/s/core")
+    print(
+        f"distribution {name:7} {pools:>13,} pools  {seconds:7.1f} s on one core  "
+        f"~{seconds / 2:5.1f} s on 2 cores  {pools / seconds / 1e6:6.1f} M pools/s/core"
+    )
 
 
 def bench_grid(name: str, shards: int) -> None:
@@ -60,8 +62,10 @@ def bench_grid(name: str, shards: int) -> None:
     edges = np.linspace(0, len(boards), grid.BOARD_SHARDS + 1).astype(int)
     timed_boards = sum(edges[i + 1] - edges[i] for i in picked)
     total = seconds / timed_boards * len(boards)
-    print(f"grid {name:7} {timed_boards:>7,} of {len(boards):,} board classes in {seconds:6.1f} s: "
-          f"{seconds / timed_boards * 1e3:5.2f} ms/board, all boards ~{total:6.1f} s on one core, ~{total / 2:6.1f} s on 2 cores")
+    print(
+        f"grid {name:7} {timed_boards:>7,} of {len(boards):,} board classes in {seconds:6.1f} s: "
+        f"{seconds / timed_boards * 1e3:5.2f} ms/board, all boards ~{total:6.1f} s on one core, ~{total / 2:6.1f} s on 2 cores"
+    )
 
 
 def bench_equity(samples: int) -> None:
@@ -70,8 +74,10 @@ def bench_equity(samples: int) -> None:
     equity("holdem", hands, board="2c 3d 4h")
     ours = timed(lambda: equity("holdem", hands, samples=samples, exact=False), repeats=3)
     exact_seconds = timed(lambda: equity("holdem", hands), repeats=3)
-    print(f"equity As Ah vs Kd Kc: exact enumeration (1,712,304 boards) {exact_seconds:5.2f} s; "
-          f"Monte Carlo {samples / ours / 1e6:5.2f} M samples/s")
+    print(
+        f"equity As Ah vs Kd Kc: exact enumeration (1,712,304 boards) {exact_seconds:5.2f} s; "
+        f"Monte Carlo {samples / ours / 1e6:5.2f} M samples/s"
+    )
     try:
         import eval7
     except ImportError:

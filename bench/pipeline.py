@@ -40,7 +40,19 @@ def kernel_rate(deals: int, players: int, repeats: int = 3) -> float:
 
 def end_to_end(deals: int, out: Path) -> tuple[float, float, float]:
     """(deals/s, peak driver RSS MiB, peak single-worker RSS MiB) of one CLI run."""
-    command = ["sampyong", "run", "showdown", "--deals", str(deals), "--shard-deals", "5M", "--out", str(out), "--quiet", "--no-resume"]
+    command = [
+        "sampyong",
+        "run",
+        "showdown",
+        "--deals",
+        str(deals),
+        "--shard-deals",
+        "5M",
+        "--out",
+        str(out),
+        "--quiet",
+        "--no-resume",
+    ]
     start = time.perf_counter()
     process = psutil.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     driver_peak = worker_peak = 0

@@ -121,16 +121,29 @@ def policy_named(name: str):
 def fast(deal: Deal, policy: str, first: int | None = None):
     """``play_batch`` on the deal (or its first ``first`` hands), every seat playing ``policy``."""
     n = deal.cards.shape[0] if first is None else first
-    return play_batch(deal.game, deal.betting, [policy_named(policy)] * SEATS, [STACK] * SEATS, BLINDS,
-                      deal.cards[:n], deal.keys[:n], deal.ranks[:n], ranking=deal.ranking)
+    return play_batch(
+        deal.game,
+        deal.betting,
+        [policy_named(policy)] * SEATS,
+        [STACK] * SEATS,
+        BLINDS,
+        deal.cards[:n],
+        deal.keys[:n],
+        deal.ranks[:n],
+        ranking=deal.ranking,
+    )
 
 
 def reference(deal: Deal, policy: str, hands: int) -> list[list[int]]:
     """``play_hand`` on the deal's first ``hands`` hands: their finishing stacks."""
     policies = [builtin(policy)] * SEATS
     percentile = ranking(deal.game, RayBackend(), cache_dir() / "runs")
-    return [play_hand(deal.game, deal.betting, policies, [STACK] * SEATS, BLINDS, deal.cards[i], deal.keys[i], percentile).finishing_stacks
-            for i in range(hands)]
+    return [
+        play_hand(
+            deal.game, deal.betting, policies, [STACK] * SEATS, BLINDS, deal.cards[i], deal.keys[i], percentile
+        ).finishing_stacks
+        for i in range(hands)
+    ]
 
 
 def six_handed_scripts(code: str, hands: int, seed: str = "bench-play") -> list[list[tuple]]:
@@ -166,16 +179,22 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200_000, help="hands per fast-engine workload (default 200000)")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds, best kept (default 3)")
     parser.add_argument("--ref-hands", type=int, default=2000, help="hands for the reference engine (default 2000)")
-    parser.add_argument("--peer-hands", type=int, default=1000, help="six-handed random hands per pokerkit variant (default 1000)")
+    parser.add_argument(
+        "--peer-hands", type=int, default=1000, help="six-handed random hands per pokerkit variant (default 1000)"
+    )
     parser.add_argument("--seed", type=int, default=18)
     args = parser.parse_args()
     args.ref_hands = min(args.ref_hands, args.hands)
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
-    print(f"numba {numba.__version__}, numpy {np.__version__}, pokerkit {metadata.version('pokerkit')}, "
-          f"Python {sys.version.split()[0]}; CPUs {os.cpu_count()} (usable {affinity}), numba threads "
-          f"{numba.config.NUMBA_NUM_THREADS} (play_batch uses no parallel loop)")
-    print(f"six-handed, blinds 1/2, fast/reference stacks {STACK} chips; best of {args.rounds} rounds; "
-          f"fast {args.hands:,} hands, reference {args.ref_hands:,}, pokerkit {args.peer_hands:,} per variant")
+    print(
+        f"numba {numba.__version__}, numpy {np.__version__}, pokerkit {metadata.version('pokerkit')}, "
+        f"Python {sys.version.split()[0]}; CPUs {os.cpu_count()} (usable {affinity}), numba threads "
+        f"{numba.config.NUMBA_NUM_THREADS} (play_batch uses no parallel loop)"
+    )
+    print(
+        f"six-handed, blinds 1/2, fast/reference stacks {STACK} chips; best of {args.rounds} rounds; "
+        f"fast {args.hands:,} hands, reference {args.ref_hands:,}, pokerkit {args.peer_hands:,} per variant"
+    )
 
     # --- set-up, outside the timing -------------------------------------------------------------
     start = time.perf_counter()
@@ -189,14 +208,21 @@ def main() -> None:
     print(f"warmed up in {time.perf_counter() - start:.1f} s", flush=True)
     start = time.perf_counter()
     scripts = {code: six_handed_scripts(code, args.peer_hands) for code in ("NT", "PO")}
-    print(f"pokerkit scripts made (and checked against the reference engine) in {time.perf_counter() - start:.1f} s", flush=True)
+    print(
+        f"pokerkit scripts made (and checked against the reference engine) in {time.perf_counter() - start:.1f} s",
+        flush=True,
+    )
 
     workloads = [
         Workload(f"fast {label} {policy}", args.hands, lambda d=deal, p=policy: fast(d, p), GAMES[label][2])
-        for label, deal in deals.items() for policy in POLICIES[label]
+        for label, deal in deals.items()
+        for policy in POLICIES[label]
     ]
-    workloads.append(Workload("reference PLS7 regular", args.ref_hands,
-                              lambda: reference(deals["PLS7"], "regular", args.ref_hands), "PO"))
+    workloads.append(
+        Workload(
+            "reference PLS7 regular", args.ref_hands, lambda: reference(deals["PLS7"], "regular", args.ref_hands), "PO"
+        )
+    )
     for code, group in scripts.items():
         workloads.append(Workload(f"pokerkit {code} random", len(group), lambda c=code, s=group: peer_play(c, s), code))
     time_rounds(workloads, args.rounds)
@@ -205,16 +231,22 @@ def main() -> None:
     by = {w.label: w for w in workloads}
     peer_rate = {code: by[f"pokerkit {code} random"].hands / by[f"pokerkit {code} random"].best for code in scripts}
     print()
-    print(f"{'workload':24} {'hands':>8} {'hands/s':>10} {'cpu/wall':>8} {'h/cpu-s':>10} {'x pokerkit':>13}  "
-          f"{'flop':>5} {'shown':>5} {'str/hand':>8} {'rounds':>6}  target")
+    print(
+        f"{'workload':24} {'hands':>8} {'hands/s':>10} {'cpu/wall':>8} {'h/cpu-s':>10} {'x pokerkit':>13}  "
+        f"{'flop':>5} {'shown':>5} {'str/hand':>8} {'rounds':>6}  target"
+    )
     for w in workloads:
         rate = w.hands / w.best
-        line = (f"{w.label:24} {w.hands:8,} {rate:10,.0f} {w.cpu / w.best:8.2f} {w.hands / max(w.cpu, 1e-9):10,.0f} "
-                f"{rate / peer_rate[w.peer]:8.1f}x {w.peer:>3}")
+        line = (
+            f"{w.label:24} {w.hands:8,} {rate:10,.0f} {w.cpu / w.best:8.2f} {w.hands / max(w.cpu, 1e-9):10,.0f} "
+            f"{rate / peer_rate[w.peer]:8.1f}x {w.peer:>3}"
+        )
         if w.label.startswith("fast"):
             played = w.result
-            line += (f"  {np.mean(played.reached >= 1):5.1%} {np.mean(played.reached == 4):5.1%} "
-                     f"{played.strength_requests / w.hands:8.2f} {played.rounds:6}")
+            line += (
+                f"  {np.mean(played.reached >= 1):5.1%} {np.mean(played.reached == 4):5.1%} "
+                f"{played.strength_requests / w.hands:8.2f} {played.rounds:6}"
+            )
             assert (played.finishing.sum(axis=1) == STACK * SEATS).all(), f"{w.label}: chips not conserved"
         else:
             line += " " * 30
@@ -227,21 +259,30 @@ def main() -> None:
     for label, deal in deals.items():
         rank_rate = deal.cards.shape[0] / deal.ranks_seconds
         w = by[f"fast {label} regular"]
-        print(f"preflop ranks lookup ({label}, outside the timing): {rank_rate:,.0f} hands/s; with it inside, "
-              f"fast {label} regular would do {w.hands / (w.best + deal.ranks_seconds):,.0f} hands/s")
+        print(
+            f"preflop ranks lookup ({label}, outside the timing): {rank_rate:,.0f} hands/s; with it inside, "
+            f"fast {label} regular would do {w.hands / (w.best + deal.ranks_seconds):,.0f} hands/s"
+        )
     ref, fast_w = by["reference PLS7 regular"], by["fast PLS7 regular"]
-    print(f"fast over reference on the same PLS7 regular deals: {(fast_w.hands / fast_w.best) / (ref.hands / ref.best):,.0f}x; "
-          f"{CHUNK:,}-hand chunks, so rounds = kernel passes summed over {-(-args.hands // CHUNK)} chunks")
+    print(
+        f"fast over reference on the same PLS7 regular deals: {(fast_w.hands / fast_w.best) / (ref.hands / ref.best):,.0f}x; "
+        f"{CHUNK:,}-hand chunks, so rounds = kernel passes summed over {-(-args.hands // CHUNK)} chunks"
+    )
 
     # --- checks, outside the timing ---------------------------------------------------------------
     expected = fast_w.result.finishing[: args.ref_hands].tolist()
     differ = [i for i, (a, b) in enumerate(zip(ref.result, expected)) if a != b]
-    print(f"reference vs fast finishing stacks, PLS7 regular: {args.ref_hands - len(differ):,} of {args.ref_hands:,} hands alike")
+    print(
+        f"reference vs fast finishing stacks, PLS7 regular: {args.ref_hands - len(differ):,} of {args.ref_hands:,} hands alike"
+    )
     for code in scripts:
         finished = by[f"pokerkit {code} random"].result
-        assert all(sum(f) == sum(s[0][2]) for f, s in zip(finished, scripts[code])), f"pokerkit {code}: chips not conserved"
+        assert all(sum(f) == sum(s[0][2]) for f, s in zip(finished, scripts[code])), (
+            f"pokerkit {code}: chips not conserved"
+        )
     assert not differ, "hands where the engines differ: " + ", ".join(
-        f"{i} (reference {ref.result[i]}, fast {expected[i]})" for i in differ[:10])
+        f"{i} (reference {ref.result[i]}, fast {expected[i]})" for i in differ[:10]
+    )
 
 
 if __name__ == "__main__":

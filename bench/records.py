@@ -53,8 +53,17 @@ def study(files) -> int:
     from jobs.records import configure, run_shard
     from pipeline.plan import RunConfig, ShardSpec
 
-    config = configure(RunConfig(job="records", game="any", deals=1, shard_deals=1, players=2, seed=0,
-                                 options=(("paths", json.dumps([str(f) for f in files])),)))
+    config = configure(
+        RunConfig(
+            job="records",
+            game="any",
+            deals=1,
+            shard_deals=1,
+            players=2,
+            seed=0,
+            options=(("paths", json.dumps([str(f) for f in files])),),
+        )
+    )
     hands = 0
     for index in range(config.deals):
         tables = run_shard(config, ShardSpec(index=index, deals=1, root_seed=0))
@@ -90,8 +99,13 @@ def pokerkit_replay(files) -> int:
     return hands
 
 
-WORKLOADS = {"read": read, "replay": replayed, "records study": study, "pokerkit read": pokerkit_read,
-             "pokerkit replay": pokerkit_replay}
+WORKLOADS = {
+    "read": read,
+    "replay": replayed,
+    "records study": study,
+    "pokerkit read": pokerkit_read,
+    "pokerkit replay": pokerkit_replay,
+}
 
 
 def phases(paths: list[Path]) -> None:
@@ -104,8 +118,17 @@ def phases(paths: list[Path]) -> None:
     from pipeline.plan import RunConfig, ShardSpec
 
     start = time.perf_counter()
-    config = configure(RunConfig(job="records", game="any", deals=1, shard_deals=1, players=2, seed=0,
-                                 options=(("paths", json.dumps([str(p) for p in paths])),)))
+    config = configure(
+        RunConfig(
+            job="records",
+            game="any",
+            deals=1,
+            shard_deals=1,
+            players=2,
+            seed=0,
+            options=(("paths", json.dumps([str(p) for p in paths])),),
+        )
+    )
     planning = time.perf_counter() - start
     run_shard(config, ShardSpec(index=0, deals=1, root_seed=0))  # compiled kernels, outside the timing
     start = time.perf_counter()
@@ -115,16 +138,24 @@ def phases(paths: list[Path]) -> None:
     import ray
 
     start = time.perf_counter()
-    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=200 * 1024 * 1024,
-             log_to_driver=False, configure_logging=False)
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        object_store_memory=200 * 1024 * 1024,
+        log_to_driver=False,
+        configure_logging=False,
+    )
     ready = time.perf_counter()
     ray.get([ray.remote(_import_study).remote() for _ in range(2)])
     warm = time.perf_counter()
     ray.shutdown()
     stop = time.perf_counter()
-    print(f"phases: planning {planning:.2f} s ({config.deals} shards); shards {shards:.2f} core-s "
-          f"({shards / config.deals:.3f} s each); Ray start {ready - start:.2f} s, two workers importing the study "
-          f"{warm - ready:.2f} s, stop {stop - warm:.2f} s")
+    print(
+        f"phases: planning {planning:.2f} s ({config.deals} shards); shards {shards:.2f} core-s "
+        f"({shards / config.deals:.3f} s each); Ray start {ready - start:.2f} s, two workers importing the study "
+        f"{warm - ready:.2f} s, stop {stop - warm:.2f} s"
+    )
 
 
 def _import_study() -> None:
@@ -150,20 +181,40 @@ def end_to_end(paths: list[Path], rounds: int) -> int:
         for backend in ("ray", "serial") if round_ % 2 == 0 else ("serial", "ray"):
             with tempfile.TemporaryDirectory() as out:
                 start = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "sampyong", "run", "records", *map(str, paths), "--backend", backend,
-                                "--out", out], check=True, capture_output=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "sampyong",
+                        "run",
+                        "records",
+                        *map(str, paths),
+                        "--backend",
+                        backend,
+                        "--out",
+                        out,
+                    ],
+                    check=True,
+                    capture_output=True,
+                )
                 walls[backend].append(time.perf_counter() - start)
                 (run,) = Path(out, "records").iterdir()
                 tables[backend] = {t.name: t.read_bytes() for t in sorted((run / "tables").glob("*.csv"))}
     same = tables["ray"] == tables["serial"]
-    print(f"{hands:,} records; sampyong run records end to end, {rounds} rounds; tables the same on both backends: {same}")
+    print(
+        f"{hands:,} records; sampyong run records end to end, {rounds} rounds; tables the same on both backends: {same}"
+    )
     for backend, times in walls.items():
         rates = [hands / t for t in times]
-        print(f"{backend:7} wall {statistics.median(times):6.1f} s  records/s median {statistics.median(rates):8,.0f}  "
-              f"spread {min(rates):,.0f}-{max(rates):,.0f}  ({statistics.median(rates) / TARGET:.2f} of the {TARGET:,} target)")
+        print(
+            f"{backend:7} wall {statistics.median(times):6.1f} s  records/s median {statistics.median(rates):8,.0f}  "
+            f"spread {min(rates):,.0f}-{max(rates):,.0f}  ({statistics.median(rates) / TARGET:.2f} of the {TARGET:,} target)"
+        )
     phases(paths)
-    print(f"load averages (1, 5, 15 min) before {', '.join(f'{x:.1f}' for x in before)}, after "
-          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}, on {os.cpu_count()} cores")
+    print(
+        f"load averages (1, 5, 15 min) before {', '.join(f'{x:.1f}' for x in before)}, after "
+        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}, on {os.cpu_count()} cores"
+    )
     return 0 if same else 1
 
 
@@ -171,7 +222,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", type=Path, default=[PLURIBUS])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--cli", action="store_true", help="time sampyong run records end to end instead (Ray and serial)")
+    parser.add_argument(
+        "--cli", action="store_true", help="time sampyong run records end to end instead (Ray and serial)"
+    )
     args = parser.parse_args(argv)
     if args.cli:
         return end_to_end(args.paths, args.rounds)
@@ -193,7 +246,9 @@ def main(argv=None) -> int:
         ratio = "-" if name.startswith("pokerkit") else f"{(hands / wall) / (peer[1] / peer[0]):.2f}"
         print(f"{name:16} {hands:8,} {hands / wall:10,.0f} {load:9.2f} {ratio:>11}")
     rate = best["records study"][1] / best["records study"][0]
-    print(f"target: {TARGET:,} records/s per core end to end; records study gives {rate:,.0f} ({rate / TARGET:.2f} of it)")
+    print(
+        f"target: {TARGET:,} records/s per core end to end; records study gives {rate:,.0f} ({rate / TARGET:.2f} of it)"
+    )
     return 0
 
 

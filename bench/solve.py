@@ -27,14 +27,66 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 FULL_HOLDEM = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
 # (name, settings, target % of the pot)
 SPOTS = [
-    ("hold'em river, full ranges", dict(game="holdem", board="Qs Jh 2h 8d 3c", oop=FULL_HOLDEM, ip=FULL_HOLDEM, pot=100,
-                                        stack=100, bets="75%, allin", raises="", max_raises=0), 0.23),
-    ("hold'em turn, full ranges", dict(game="holdem", board="Qs Jh 2h 8d", oop=FULL_HOLDEM, ip=FULL_HOLDEM, pot=100,
-                                       stack=200, bets="50%, 100%", raises="pot", max_raises=3), 0.43),
-    ("PLS7 river, every combo", dict(game="pls7", board="Ks 7d 2c 9h 4s", oop="*", ip="*", pot=100, stack=400,
-                                     bets="75%, pot", raises="pot", max_raises=1), 0.3),
-    ("PLS7 turn, top 30 %", dict(game="pls7", board="Ks 7d 2c 9h", oop="30%", ip="30%", pot=100, stack=400,
-                                 bets="33%, 75%", raises="pot", max_raises=1), 0.5),
+    (
+        "hold'em river, full ranges",
+        dict(
+            game="holdem",
+            board="Qs Jh 2h 8d 3c",
+            oop=FULL_HOLDEM,
+            ip=FULL_HOLDEM,
+            pot=100,
+            stack=100,
+            bets="75%, allin",
+            raises="",
+            max_raises=0,
+        ),
+        0.23,
+    ),
+    (
+        "hold'em turn, full ranges",
+        dict(
+            game="holdem",
+            board="Qs Jh 2h 8d",
+            oop=FULL_HOLDEM,
+            ip=FULL_HOLDEM,
+            pot=100,
+            stack=200,
+            bets="50%, 100%",
+            raises="pot",
+            max_raises=3,
+        ),
+        0.43,
+    ),
+    (
+        "PLS7 river, every combo",
+        dict(
+            game="pls7",
+            board="Ks 7d 2c 9h 4s",
+            oop="*",
+            ip="*",
+            pot=100,
+            stack=400,
+            bets="75%, pot",
+            raises="pot",
+            max_raises=1,
+        ),
+        0.3,
+    ),
+    (
+        "PLS7 turn, top 30 %",
+        dict(
+            game="pls7",
+            board="Ks 7d 2c 9h",
+            oop="30%",
+            ip="30%",
+            pot=100,
+            stack=400,
+            bets="33%, 75%",
+            raises="pot",
+            max_raises=1,
+        ),
+        0.5,
+    ),
 ]
 
 
@@ -68,9 +120,12 @@ def main() -> None:
         assert reached[1] == reached[2], "the solve depends on the thread count"
         iterations, exploitability = reached[1]
         cells = [f"{statistics.median(t):.3f} s ({min(t):.3f}-{max(t):.3f})" for t in (times[1], times[2])]
-        print(f"{name}: {problem.n_hands[0]:,} v {problem.n_hands[1]:,} combos, {problem.tree.nodes:,} nodes, "
-              f"{problem.memory() / 2**20:,.0f} MB; build {build:.2f} s; {exploitability:.3f} % after {iterations} "
-              f"iterations; 1 thread {cells[0]}, 2 threads {cells[1]}", flush=True)
+        print(
+            f"{name}: {problem.n_hands[0]:,} v {problem.n_hands[1]:,} combos, {problem.tree.nodes:,} nodes, "
+            f"{problem.memory() / 2**20:,.0f} MB; build {build:.2f} s; {exploitability:.3f} % after {iterations} "
+            f"iterations; 1 thread {cells[0]}, 2 threads {cells[1]}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,9 @@ SWEEPS = {
 
 def _config(deals: int, spec: str, game: str = "pls7", **knobs) -> RunConfig:
     options = (("variants", spec),) if spec else ()
-    return RunConfig(job="variants", game=game, deals=deals, shard_deals=deals, players=8, seed=1, options=options, **knobs)
+    return RunConfig(
+        job="variants", game=game, deals=deals, shard_deals=deals, players=8, seed=1, options=options, **knobs
+    )
 
 
 def _once(config: RunConfig) -> float:
@@ -75,13 +77,20 @@ def main() -> None:
         games = variants.variant_games(sweep)
         # Each variant alone: its own one-variant run (its rules as the base), on the same deals.
         alone = [
-            _config(args.deals, "base", hole_use=f"{g.hole_use[0]}-{g.hole_use[1]}", ranking=g.ranking.name,
-                    low="none" if g.low is None else str(g.low))
+            _config(
+                args.deals,
+                "base",
+                hole_use=f"{g.hole_use[0]}-{g.hole_use[1]}",
+                ranking=g.ranking.name,
+                low="none" if g.low is None else str(g.low),
+            )
             for g in games
         ]
         t_base, t_sweep, *t_alone = side_by_side([base, sweep, *alone], args.repeats)
-        print(f"{label:40} {len(games):8} {t_sweep:8.2f} {t_sweep / t_base:6.1f}x {t_sweep / sum(t_alone):7.2f}x"
-              f"   (base alone {t_base:.2f} s, {args.deals / t_base / 1e6:.2f} M deals/s; the {len(games)} alone {sum(t_alone):.2f} s)")
+        print(
+            f"{label:40} {len(games):8} {t_sweep:8.2f} {t_sweep / t_base:6.1f}x {t_sweep / sum(t_alone):7.2f}x"
+            f"   (base alone {t_base:.2f} s, {args.deals / t_base / 1e6:.2f} M deals/s; the {len(games)} alone {sum(t_alone):.2f} s)"
+        )
 
 
 if __name__ == "__main__":

@@ -145,9 +145,7 @@ class Command:
 RUN = ("--quiet", "--out", "outputs")  # every `sampyong run`: no progress, into the temp folder
 
 GAMES = Command("sampyong games")
-EVAL = Command(
-    'sampyong eval --game pls7 --board "Ad 7s 4h 8s Qc" "As 2c Kh" "Kd Qd Jd" "3h 5d 6c" --pot 101'
-)
+EVAL = Command('sampyong eval --game pls7 --board "Ad 7s 4h 8s Qc" "As 2c Kh" "Kd Qd Jd" "3h 5d 6c" --pot 101')
 EVAL_JSON = Command(
     "sampyong eval --input -",
     stdin='{"game": "plo8", "board": "Ad 8c 5h Ks 2c", "hands": ["As Ah 3s 6d", "Kh Qc Jh Td"], "pot": 101}',
@@ -299,23 +297,20 @@ def bodies(runner: Runner) -> dict[str, str]:
     grid = csv_rows(runner.run_dir(GRID) / "tables" / "grid.csv", "class")
     return {
         "games": block(transcript(runner, GAMES, shorten=shorten_games)),
-        "eval": block(
-            transcript(runner, EVAL) + [""] + transcript(runner, EVAL_JSON, shorten=shorten_eval_json)
-        ),
+        "eval": block(transcript(runner, EVAL) + [""] + transcript(runner, EVAL_JSON, shorten=shorten_eval_json)),
         "run": block(transcript(runner, RUN_KNOBS, RUN_DEFAULT)),
-        "showdown-report": "\n"
-        + "\n".join(report_table(report, "## Against RULES.md section 9", drop=("z",)))
-        + "\n",
+        "showdown-report": "\n" + "\n".join(report_table(report, "## Against RULES.md section 9", drop=("z",))) + "\n",
         "distribution": ", ".join(
-            f"{name.replace('_', ' ')} {percent(categories[name]['present_share'])}"
-            for name in DISTRIBUTION_CATEGORIES
+            f"{name.replace('_', ' ')} {percent(categories[name]['present_share'])}" for name in DISTRIBUTION_CATEGORIES
         ),
         "grid": ", ".join(f"{name} {percent(grid[name]['equity_high'])}" for name in GRID_CLASSES),
         "equity": block(transcript(runner, *EQUITY)),
         "ranges": block(transcript(runner, *RANGES)),
         "play": block(transcript(runner, PLAY) + [""] + verdicts((runner.run_dir(PLAY) / "report.md").read_text())),
-        "panel": block(transcript(runner, PANEL)) + "\n"
-        + "\n".join(report_table((runner.run_dir(PANEL) / "report.md").read_text(), "## The claims", drop=())) + "\n",
+        "panel": block(transcript(runner, PANEL))
+        + "\n"
+        + "\n".join(report_table((runner.run_dir(PANEL) / "report.md").read_text(), "## The claims", drop=()))
+        + "\n",
     }
 
 
@@ -356,9 +351,7 @@ def check_regions(text: str) -> None:
 
 def diff(old: str, new: str, name: str = "README.md") -> str:
     return "".join(
-        difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True), name, f"{name} (fresh run)"
-        )
+        difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), name, f"{name} (fresh run)")
     )
 
 
@@ -375,9 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--readme", type=Path, default=README, help="the file to rewrite (default: the repo's README.md)"
     )
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", help="do not print each command's time on stderr"
-    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="do not print each command's time on stderr")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     try:

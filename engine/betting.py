@@ -74,8 +74,16 @@ class Betting:
         >>> fixed_limit().encode(min_bet=2).tolist()
         [2, 2, 4, 4, 2]
         """
-        return np.array([KINDS.index(self.kind), self.bet_size(0, min_bet), self.bet_size(2, min_bet),
-                         -1 if self.max_bets is None else self.max_bets, min_bet], np.int64)
+        return np.array(
+            [
+                KINDS.index(self.kind),
+                self.bet_size(0, min_bet),
+                self.bet_size(2, min_bet),
+                -1 if self.max_bets is None else self.max_bets,
+                min_bet,
+            ],
+            np.int64,
+        )
 
 
 @njit(cache=True)

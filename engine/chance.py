@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator.jit import njit
-
 from engine.policy import P_BET_RAISE, P_CHECK_CALL, P_FOLD, P_MAX_RAISE, P_MIN_RAISE
 from engine.strength import _splitmix as _mix  # the strength samples' mixer: one SplitMix64
+from evaluator.jit import njit
 
 FOLD, CHECK_CALL, RAISE = 0, 1, 2
 

@@ -33,10 +33,9 @@ also pokerkit's player order.
 
 from __future__ import annotations
 
+from engine.hand import Hand
 from evaluator import reference
 from evaluator.settle import side_pots
-
-from engine.hand import Hand
 
 NO_CHOICE_CHECK = "no-choice check"
 SHORT_WAGER = "raise after a short wager"
@@ -139,8 +138,11 @@ def settle(hand: Hand, rules=SETTLING) -> list[int]:
 
     contenders = live
     if MERGED_POTS in rules:
-        contenders = [s for s in live if any(s in best(kind, eligible) for _, eligible in pots(live) if s in eligible
-                                             for kind in kinds)]
+        contenders = [
+            s
+            for s in live
+            if any(s in best(kind, eligible) for _, eligible in pots(live) if s in eligible for kind in kinds)
+        ]
     won = [0] * hand.seats
     for chips, eligible in pots(contenders):
         high = best(highs, eligible)

@@ -36,21 +36,37 @@ import dataclasses
 
 import numpy as np
 
-from evaluator.fast import fast_evaluator
-from evaluator.errors import SampyongError
-from evaluator.games import Game
-from evaluator.jit import njit
-from evaluator.settle_kernels import settle_pots
-
 from engine.betting import Betting, min_raise_size, raise_bounds
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
 from engine.policy import (
-    P_BET, P_BLUFF, P_CALL, P_CALL_FACTOR, P_CALL_RERAISED, P_BET_SIZE, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OPEN_SIZE,
-    P_OVERCALL, P_RANGES, P_RERAISE, P_SAMPLES, P_STYLE, CHECK_CALL_STYLE, RANDOM_LEGAL, THRESHOLDS, Policy,
+    CHECK_CALL_STYLE,
+    P_BET,
+    P_BET_SIZE,
+    P_BLUFF,
+    P_CALL,
+    P_CALL_FACTOR,
+    P_CALL_RERAISED,
+    P_LIMP,
+    P_OPEN_EARLY,
+    P_OPEN_LATE,
+    P_OPEN_SIZE,
+    P_OVERCALL,
+    P_RANGES,
+    P_RERAISE,
+    P_SAMPLES,
+    P_STYLE,
+    RANDOM_LEGAL,
+    THRESHOLDS,
+    Policy,
 )
 from engine.reads import preflop_read, range_cap
 from engine.records import STATS, new_reading, read_action, read_board, read_end
 from engine.strength import strengths
+from evaluator.errors import SampyongError
+from evaluator.fast import fast_evaluator
+from evaluator.games import Game
+from evaluator.jit import njit
+from evaluator.settle_kernels import settle_pots
 
 MAX_ACTIONS = 200  # per hand; pot-limit raising wars end all-in long before
 CHUNK = 4096  # hands played together: their strength cache stays small
@@ -91,9 +107,19 @@ class Played:
 
 
 def play_batch(
-    game: Game, betting: Betting, policies: list[Policy], stacks, blinds, cards: np.ndarray, keys: np.ndarray,
-    ranks: np.ndarray, highs: np.ndarray | None = None, lows: np.ndarray | None = None, keep_actions: bool = False,
-    ranking=None, keep_stats: bool = False,
+    game: Game,
+    betting: Betting,
+    policies: list[Policy],
+    stacks,
+    blinds,
+    cards: np.ndarray,
+    keys: np.ndarray,
+    ranks: np.ndarray,
+    highs: np.ndarray | None = None,
+    lows: np.ndarray | None = None,
+    keep_actions: bool = False,
+    ranking=None,
+    keep_stats: bool = False,
 ) -> Played:
     """Play every hand of ``cards`` (see ``deal_hands``) to the end.
 
@@ -110,7 +136,9 @@ def play_batch(
         raise SampyongError("a policy with postflop ranges needs the game's ranking of starting hands")
     if highs is None or lows is None:
         hole = cards[:, : seats * game.hole_cards].reshape(n, seats, game.hole_cards)
-        highs, lows = fast_evaluator(game).high_low(np.ascontiguousarray(hole), np.ascontiguousarray(cards[:, seats * game.hole_cards:]))
+        highs, lows = fast_evaluator(game).high_low(
+            np.ascontiguousarray(hole), np.ascontiguousarray(cards[:, seats * game.hole_cards :])
+        )
     params = np.stack([p.encode() for p in policies])
     blinds = np.array(blinds, np.int64)
     if seats == 2:
@@ -119,22 +147,61 @@ def play_batch(
     # A raise-to amount is at most every chip on the table: 32-bit rows unless that overflows them.
     amounts = np.int32 if int(np.sum(np.array(stacks, np.int64))) <= np.iinfo(np.int32).max else np.int64
     out = Played(
-        finishing=np.zeros((n, seats), np.int64), voluntary=np.zeros((n, seats), np.bool_),
-        reached=np.zeros(n, np.int8), players_at=np.zeros((n, 5), np.int8), live=np.zeros((n, seats), np.bool_),
-        pot=np.zeros(n, np.int64), actions=np.zeros((n if keep_actions else 1, MAX_ACTIONS, 3), amounts),
-        action_count=np.zeros(n, np.int32), stats=np.zeros((n if keep_stats else 1, seats, len(STATS)), np.int16),
+        finishing=np.zeros((n, seats), np.int64),
+        voluntary=np.zeros((n, seats), np.bool_),
+        reached=np.zeros(n, np.int8),
+        players_at=np.zeros((n, 5), np.int8),
+        live=np.zeros((n, seats), np.bool_),
+        pot=np.zeros(n, np.int64),
+        actions=np.zeros((n if keep_actions else 1, MAX_ACTIONS, 3), amounts),
+        action_count=np.zeros(n, np.int32),
+        stats=np.zeros((n if keep_stats else 1, seats, len(STATS)), np.int16),
     )
     highs, lows = highs.astype(np.int64), lows.astype(np.int64)
     ranks = np.ascontiguousarray(ranks, np.float64)
     start_stacks = np.array(stacks, np.int64)
     for first in range(0, n, CHUNK):
-        _play_chunk(game, params, cards, keys, first, min(first + CHUNK, n), seats, start_stacks, blinds, structure,
-                    ranks, ranking, highs, lows, keep_actions, keep_stats, out)
+        _play_chunk(
+            game,
+            params,
+            cards,
+            keys,
+            first,
+            min(first + CHUNK, n),
+            seats,
+            start_stacks,
+            blinds,
+            structure,
+            ranks,
+            ranking,
+            highs,
+            lows,
+            keep_actions,
+            keep_stats,
+            out,
+        )
     return out
 
 
-def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, structure, ranks, ranking, highs, lows,
-                keep_actions, keep_stats, out):
+def _play_chunk(
+    game,
+    params,
+    cards,
+    keys,
+    first,
+    last,
+    seats,
+    stacks,
+    blinds,
+    structure,
+    ranks,
+    ranking,
+    highs,
+    lows,
+    keep_actions,
+    keep_stats,
+    out,
+):
     """Hands ``first .. last - 1`` in rounds: play, compute the strengths asked for, play again."""
     size = last - first
     cache = np.full((size, seats, 4, seats), np.nan)  # strength by hand, seat, street, opponents
@@ -144,9 +211,34 @@ def _play_chunk(game, params, cards, keys, first, last, seats, stacks, blinds, s
     pending = np.arange(first, last, dtype=np.int64)
     while pending.size:
         count = _play_hands(
-            pending, first, cards, keys, seats, game.hole_cards, stacks, blinds, structure, params, ranks, highs, lows,
-            cache, requests, request_caps, status, out.finishing, out.voluntary, out.reached, out.players_at, out.live, out.pot,
-            out.actions, keep_actions, out.action_count, out.stats, keep_stats,
+            pending,
+            first,
+            cards,
+            keys,
+            seats,
+            game.hole_cards,
+            stacks,
+            blinds,
+            structure,
+            params,
+            ranks,
+            highs,
+            lows,
+            cache,
+            requests,
+            request_caps,
+            status,
+            out.finishing,
+            out.voluntary,
+            out.reached,
+            out.players_at,
+            out.live,
+            out.pot,
+            out.actions,
+            keep_actions,
+            out.action_count,
+            out.stats,
+            keep_stats,
         )
         if np.any(status[pending - first] == OVERFLOW):
             raise SampyongError(f"a hand ran past {MAX_ACTIONS} actions")
@@ -250,15 +342,51 @@ def _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, b
             if s != seat and stacks[s] != 0:
                 opponents_with_chips += 1
     max_bet = _max(bets)
-    return raise_bounds(structure, street, last_raise, raises, live, opponents_with_chips, stacks[seat] + bets[seat],
-                        max_bet, max_bet - bets[seat], acted_at[seat], contributed.sum())
+    return raise_bounds(
+        structure,
+        street,
+        last_raise,
+        raises,
+        live,
+        opponents_with_chips,
+        stacks[seat] + bets[seat],
+        max_bet,
+        max_bet - bets[seat],
+        acted_at[seat],
+        contributed.sum(),
+    )
 
 
 @njit(cache=True)
 def _play_hands(
-    pending, first, cards, keys, seats, hole_cards, start_stacks, blinds, structure, params, ranks, highs, lows, cache,
-    requests, request_caps, status, finishing, voluntary, reached, players_at, live_end, pot_out, log, keep_log, log_count,
-    stats, keep_stats,
+    pending,
+    first,
+    cards,
+    keys,
+    seats,
+    hole_cards,
+    start_stacks,
+    blinds,
+    structure,
+    params,
+    ranks,
+    highs,
+    lows,
+    cache,
+    requests,
+    request_caps,
+    status,
+    finishing,
+    voluntary,
+    reached,
+    players_at,
+    live_end,
+    pot_out,
+    log,
+    keep_log,
+    log_count,
+    stats,
+    keep_stats,
 ):
     """Play each hand of ``pending`` from its start; ``status`` DONE (outputs written) or
     BLOCKED (its missing strengths appended to ``requests``, with their opponents' caps in
@@ -321,7 +449,9 @@ def _play_hands(
             if actor >= 0:
                 max_bet = _max(bets)
                 call = min(max_bet - bets[actor], stacks[actor])
-                low, high = _raise_bounds(actor, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed)
+                low, high = _raise_bounds(
+                    actor, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed
+                )
                 can_fold = max_bet > bets[actor]
                 before = contributed[actor]
                 p = params[actor]
@@ -339,7 +469,11 @@ def _play_hands(
                         open_share = p[P_OPEN_EARLY] + (p[P_OPEN_LATE] - p[P_OPEN_EARLY]) * position[actor]
                         if rank < open_share and low >= 0:
                             choice = RAISE
-                        elif rank < open_share or (p[P_LIMP] == 1.0 and rank < max(p[P_CALL], open_share) * 1.5) or not can_fold:
+                        elif (
+                            rank < open_share
+                            or (p[P_LIMP] == 1.0 and rank < max(p[P_CALL], open_share) * 1.5)
+                            or not can_fold
+                        ):
                             choice = CHECK_CALL
                         else:
                             choice = FOLD
@@ -358,7 +492,12 @@ def _play_hands(
                     value = cache[c, actor, street, live - 1]
                     if np.isnan(value):
                         for s in range(seats):  # every seat that may still act this street
-                            if not folded[s] and stacks[s] > 0 and params[s, P_STYLE] == THRESHOLDS and np.isnan(cache[c, s, street, live - 1]):
+                            if (
+                                not folded[s]
+                                and stacks[s] > 0
+                                and params[s, P_STYLE] == THRESHOLDS
+                                and np.isnan(cache[c, s, street, live - 1])
+                            ):
                                 requests[count, 0] = h
                                 requests[count, 1] = s
                                 requests[count, 2] = street
@@ -374,7 +513,9 @@ def _play_hands(
                         state = BLOCKED
                         break
                     fraction = p[P_BET_SIZE]
-                    if (value > p[P_BET + street - 1] or (not can_fold and value < p[P_BLUFF + street - 1])) and low >= 0:
+                    if (
+                        value > p[P_BET + street - 1] or (not can_fold and value < p[P_BLUFF + street - 1])
+                    ) and low >= 0:
                         choice = RAISE
                     elif not can_fold:
                         choice = CHECK_CALL

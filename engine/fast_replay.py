@@ -38,10 +38,10 @@ import dataclasses
 import numpy as np
 
 from engine.betting import S_MIN_BET, min_raise_size
-from engine.fast import _live_count, _max, _next_actor, _put, _raise_bounds, _return_uncalled
-from engine.phh import Record, Setup, setup_of, to_chips
-from engine.hand import Hand
 from engine.chance import CHECK_CALL, FOLD, RAISE
+from engine.fast import _max, _next_actor, _put, _raise_bounds, _return_uncalled
+from engine.hand import Hand
+from engine.phh import Record, Setup, setup_of, to_chips
 from engine.records import SHOWDOWN, STATS, figures, new_reading, read_action, read_board, read_end, seat_stats
 from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
@@ -98,11 +98,15 @@ class Replayed:
         self.won[i, :n] = hand.winnings
         self.stats[i, :n] = [[seat[name] for name in STATS] for seat in seat_stats(hand)]
         seats = [s for s in range(n) if shown.live[s]]
-        self.known[i] = (shown.reached == SHOWDOWN and len(hand.board) == hand.game.board_cards
-                         and all(hand.hole[s] is not None for s in seats))
+        self.known[i] = (
+            shown.reached == SHOWDOWN
+            and len(hand.board) == hand.game.board_cards
+            and all(hand.hole[s] is not None for s in seats)
+        )
         if self.known[i]:
             high, low = fast_evaluator(hand.game).high_low(
-                np.array([[hand.hole[s] for s in seats]], np.uint8), np.array([hand.board], np.uint8))
+                np.array([[hand.hole[s] for s in seats]], np.uint8), np.array([hand.board], np.uint8)
+            )
             self.flags[i] = flags_among(high[0], low[0], np.ones(len(seats), np.bool_))
 
 
@@ -136,8 +140,9 @@ def replay_batch(records: list[Record]) -> Replayed:
     Rows are as wide as the largest ``starting_stacks`` of the batch, so ``take`` fits any match."""
     n = len(records)
     prepared = [_prepare(r) for r in records]
-    width = max([len(r.fields["starting_stacks"]) for r in records
-                 if isinstance(r.fields.get("starting_stacks"), list)] + [2])
+    width = max(
+        [len(r.fields["starting_stacks"]) for r in records if isinstance(r.fields.get("starting_stacks"), list)] + [2]
+    )
     pad = [0] * width
     seats, hole_size, units, actions = [0] * n, [0] * n, [0] * n, [0] * n
     stacks, blinds, antes, expected, structures, texts = [], [], [], [], [], []
@@ -162,7 +167,9 @@ def replay_batch(records: list[Record]) -> Replayed:
         structures.append(encodings[key])
         texts.append(text)
     seats, hole_size, units = (np.array(x, np.int64) for x in (seats, hole_size, units))
-    stacks, blinds, antes, expected = (np.array(x, np.int64).reshape(n, width) for x in (stacks, blinds, antes, expected))
+    stacks, blinds, antes, expected = (
+        np.array(x, np.int64).reshape(n, width) for x in (stacks, blinds, antes, expected)
+    )
     structures = np.array(structures, np.int64).reshape(n, 5)  # a batch of no record too
     text_start = np.zeros(n + 1, np.int64)
     text_start[1:] = np.cumsum([len(t) for t in texts])
@@ -172,22 +179,63 @@ def replay_batch(records: list[Record]) -> Replayed:
     hole = np.full((n, width, 5), -1, np.int64)
     board = np.full((n, 5), -1, np.int64)
     taken = np.array([e is not None for e in prepared], np.bool_)
-    _parse(np.frombuffer(b"".join(texts), np.uint8), text_start, seats, hole_size, units, rows, first_row, taken,
-           hole, board)
+    _parse(
+        np.frombuffer(b"".join(texts), np.uint8),
+        text_start,
+        seats,
+        hole_size,
+        units,
+        rows,
+        first_row,
+        taken,
+        hole,
+        board,
+    )
     games = [e[0].game if e else None for e in prepared]
     highs, lows = _evaluate(games, seats, taken, hole, board)
     out = Replayed(
-        matched=np.zeros(n, np.bool_), setups=[e[0] if e else None for e in prepared], seats=seats,
-        reached=np.zeros(n, np.int64), players_at=np.zeros((n, 5), np.int64), live=np.zeros((n, width), np.bool_),
-        voluntary=np.zeros((n, width), np.bool_), pot=np.zeros(n, np.int64), net=np.zeros((n, width), np.int64),
-        won=np.zeros((n, width), np.int64), stats=np.zeros((n, width, len(STATS)), np.int64),
-        known=np.zeros(n, np.bool_), flags=np.zeros((n, len(SHOWDOWN_FLAGS)), np.int64),
-        games=[g.name if g else None for g in games], blind=np.zeros(n, np.int64),
+        matched=np.zeros(n, np.bool_),
+        setups=[e[0] if e else None for e in prepared],
+        seats=seats,
+        reached=np.zeros(n, np.int64),
+        players_at=np.zeros((n, 5), np.int64),
+        live=np.zeros((n, width), np.bool_),
+        voluntary=np.zeros((n, width), np.bool_),
+        pot=np.zeros(n, np.int64),
+        net=np.zeros((n, width), np.int64),
+        won=np.zeros((n, width), np.int64),
+        stats=np.zeros((n, width, len(STATS)), np.int64),
+        known=np.zeros(n, np.bool_),
+        flags=np.zeros((n, len(SHOWDOWN_FLAGS)), np.int64),
+        games=[g.name if g else None for g in games],
+        blind=np.zeros(n, np.int64),
     )
     out.blind[:] = [max(max(e[0].blinds), structures[i, S_MIN_BET], 1) if e else 0 for i, e in enumerate(prepared)]
-    _replay(np.where(taken, seats, 0), stacks, blinds, antes, structures, expected, hole_size, rows, first_row,
-            highs, lows, hole[:, :, 0] >= 0, out.matched, out.reached, out.players_at, out.live, out.voluntary,
-            out.pot, out.net, out.won, out.stats, out.known, out.flags)  # seats 0: not taken, skipped
+    _replay(
+        np.where(taken, seats, 0),
+        stacks,
+        blinds,
+        antes,
+        structures,
+        expected,
+        hole_size,
+        rows,
+        first_row,
+        highs,
+        lows,
+        hole[:, :, 0] >= 0,
+        out.matched,
+        out.reached,
+        out.players_at,
+        out.live,
+        out.voluntary,
+        out.pot,
+        out.net,
+        out.won,
+        out.stats,
+        out.known,
+        out.flags,
+    )  # seats 0: not taken, skipped
     return out
 
 
@@ -206,7 +254,9 @@ def _evaluate(games: list, seats: np.ndarray, taken: np.ndarray, hole: np.ndarra
         cards = hole[rows, :k, : rules.hole_cards]
         stand_ins = np.arange(rules.hole_cards)[None, None, :]
         cards = np.where(cards[:, :, :1] >= 0, cards, stand_ins)
-        high, low = fast_evaluator(rules).high_low(cards.astype(np.uint8), board[rows, : rules.board_cards].astype(np.uint8))
+        high, low = fast_evaluator(rules).high_low(
+            cards.astype(np.uint8), board[rows, : rules.board_cards].astype(np.uint8)
+        )
         highs[rows, :k], lows[rows, :k] = high, low
     return highs, lows
 
@@ -293,8 +343,14 @@ def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken,
                 stop += 1
             row = rows[r]
             row[8] = 0
-            if stop - pos >= 5 and blob[pos] == ord("d") and blob[pos + 1] == _SPACE and blob[pos + 4] == _SPACE \
-                    and blob[pos + 2] == ord("d") and blob[pos + 3] in (ord("h"), ord("b")):
+            if (
+                stop - pos >= 5
+                and blob[pos] == ord("d")
+                and blob[pos + 1] == _SPACE
+                and blob[pos + 4] == _SPACE
+                and blob[pos + 2] == ord("d")
+                and blob[pos + 3] in (ord("h"), ord("b"))
+            ):
                 if blob[pos + 3] == ord("b"):  # d db CARDS
                     count = _cards_at(blob, pos + 5, stop, cards)
                     if count < 0 or dealt_board + count > 5:
@@ -342,8 +398,13 @@ def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken,
                     row[0] = FOLDS
                 elif length == 2 and blob[verb] == ord("c") and blob[verb + 1] == ord("c") and space == stop:
                     row[0] = CHECKS_OR_CALLS
-                elif length == 3 and blob[verb] == ord("c") and blob[verb + 1] == ord("b") and blob[verb + 2] == ord("r") \
-                        and argument < stop:
+                elif (
+                    length == 3
+                    and blob[verb] == ord("c")
+                    and blob[verb + 1] == ord("b")
+                    and blob[verb + 2] == ord("r")
+                    and argument < stop
+                ):
                     amount = _number_at(blob, argument, stop, unit)
                     if amount < 0:
                         ok = False
@@ -393,8 +454,31 @@ def _parse(blob, text_start, seats_of, hole_size, units, rows, first_row, taken,
 
 
 @njit(cache=True)
-def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_cards, rows, first_row, highs, lows,
-            known_hole, matched, reached, players_at, live_end, voluntary, pot_out, net, won_out, stats, known, flags):
+def _replay(
+    seats_of,
+    start_stacks,
+    blinds,
+    antes,
+    structures,
+    expected,
+    hole_cards,
+    rows,
+    first_row,
+    highs,
+    lows,
+    known_hole,
+    matched,
+    reached,
+    players_at,
+    live_end,
+    voluntary,
+    pot_out,
+    net,
+    won_out,
+    stats,
+    known,
+    flags,
+):
     width = start_stacks.shape[1]
     stacks_ = np.empty(width, np.int64)
     contributed_ = np.empty(width, np.int64)
@@ -551,8 +635,9 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                         voluntary[h, seat] = True
                     acted_at[seat] = _max(bets)
                 else:
-                    low, high = _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, bets,
-                                              acted_at, contributed)
+                    low, high = _raise_bounds(
+                        seat, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed
+                    )
                     if low < 0 or amount < low or amount > high:
                         ok = False  # illegal, or a short wager's reopening: the reference decides
                         continue
@@ -563,7 +648,9 @@ def _replay(seats_of, start_stacks, blinds, antes, structures, expected, hole_ca
                     if street == 0:
                         voluntary[h, seat] = True
                     acted_at[seat] = amount
-                read_action(stat, reading, seat, FOLD if kind == FOLDS else CHECK_CALL if kind == CHECKS_OR_CALLS else RAISE)
+                read_action(
+                    stat, reading, seat, FOLD if kind == FOLDS else CHECK_CALL if kind == CHECKS_OR_CALLS else RAISE
+                )
                 actor = _next_actor(seat + 1, folded, stacks, bets, acted_at)
                 settle_now = actor < 0
         if ok and not done:  # Hand.finish_showdown: the betting over, every live hand known

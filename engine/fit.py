@@ -38,7 +38,7 @@ from engine.fast_replay import replay_batch
 from engine.phh import Status, load_paths, replay, setup_of
 from engine.policy import Policy, tables_toml
 from engine.ranking import HandRanking
-from engine.records import SHOWDOWN, STATS, PFR, VPIP
+from engine.records import PFR, SHOWDOWN, STATS, VPIP
 from engine.table import BIG_BLIND, Table
 from engine.tune import Deals, policy_at, vector_of
 from evaluator.errors import SampyongError
@@ -49,28 +49,38 @@ from evaluator.games import Game
 HAND_COUNTS = ("hands", "flop_hands", "players_at_flop", "showdown_hands", "seats")
 COUNTS = (*HAND_COUNTS, *STATS)
 RATIOS = {
-    "flop": ("flop_hands", "hands"),             # hands that see a flop
+    "flop": ("flop_hands", "hands"),  # hands that see a flop
     "players": ("players_at_flop", "flop_hands"),  # players at the flop, of the hands that see one
-    "showdown": ("showdown_hands", "hands"),     # hands that reach a showdown
-    "vpip": ("vpip", "seats"),                   # seats that put chips in preflop by choice
-    "pfr": ("pfr", "seats"),                     # seats that raise preflop
+    "showdown": ("showdown_hands", "hands"),  # hands that reach a showdown
+    "vpip": ("vpip", "seats"),  # seats that put chips in preflop by choice
+    "pfr": ("pfr", "seats"),  # seats that raise preflop
     "three_bet": ("three_bet", "three_bet_chance"),  # re-raises, of the seats facing one raise
-    "af_flop": ("aggressive_flop", "calls_flop"),    # bets and raises per call, street by street
+    "af_flop": ("aggressive_flop", "calls_flop"),  # bets and raises per call, street by street
     "af_turn": ("aggressive_turn", "calls_turn"),
     "af_river": ("aggressive_river", "calls_river"),
-    "wtsd": ("showdown", "flop"),                # seats at showdown, of the seats that saw the flop
-    "af": ("aggressive", "calls"),               # over every street
-    "cbet": ("cbet", "cbet_chance"),             # the preflop raiser's flop bets, of its chances
+    "wtsd": ("showdown", "flop"),  # seats at showdown, of the seats that saw the flop
+    "af": ("aggressive", "calls"),  # over every street
+    "cbet": ("cbet", "cbet_chance"),  # the preflop raiser's flop bets, of its chances
 }
 TARGETS = ("flop", "players", "showdown", "vpip", "pfr", "three_bet", "af_flop", "af_turn", "af_river")
 REPORTED = (*TARGETS, "wtsd", "af", "cbet")
 # How far from the records a fitted figure may land: two points of a share, a tenth of a player
 # at the flop, half a bet per call.
 TOLERANCE = {name: 0.5 if name.startswith("af") else 0.1 if name == "players" else 0.02 for name in RATIOS}
-LABELS = {"flop": "flop seen", "players": "players at the flop", "showdown": "reached showdown", "vpip": "VPIP",
-          "pfr": "PFR", "three_bet": "three-bet", "af_flop": "aggression, flop", "af_turn": "aggression, turn",
-          "af_river": "aggression, river", "wtsd": "went to showdown", "af": "aggression factor",
-          "cbet": "continuation bet"}
+LABELS = {
+    "flop": "flop seen",
+    "players": "players at the flop",
+    "showdown": "reached showdown",
+    "vpip": "VPIP",
+    "pfr": "PFR",
+    "three_bet": "three-bet",
+    "af_flop": "aggression, flop",
+    "af_turn": "aggression, turn",
+    "af_river": "aggression, river",
+    "wtsd": "went to showdown",
+    "af": "aggression factor",
+    "cbet": "continuation bet",
+}
 MIN_HANDS = 200  # fewer usable records than this say too little to fit to
 PILOT_HANDS = 4000  # a pilot run's hands, per start
 HANDS_AT_LEAST, HANDS_AT_MOST = 2000, 100_000  # a trial's hands, whatever the pilot says
@@ -84,10 +94,18 @@ RANGES = {"bet": (0.0, 1.0), "bluff": (0.0, 0.5), "call_factor": (0.0, 6.0)}
 # thresholds (the turn plays as the flop; the river has its own) and limping (yes or no: the
 # search tries both, ``search``).
 KNOBS = (
-    ("preflop", "open_early", 0.0, 1.0), ("preflop", "open_late", 0.0, 1.0), ("preflop", "call", 0.0, 1.0),
-    ("preflop", "overcall", 0.0, 1.0), ("preflop", "reraise", 0.0, 1.0), ("preflop", "call_reraised", 0.0, 1.0),
+    ("preflop", "open_early", 0.0, 1.0),
+    ("preflop", "open_late", 0.0, 1.0),
+    ("preflop", "call", 0.0, 1.0),
+    ("preflop", "overcall", 0.0, 1.0),
+    ("preflop", "reraise", 0.0, 1.0),
+    ("preflop", "call_reraised", 0.0, 1.0),
     ("preflop", "open_size", 0.25, 2.0),
-    *(("postflop", f"{name}{street}", *RANGES[name]) for name in ("bet", "bluff", "call_factor") for street in ("", "_river")),
+    *(
+        ("postflop", f"{name}{street}", *RANGES[name])
+        for name in ("bet", "bluff", "call_factor")
+        for street in ("", "_river")
+    ),
     ("postflop", "bet_size", 0.25, 2.0),
 )
 STARTS = ("tight", "loose", "regular", "station")
@@ -130,8 +148,16 @@ def hand_counts(reached: np.ndarray, players_at: np.ndarray, stats: np.ndarray) 
     (``[hand, seat, STATS]``)."""
     n, seats = stats.shape[:2]
     flop = reached >= 1
-    return np.column_stack([np.ones(n), flop, np.where(flop, players_at[:, 1], 0), reached == SHOWDOWN,
-                            np.full(n, seats), stats.sum(axis=1)]).astype(np.int64)
+    return np.column_stack(
+        [
+            np.ones(n),
+            flop,
+            np.where(flop, players_at[:, 1], 0),
+            reached == SHOWDOWN,
+            np.full(n, seats),
+            stats.sum(axis=1),
+        ]
+    ).astype(np.int64)
 
 
 def figures_of(counts: np.ndarray, stats: np.ndarray | None = None) -> Figures:
@@ -141,8 +167,13 @@ def figures_of(counts: np.ndarray, stats: np.ndarray | None = None) -> Figures:
     for name, (top, bottom) in RATIOS.items():
         values[name], se[name] = ratio_se(counts[:, COUNTS.index(top)], counts[:, COUNTS.index(bottom)])
     seats = () if stats is None else tuple(range(stats.shape[1]))
-    return Figures(values, se, len(counts), tuple(float(stats[:, s, VPIP].mean()) for s in seats),
-                   tuple(float(stats[:, s, PFR].mean()) for s in seats))
+    return Figures(
+        values,
+        se,
+        len(counts),
+        tuple(float(stats[:, s, VPIP].mean()) for s in seats),
+        tuple(float(stats[:, s, PFR].mean()) for s in seats),
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,12 +219,24 @@ def read_records(paths, game: Game | None = None) -> Records:
         which = f" of {chosen.name}" if chosen is not None else ""
         raise SampyongError(f"{sum(tables.values())} usable records{which}: fitting needs at least {MIN_HANDS}")
     (seats, betting), _ = max(tables.items(), key=lambda item: (item[1], item[0][0]))
-    rows = np.array([i for i in usable if setups[i].game == chosen and (len(setups[i].stacks), setups[i].betting) == (seats, betting)])
+    rows = np.array(
+        [
+            i
+            for i in usable
+            if setups[i].game == chosen and (len(setups[i].stacks), setups[i].betting) == (seats, betting)
+        ]
+    )
     stacks = sorted(sorted(setups[i].stacks)[seats // 2] / batch.blind[i] for i in rows)
     stats = batch.stats[rows, :seats]
     figures = figures_of(hand_counts(batch.reached[rows], batch.players_at[rows], stats), stats)
-    return Records(figures, chosen, betting, int(seats), max(1.0, round(2 * stacks[len(stacks) // 2]) / 2),
-                   len(records) - len(rows))
+    return Records(
+        figures,
+        chosen,
+        betting,
+        int(seats),
+        max(1.0, round(2 * stacks[len(stacks) // 2]) / 2),
+        len(records) - len(rows),
+    )
 
 
 def play_figures(table: Table, deals: Deals) -> Figures:
@@ -229,8 +272,15 @@ def hands_needed(pilots: list[Figures], targets=TARGETS) -> int:
     """The hands a trial plays so that every target's standard error is below a quarter of its
     tolerance, by the largest of the ``pilots``' errors per hand (rounded up to a thousand, within
     ``HANDS_AT_LEAST`` and ``HANDS_AT_MOST``)."""
-    need = max([p.hands * (4 * p.se[name] / TOLERANCE[name]) ** 2 for p in pilots for name in targets
-                if math.isfinite(p.se[name])] + [0])
+    need = max(
+        [
+            p.hands * (4 * p.se[name] / TOLERANCE[name]) ** 2
+            for p in pilots
+            for name in targets
+            if math.isfinite(p.se[name])
+        ]
+        + [0]
+    )
     return int(min(max(math.ceil(need / 1000) * 1000, HANDS_AT_LEAST), HANDS_AT_MOST))
 
 
@@ -252,7 +302,14 @@ class Search:
 
 
 PREFLOP_TARGETS = ("flop", "players", "vpip", "pfr", "three_bet")  # what preflop play alone decides
-PREFLOP_KNOBS = ("open_early", "open_late", "call", "overcall", "reraise", "call_reraised")  # what decides it, and limping
+PREFLOP_KNOBS = (
+    "open_early",
+    "open_late",
+    "call",
+    "overcall",
+    "reraise",
+    "call_reraised",
+)  # what decides it, and limping
 # The search's stages: which knobs, at which first step, with what share of a start's trials.
 STAGES = (("preflop", 0.2, 0.3), ("postflop", 0.25, 0.4), ("all", 0.05, 0.3))
 
@@ -275,8 +332,19 @@ class Trial:
         return play_figures(self.records.table(policy), self.deals)
 
 
-def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials: int, seed: int, targets=TARGETS,
-           knobs=KNOBS, step=lambda: None, map=map) -> Search:
+def search(
+    records: Records,
+    start: Policy,
+    deals: Deals,
+    scale: dict,
+    *,
+    trials: int,
+    seed: int,
+    targets=TARGETS,
+    knobs=KNOBS,
+    step=lambda: None,
+    map=map,
+) -> Search:
     """CMA-ES from ``start`` over ``knobs`` in three stages (``STAGES``), at most ``trials`` trials in
     all (``step()`` after each), every trial on ``deals`` (``map(Trial, policies)`` plays a
     generation: a process pool's map runs them side by side):
@@ -296,8 +364,10 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
 
     def judged(policies: list[Policy], preflop: bool) -> list[tuple[float, Policy, Figures]]:
         played = map(trial, [_preflop_only(p) if preflop else p for p in policies])
-        return [(distance(f, records.figures, scale, preflop_targets if preflop else targets), p, f)
-                for p, f in zip(policies, played)]
+        return [
+            (distance(f, records.figures, scale, preflop_targets if preflop else targets), p, f)
+            for p, f in zip(policies, played)
+        ]
 
     best = judged([start], False)[0]
     history = [best[0]]
@@ -322,8 +392,19 @@ def search(records: Records, start: Policy, deals: Deals, scale: dict, *, trials
             bases = [_with(bases[0], limp=limp) for limp in (bases[0].preflop.limp, not bases[0].preflop.limp)]
         elif stage == "postflop":  # from the start's postflop knobs and from the middle of their ranges
             bases = [bases[0], policy_at(bases[0], np.full(len(chosen), 0.5), chosen)]
-        found = [_cma(b, chosen, sigma, budget // len(bases), seed + number, lambda ps, preflop=preflop: judged(ps, preflop), tried, preflop)
-                 for b in bases]
+        found = [
+            _cma(
+                b,
+                chosen,
+                sigma,
+                budget // len(bases),
+                seed + number,
+                lambda ps, preflop=preflop: judged(ps, preflop),
+                tried,
+                preflop,
+            )
+            for b in bases
+        ]
         stops.append(f"{stage}: " + " / ".join(stop for _, stop in found))
         if preflop:
             bases = [min(found, key=lambda f: f[0][0])[0][1]]
@@ -343,9 +424,19 @@ def _cma(base: Policy, knobs, sigma: float, budget: int, seed: int, judge, tried
     and told to ``tried``; the best outcome met and why it stopped."""
     import cma
 
-    strategy = cma.CMAEvolutionStrategy(vector_of(base, knobs), sigma, {
-        "seed": seed + 1, "bounds": [0, 1], "maxfevals": budget, "verbose": -9, "tolfun": 0.05, "tolx": 1e-3,
-        "tolflatfitness": 3})
+    strategy = cma.CMAEvolutionStrategy(
+        vector_of(base, knobs),
+        sigma,
+        {
+            "seed": seed + 1,
+            "bounds": [0, 1],
+            "maxfevals": budget,
+            "verbose": -9,
+            "tolfun": 0.05,
+            "tolx": 1e-3,
+            "tolflatfitness": 3,
+        },
+    )
     best = (math.inf, base, None)
     while not strategy.stop():
         points = strategy.ask()
@@ -391,10 +482,20 @@ class Fitted:
         rows = []
         for name in REPORTED:
             residual = checked[name] - target[name]
-            rows.append({"figure": name, "records": target[name], "records_se": target.se[name], "fitted": checked[name],
-                         "fitted_se": checked.se[name], "residual": residual, "tolerance": TOLERANCE[name],
-                         "fitted_to": name in self.targets, "within": bool(abs(residual) <= TOLERANCE[name]),
-                         "in_tolerances": residual / TOLERANCE[name]})
+            rows.append(
+                {
+                    "figure": name,
+                    "records": target[name],
+                    "records_se": target.se[name],
+                    "fitted": checked[name],
+                    "fitted_se": checked.se[name],
+                    "residual": residual,
+                    "tolerance": TOLERANCE[name],
+                    "fitted_to": name in self.targets,
+                    "within": bool(abs(residual) <= TOLERANCE[name]),
+                    "in_tolerances": residual / TOLERANCE[name],
+                }
+            )
         return rows
 
     def within(self, start: str | None = None, names=None) -> bool:
@@ -403,8 +504,20 @@ class Fitted:
         return all(row["within"] for row in self.residuals(start) if row["figure"] in names)
 
 
-def fit(records: Records, starts: list[Policy], ranking: HandRanking, *, hands: int | None = None, trials: int = 300,
-        seed: int = 1, targets=TARGETS, knobs=KNOBS, log=lambda line: None, progress=None, map=map) -> Fitted:
+def fit(
+    records: Records,
+    starts: list[Policy],
+    ranking: HandRanking,
+    *,
+    hands: int | None = None,
+    trials: int = 300,
+    seed: int = 1,
+    targets=TARGETS,
+    knobs=KNOBS,
+    log=lambda line: None,
+    progress=None,
+    map=map,
+) -> Fitted:
     """Fit a policy to ``records`` from each of ``starts`` (see the module): ``hands`` a trial
     (default: from a pilot run of each start), at most ``trials`` trials a start; ``progress(total)``
     gives a step function called after each trial (a progress bar), ``log(line)`` hears each stage,
@@ -416,18 +529,29 @@ def fit(records: Records, starts: list[Policy], ranking: HandRanking, *, hands: 
     # The records are a pilot too: the play the search aims for has their errors per hand.
     measured = [*pilots.values(), records.figures]
     chosen = hands or hands_needed(measured, targets)
-    worst = max(measured, key=lambda p: max([p.se[t] * math.sqrt(p.hands / chosen) / TOLERANCE[t] for t in targets
-                                             if math.isfinite(p.se[t])] + [0.0]))
-    log(f"{chosen:,} hands a trial{' (given)' if hands else ''}: trial standard errors at the worst pilot "
-        + ", ".join(f"{t} {worst.se[t] * math.sqrt(worst.hands / chosen):.4f}" for t in targets if math.isfinite(worst.se[t]))
-        + " (a quarter of the tolerance: " + ", ".join(f"{t} {TOLERANCE[t] / 4:g}" for t in targets) + ")")
+    worst = max(
+        measured,
+        key=lambda p: max(
+            [p.se[t] * math.sqrt(p.hands / chosen) / TOLERANCE[t] for t in targets if math.isfinite(p.se[t])] + [0.0]
+        ),
+    )
+    log(
+        f"{chosen:,} hands a trial{' (given)' if hands else ''}: trial standard errors at the worst pilot "
+        + ", ".join(
+            f"{t} {worst.se[t] * math.sqrt(worst.hands / chosen):.4f}" for t in targets if math.isfinite(worst.se[t])
+        )
+        + " (a quarter of the tolerance: "
+        + ", ".join(f"{t} {TOLERANCE[t] / 4:g}" for t in targets)
+        + ")"
+    )
     deals = Deals.dealt(records.game, records.seats, chosen, (seed, 0), ranking)
     scale = scales(records.figures, worst, chosen, targets)
     step = progress(len(starts) * trials) if progress else (lambda: None)
     searches = []
     for start in starts:
-        found = search(records, start, deals, scale, trials=trials, seed=seed, targets=targets, knobs=knobs, step=step,
-                       map=map)
+        found = search(
+            records, start, deals, scale, trials=trials, seed=seed, targets=targets, knobs=knobs, step=step, map=map
+        )
         searches.append(found)
         log(f"from {start.name}: distance {found.distance:.2f} after {found.trials} trials ({found.stop})")
     fresh = Deals.dealt(records.game, records.seats, 4 * chosen, (seed, 2), ranking)
@@ -440,12 +564,15 @@ SEAT_KNOBS = ("open_early", "open_late", "call", "overcall", "reraise", "call_re
 
 def seat_distance(reached: Figures, target: Figures, seat: int) -> float:
     """The squared misses of ``seat``'s VPIP and PFR, in units of their tolerance."""
-    return sum(((getattr(reached, f"seat_{t}")[seat] - getattr(target, f"seat_{t}")[seat]) / TOLERANCE[t]) ** 2
-               for t in ("vpip", "pfr"))
+    return sum(
+        ((getattr(reached, f"seat_{t}")[seat] - getattr(target, f"seat_{t}")[seat]) / TOLERANCE[t]) ** 2
+        for t in ("vpip", "pfr")
+    )
 
 
-def fit_positions(records: Records, policies: tuple[Policy, ...], deals: Deals, rounds: int = 4,
-                  log=lambda line: None) -> tuple[tuple[Policy, ...], Figures]:
+def fit_positions(
+    records: Records, policies: tuple[Policy, ...], deals: Deals, rounds: int = 4, log=lambda line: None
+) -> tuple[tuple[Policy, ...], Figures]:
     """Each seat's preflop play searched for that seat's own VPIP and PFR in the records, the other
     seats' policies held, every trial on ``deals``: each round, per seat in turn, limping flipped,
     then each preflop share a step up and down (steps from 0.25, halving each round: a seat may
@@ -459,33 +586,47 @@ def fit_positions(records: Records, policies: tuple[Policy, ...], deals: Deals, 
             for knob, direction in [("limp", 0), *((knob, d) for knob in SEAT_KNOBS for d in (1, -1))]:
                 now = getattr(best[seat].preflop, knob)
                 value = (not now) if knob == "limp" else round(min(max(now + direction * step, 0.0), 1.0), 4)
-                changed = dataclasses.replace(best[seat], preflop=dataclasses.replace(best[seat].preflop, **{knob: value}))
-                trial = best[:seat] + (changed,) + best[seat + 1:]
+                changed = dataclasses.replace(
+                    best[seat], preflop=dataclasses.replace(best[seat].preflop, **{knob: value})
+                )
+                trial = best[:seat] + (changed,) + best[seat + 1 :]
                 figures = play_figures(records.table(trial), deals)
                 if seat_distance(figures, target, seat) < seat_distance(reached, target, seat):
                     best, reached = trial, figures
-                    log(f"seat {seat} preflop.{knob} = {value}: vpip {figures.seat_vpip[seat]:.3f}, "
-                        f"pfr {figures.seat_pfr[seat]:.3f}")
+                    log(
+                        f"seat {seat} preflop.{knob} = {value}: vpip {figures.seat_vpip[seat]:.3f}, "
+                        f"pfr {figures.seat_pfr[seat]:.3f}"
+                    )
         step /= 2
     return best, reached
 
 
 def seat_residuals(target: Figures, reached: Figures) -> list[tuple[int, str, float, float, float]]:
     """Per seat and figure (VPIP, PFR): the records' value, the fitted seat's, and the residual."""
-    return [(seat, t, getattr(target, f"seat_{t}")[seat], getattr(reached, f"seat_{t}")[seat],
-             getattr(reached, f"seat_{t}")[seat] - getattr(target, f"seat_{t}")[seat])
-            for seat in range(len(reached.seat_vpip)) for t in ("vpip", "pfr")]
+    return [
+        (
+            seat,
+            t,
+            getattr(target, f"seat_{t}")[seat],
+            getattr(reached, f"seat_{t}")[seat],
+            getattr(reached, f"seat_{t}")[seat] - getattr(target, f"seat_{t}")[seat],
+        )
+        for seat in range(len(reached.seat_vpip))
+        for t in ("vpip", "pfr")
+    ]
 
 
 def policy_toml(policy: Policy, rows: list[tuple[str, float, float]], heading: str) -> str:
     """The fitted policy as a TOML file, ``heading`` and a table of ``rows`` (figure, records,
     fitted) in comments."""
-    return "\n".join([
-        f'name = "{policy.name}"',
-        f'description = "{policy.description}"',
-        f"# {heading}",
-        "# figure                records    fitted   residual",
-        *[f"# {LABELS.get(t, t):20} {a:9.3f} {b:9.3f} {b - a:+10.3f}" for t, a, b in rows],
-        "",
-        *tables_toml(policy),
-    ])
+    return "\n".join(
+        [
+            f'name = "{policy.name}"',
+            f'description = "{policy.description}"',
+            f"# {heading}",
+            "# figure                records    fitted   residual",
+            *[f"# {LABELS.get(t, t):20} {a:9.3f} {b:9.3f} {b - a:+10.3f}" for t, a, b in rows],
+            "",
+            *tables_toml(policy),
+        ]
+    )

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from engine.betting import Betting, min_raise_size, raise_bounds
 from evaluator import reference
 from evaluator.cards import format_cards, parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import Game
 from evaluator.settle import side_pots, split_pot
-
-from engine.betting import Betting, min_raise_size, raise_bounds
 
 STREETS = ("preflop", "flop", "turn", "river")
 BOARD_DEALS = (3, 1, 1)  # cards dealt before the flop, turn and river betting
@@ -85,8 +84,15 @@ class Hand:
     """
 
     def __init__(
-        self, game: Game, betting: Betting, stacks, blinds, antes=None, min_bet: int | None = None,
-        auto_showdown: bool = True, posts=None,
+        self,
+        game: Game,
+        betting: Betting,
+        stacks,
+        blinds,
+        antes=None,
+        min_bet: int | None = None,
+        auto_showdown: bool = True,
+        posts=None,
     ):
         n = len(stacks)
         antes = list(antes) if antes is not None else [0] * n
@@ -100,7 +106,11 @@ class Hand:
             raise SampyongError("posts need one amount per seat, none negative")
         if min_bet is not None and min_bet < 0:
             raise SampyongError("the minimum bet cannot be negative")
-        self.initial_blinds, self.initial_antes, self.initial_posts = list(blinds), list(antes), posts  # as the record writes them
+        self.initial_blinds, self.initial_antes, self.initial_posts = (
+            list(blinds),
+            list(antes),
+            posts,
+        )  # as the record writes them
         if n == 2:  # heads-up: the button (seat 1) posts the small blind
             blinds, antes = blinds[::-1], antes[::-1]
         self.game = game
@@ -316,7 +326,9 @@ class Hand:
             if shown is None or len(shown) != self.game.hole_cards:
                 raise IllegalAction(f"p{seat + 1} must show {self.game.hole_cards} cards")
             if self.hole[seat] is not None and sorted(shown) != sorted(self.hole[seat]):
-                raise IllegalAction(f"p{seat + 1} shows {format_cards(shown)} but was dealt {format_cards(self.hole[seat])}")
+                raise IllegalAction(
+                    f"p{seat + 1} shows {format_cards(shown)} but was dealt {format_cards(self.hole[seat])}"
+                )
             if self.hole[seat] is None:
                 self._check_unseen(shown)
             self.hole[seat] = shown
@@ -349,7 +361,9 @@ class Hand:
         self.acted_at: list[int | None] = [None] * self.seats  # the bet level each seat last acted at
         self.last_raise = 0  # the size of the last full bet or raise this street
         self.raises = 0
-        self.opener = opener  # who shows first if the showdown follows this street: the last to bet or raise, else the opener
+        self.opener = (
+            opener  # who shows first if the showdown follows this street: the last to bet or raise, else the opener
+        )
         if self.street > 0:
             self.bets = [0] * self.seats
         self.actor = self._next_actor(opener)
@@ -441,9 +455,17 @@ class Hand:
         live = self.live
         acted = None if reopened else self.acted_at[seat]
         low, high = raise_bounds(
-            self.structure, self.street, self.last_raise, self.raises, len(live),
-            sum(self.stacks[s] > 0 for s in live if s != seat), self.stacks[seat] + self.bets[seat], self.max_bet,
-            self.max_bet - self.bets[seat], -1 if acted is None else acted, self.pot,
+            self.structure,
+            self.street,
+            self.last_raise,
+            self.raises,
+            len(live),
+            sum(self.stacks[s] > 0 for s in live if s != seat),
+            self.stacks[seat] + self.bets[seat],
+            self.max_bet,
+            self.max_bet - self.bets[seat],
+            -1 if acted is None else acted,
+            self.pot,
         )
         return (None, None) if low < 0 else (int(low), int(high))
 

@@ -52,11 +52,12 @@ from pathlib import Path
 import rtoml
 import tomli_w
 
-from evaluator.errors import SampyongError
-from evaluator.games import Game, game as preset
-from engine.betting import NO_LIMIT, POT_LIMIT, Betting, fixed_limit
 from engine import departures
+from engine.betting import NO_LIMIT, POT_LIMIT, Betting, fixed_limit
 from engine.hand import Hand, IllegalAction
+from evaluator.errors import SampyongError
+from evaluator.games import Game
+from evaluator.games import game as preset
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,12 +87,24 @@ CODES = {(v.game, v.betting): v.code for v in VARIANTS.values()}
 STANDARD_CODES = {"NT", "FT", "PO", "FO/8"}  # written exactly as PHH and pokerkit read them
 
 # Fields whose numbers are chip amounts (the rest: years, days, hand numbers, ...).
-AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks", "_posts")
+AMOUNT_FIELDS = (
+    "antes",
+    "blinds_or_straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "starting_stacks",
+    "_posts",
+)
 RESULT_FIELDS = ("finishing_stacks", "winnings")
 _RAISE_AMOUNT = re.compile(r"^\s*p\d+ cbr (\S+)")
-_NOT_WHOLE_RAISE = re.compile(r"cbr(?! \d+$)", re.MULTILINE)  # a bet or raise to other than whole chips, one action a line
+_NOT_WHOLE_RAISE = re.compile(
+    r"cbr(?! \d+$)", re.MULTILINE
+)  # a bet or raise to other than whole chips, one action a line
 ACTION = re.compile(  # a PHH action: groups (d, dh, seat, cards | d, db, cards | seat, verb, argument)
-    r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$")
+    r"^\s*(?:(d) (dh) p(\d+) (\S+)|(d) (db) (\S+)|p(\d+) (f|cc|cbr|sm)(?: (\S+))?)\s*(?:#.*)?$"
+)
 
 
 @dataclasses.dataclass
@@ -240,7 +253,9 @@ def load_file(file: Path, data: bytes | None = None) -> list[Record]:
 
         text = sites.decode(data)
         if sites.detect(text) is None:
-            raise SampyongError(f"{file}: not a PHH file nor a hand history of a known site ({', '.join(sites.MODULES)})") from None
+            raise SampyongError(
+                f"{file}: not a PHH file nor a hand history of a known site ({', '.join(sites.MODULES)})"
+            ) from None
         converted = sites.read_text(text, str(file))
         return [Record(fields, str(file), number) for number, fields in enumerate(converted.records, 1)]
 
@@ -366,8 +381,16 @@ def hand_of(record: Record, unit: int | None = None) -> tuple[Hand, int]:
     Raises ``SampyongError`` for an unknown variant or malformed fields.
     """
     setup = setup_of(record, unit)
-    return Hand(setup.game, setup.betting, setup.stacks, setup.blinds, setup.antes, min_bet=setup.min_bet,
-                auto_showdown=False, posts=setup.posts), setup.unit
+    return Hand(
+        setup.game,
+        setup.betting,
+        setup.stacks,
+        setup.blinds,
+        setup.antes,
+        min_bet=setup.min_bet,
+        auto_showdown=False,
+        posts=setup.posts,
+    ), setup.unit
 
 
 def game_of(record: Record, variant: Variant) -> Game:
@@ -473,9 +496,18 @@ def replay(record: Record) -> Replay:
                 message = "; ".join(filter(None, [message, *_departure_notes(kinds)]))
             elif field == "winnings":
                 message = f"winnings: {message}"
-            return Replay(record, status, finishing, expected if field == "finishing_stacks" else None, message, hand,
-                          _departures(kinds) if status == Status.MATCH else ())
-    return Replay(record, Status.NO_RECORD, finishing, message="the record has no finishing_stacks or winnings", hand=hand)
+            return Replay(
+                record,
+                status,
+                finishing,
+                expected if field == "finishing_stacks" else None,
+                message,
+                hand,
+                _departures(kinds) if status == Status.MATCH else (),
+            )
+    return Replay(
+        record, Status.NO_RECORD, finishing, message="the record has no finishing_stacks or winnings", hand=hand
+    )
 
 
 def _result(hand: Hand, stacks: list[int], field: str, unit: int) -> list[Decimal]:
@@ -524,8 +556,11 @@ def summary(results) -> str:
     written = Counter(kind for r in results if r.status == "match" for kind in getattr(r, "departures", ()))
     if written:
         hands = sum(1 for r in results if r.status == "match" and getattr(r, "departures", ()))
-        line += f"; {hands:,} of the matches replayed as their writer played them (" + ", ".join(
-            f"{kind} {written[kind]:,}" for kind in departures.KINDS if written[kind]) + ")"
+        line += (
+            f"; {hands:,} of the matches replayed as their writer played them ("
+            + ", ".join(f"{kind} {written[kind]:,}" for kind in departures.KINDS if written[kind])
+            + ")"
+        )
     return line
 
 
@@ -560,7 +595,10 @@ def _compare(ours: list[Decimal], expected: list[Decimal], unit: int) -> tuple[S
     step = Decimal(1).scaleb(-unit)
     halves = [e for e in expected if (e / step) != (e / step).to_integral_value()]
     if halves and sum(ours) == sum(expected) and all(abs(o - e) <= step / 2 for o, e in zip(ours, expected)):
-        return Status.MATCH, "the record splits an odd chip in halves; the engine gives it to the first tied winner left of the button"
+        return (
+            Status.MATCH,
+            "the record splits an odd chip in halves; the engine gives it to the first tied winner left of the button",
+        )
     return Status.DIFFER, "finishing stacks differ"
 
 

@@ -32,15 +32,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evaluator.deal import deal_cards
-from evaluator.games import Game
-
 from engine.betting import Betting
 from engine.chance import FOLD, RAISE, random_action
 from engine.hand import Hand
 from engine.policy import Policy, Postflop
 from engine.reads import caps
 from engine.strength import strength
+from evaluator.deal import deal_cards
+from evaluator.games import Game
 
 Percentile = Callable[[tuple[int, ...]], float]
 
@@ -116,8 +115,17 @@ def _decide(hand: Hand, seat: int, policy: Policy, order, percentile: Percentile
     else:
         post = policy.postflop
         ranges = caps(hand, seat, policy.encode(), order) if post.ranges else None
-        value = strength(hand.game, hand.hole[seat], hand.board, len(hand.live) - 1, post.samples, hand.key, seat,
-                         ranges, percentile if post.ranges else None)
+        value = strength(
+            hand.game,
+            hand.hole[seat],
+            hand.board,
+            len(hand.live) - 1,
+            post.samples,
+            hand.key,
+            seat,
+            ranges,
+            percentile if post.ranges else None,
+        )
         _postflop(hand, seat, policy, value, legal)
 
 
@@ -211,7 +219,9 @@ def postflop_choice(post: Postflop, strength, facing, call, pot, can_raise, stre
 
 def _postflop(hand: Hand, seat: int, policy: Policy, strength: float, legal) -> None:
     post = policy.postflop
-    choice = postflop_choice(post, strength, legal.fold, legal.call, hand.pot, legal.min_raise_to is not None, hand.street)
+    choice = postflop_choice(
+        post, strength, legal.fold, legal.call, hand.pot, legal.min_raise_to is not None, hand.street
+    )
     if choice == BET_RAISE:
         hand.raise_to(_raise_to(hand, legal, post.bet_size))
     elif choice == CHECK_CALL:

@@ -174,17 +174,54 @@ class Policy:
 # threshold the policy leaves to the flop's, such as ``bet_river``, at the flop's value: the
 # kernels read a street's as ``P_BET + street - 1``).
 P_STYLE = 0
-(P_OPEN_EARLY, P_OPEN_LATE, P_CALL, P_OVERCALL, P_RERAISE, P_CALL_RERAISED, P_LIMP, P_OPEN_SIZE,
- P_BET, P_BET_TURN, P_BET_RIVER, P_BLUFF, P_BLUFF_TURN, P_BLUFF_RIVER,
- P_CALL_FACTOR, P_CALL_FACTOR_TURN, P_CALL_FACTOR_RIVER, P_BET_SIZE, P_SAMPLES, P_RANGES,
- P_FOLD, P_CHECK_CALL, P_BET_RAISE, P_MIN_RAISE, P_MAX_RAISE) = range(1, 26)
+(
+    P_OPEN_EARLY,
+    P_OPEN_LATE,
+    P_CALL,
+    P_OVERCALL,
+    P_RERAISE,
+    P_CALL_RERAISED,
+    P_LIMP,
+    P_OPEN_SIZE,
+    P_BET,
+    P_BET_TURN,
+    P_BET_RIVER,
+    P_BLUFF,
+    P_BLUFF_TURN,
+    P_BLUFF_RIVER,
+    P_CALL_FACTOR,
+    P_CALL_FACTOR_TURN,
+    P_CALL_FACTOR_RIVER,
+    P_BET_SIZE,
+    P_SAMPLES,
+    P_RANGES,
+    P_FOLD,
+    P_CHECK_CALL,
+    P_BET_RAISE,
+    P_MIN_RAISE,
+    P_MAX_RAISE,
+) = range(1, 26)
 ENCODED = 26
 THRESHOLDS, CHECK_CALL_STYLE, RANDOM_LEGAL = (float(i) for i in range(len(STYLES)))
 
 
 # Keys whose values are shares in [0, 1]; every other number must be at least 0.
-_SHARES = {"open_early", "open_late", "call", "overcall", "reraise", "call_reraised", "bet", "bet_turn", "bet_river",
-           "bluff", "bluff_turn", "bluff_river", "min_raise", "max_raise"}
+_SHARES = {
+    "open_early",
+    "open_late",
+    "call",
+    "overcall",
+    "reraise",
+    "call_reraised",
+    "bet",
+    "bet_turn",
+    "bet_river",
+    "bluff",
+    "bluff_turn",
+    "bluff_river",
+    "min_raise",
+    "max_raise",
+}
 
 
 def _section(cls, data, where: str, path: str):
@@ -243,7 +280,9 @@ def parse_policy(text: str, path: str = "<policy>", name: str | None = None) -> 
 def _random_section(data, path: str) -> Random:
     section = _section(Random, data, "random", path)
     if section.min_raise + section.max_raise > 1:
-        raise SampyongError(f"{path}: random.min_raise + random.max_raise = {section.min_raise + section.max_raise:g} is over 1")
+        raise SampyongError(
+            f"{path}: random.min_raise + random.max_raise = {section.min_raise + section.max_raise:g} is over 1"
+        )
     if section.check_call <= 0:
         raise SampyongError(f"{path}: random.check_call must be above 0 (a check or call is always legal)")
     return section
@@ -256,17 +295,23 @@ def tables_toml(policy: Policy) -> list[str]:
     >>> tables_toml(builtin("regular"))[:2]
     ['[preflop]', 'open_early = 0.14']
     """
+
     def lines(section, cls) -> list[str]:
         values = [(field.name, getattr(section, field.name)) for field in dataclasses.fields(cls)]
-        return [f"{name} = {str(value).lower() if isinstance(value, bool) else value}" for name, value in values
-                if value is not None]  # a street that plays as the flop is left out
+        return [
+            f"{name} = {str(value).lower() if isinstance(value, bool) else value}"
+            for name, value in values
+            if value is not None
+        ]  # a street that plays as the flop is left out
 
     return ["[preflop]", *lines(policy.preflop, Preflop), "", "[postflop]", *lines(policy.postflop, Postflop), ""]
 
 
 def builtin_names() -> list[str]:
     """The policies that ship with the package."""
-    return sorted(p.name[:-5] for p in resources.files("engine").joinpath("policies").iterdir() if p.name.endswith(".toml"))
+    return sorted(
+        p.name[:-5] for p in resources.files("engine").joinpath("policies").iterdir() if p.name.endswith(".toml")
+    )
 
 
 def builtin_text(name: str) -> str:

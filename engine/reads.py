@@ -40,11 +40,16 @@ sample opponent hands from the same ranges (``engine.strength``).
 
 from __future__ import annotations
 
-from evaluator.jit import njit
-
 from engine.policy import (
-    P_CALL, P_CALL_RERAISED, P_LIMP, P_OPEN_EARLY, P_OPEN_LATE, P_OVERCALL, P_RERAISE,
+    P_CALL,
+    P_CALL_RERAISED,
+    P_LIMP,
+    P_OPEN_EARLY,
+    P_OPEN_LATE,
+    P_OVERCALL,
+    P_RERAISE,
 )
+from evaluator.jit import njit
 
 OPENED, RERAISED, CALLED, OVERCALLED, CALLED_RAISES, LIMPED, CHECKED = (1 << k for k in range(7))
 MIN_CAP = 0.01  # the narrowest range: the best 1 % of starting hands

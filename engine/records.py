@@ -27,10 +27,9 @@ import dataclasses
 
 import numpy as np
 
-from evaluator.jit import njit
-
 from engine.chance import CHECK_CALL, FOLD, RAISE
 from engine.hand import Hand
+from evaluator.jit import njit
 
 SHOWDOWN = 4  # ``reached`` of a hand that ends in a showdown
 
@@ -84,26 +83,38 @@ def figures(hand: Hand) -> HandFigures:
 
 # The players' statistics of hand-history tools, each a count per seat and hand (``seat_stats``).
 STATS = (
-    "vpip",               # put chips in preflop by choice
-    "pfr",                # raised preflop
-    "three_bet",          # made the second raise preflop...
-    "three_bet_chance",   # ...of the hands where it acted facing exactly one raise
-    "flop",               # still in when the flop was dealt
-    "showdown",           # reached showdown (went to showdown: of the flops seen)
-    "won_showdown",       # won chips at showdown (of the showdowns reached)
-    "aggressive",         # postflop bets and raises...
-    "calls",              # ...and postflop calls (the aggression factor is their ratio)
-    "cbet",               # the preflop raiser bet the flop...
-    "cbet_chance",        # ...of the flops it saw where it could bet first
-    "aggressive_flop",    # bets and raises, and calls, street by street (the aggression per street)
+    "vpip",  # put chips in preflop by choice
+    "pfr",  # raised preflop
+    "three_bet",  # made the second raise preflop...
+    "three_bet_chance",  # ...of the hands where it acted facing exactly one raise
+    "flop",  # still in when the flop was dealt
+    "showdown",  # reached showdown (went to showdown: of the flops seen)
+    "won_showdown",  # won chips at showdown (of the showdowns reached)
+    "aggressive",  # postflop bets and raises...
+    "calls",  # ...and postflop calls (the aggression factor is their ratio)
+    "cbet",  # the preflop raiser bet the flop...
+    "cbet_chance",  # ...of the flops it saw where it could bet first
+    "aggressive_flop",  # bets and raises, and calls, street by street (the aggression per street)
     "calls_flop",
     "aggressive_turn",
     "calls_turn",
     "aggressive_river",
     "calls_river",
 )
-(VPIP, PFR, THREE_BET, THREE_BET_CHANCE, FLOP, AT_SHOWDOWN, WON_SHOWDOWN, AGGRESSIVE, CALLS, CBET, CBET_CHANCE,
- AGGRESSIVE_FLOP) = range(12)  # columns of a ``[seat, STATS]`` array (``calls_flop`` follows ``aggressive_flop``)
+(
+    VPIP,
+    PFR,
+    THREE_BET,
+    THREE_BET_CHANCE,
+    FLOP,
+    AT_SHOWDOWN,
+    WON_SHOWDOWN,
+    AGGRESSIVE,
+    CALLS,
+    CBET,
+    CBET_CHANCE,
+    AGGRESSIVE_FLOP,
+) = range(12)  # columns of a ``[seat, STATS]`` array (``calls_flop`` follows ``aggressive_flop``)
 
 # The reader's state while it walks a hand (``new_reading``): the street, the preflop raises so
 # far, whether this street has a bet, the last preflop raiser (-1: none) and whether the flop has a bet.

@@ -20,7 +20,8 @@ from evaluator.jit import njit
 
 NORMAL, COMMENT, BASIC, LITERAL, MULTI_BASIC, MULTI_LITERAL = range(6)
 _QUOTE, _APOSTROPHE, _BACKSLASH, _HASH, _NEWLINE, _RETURN, _SPACE, _TAB, _OPEN, _CLOSE, _BRACE, _UNBRACE, _ZERO = (
-    ord(c) for c in "\"'\\#\n\r \t[]{}0")
+    ord(c) for c in "\"'\\#\n\r \t[]{}0"
+)
 
 
 @njit(cache=True)
@@ -55,8 +56,11 @@ def _scan(data, numbers, offsets):
                 k = j + 1
                 while k < n and (data[k] == _SPACE or data[k] == _TAB):
                     k += 1
-                if k < n and not (data[k] == _NEWLINE or data[k] == _HASH or (data[k] == _RETURN and k + 1 < n
-                                                                            and data[k + 1] == _NEWLINE)):
+                if k < n and not (
+                    data[k] == _NEWLINE
+                    or data[k] == _HASH
+                    or (data[k] == _RETURN and k + 1 < n and data[k + 1] == _NEWLINE)
+                ):
                     return -1
                 numbers[count] = number
                 offsets[count] = i

@@ -133,8 +133,20 @@ def _shuffle(state, deck, size, start, count):
 
 
 @njit(cache=True)
-def _draw_range_samples(requests, caps, cards, hand_keys, hole_cards, board_cards, samples, opponents, hands,
-                        percentiles, hole_out, board_out):
+def _draw_range_samples(
+    requests,
+    caps,
+    cards,
+    hand_keys,
+    hole_cards,
+    board_cards,
+    samples,
+    opponents,
+    hands,
+    percentiles,
+    hole_out,
+    board_out,
+):
     """``_draw_samples`` with opponent ``o`` of request ``r`` holding one of the hands whose
     percentile is below ``caps[r, o]``: the first ones of ``hands`` (every starting hand, the
     strongest first; ``percentiles`` theirs, ascending: ``HandRanking.hands_in_order``).
@@ -227,8 +239,16 @@ def _first_seat_totals(high, low, unit, samples, totals):
         totals[r] = total
 
 
-def strengths(game: Game, cards: np.ndarray, hand_keys: np.ndarray, requests: np.ndarray, opponents: int, samples: int,
-              caps: np.ndarray | None = None, ranking=None) -> np.ndarray:
+def strengths(
+    game: Game,
+    cards: np.ndarray,
+    hand_keys: np.ndarray,
+    requests: np.ndarray,
+    opponents: int,
+    samples: int,
+    caps: np.ndarray | None = None,
+    ranking=None,
+) -> np.ndarray:
     """Strength (``float64[m]``) for each request row (hand, seat, street, board cards known)
     with ``opponents`` opponents: the seat's mean pot share over ``samples`` deals of their
     hands and the rest of the board, from the stream of (hand key, seat, street, opponents).
@@ -241,15 +261,35 @@ def strengths(game: Game, cards: np.ndarray, hand_keys: np.ndarray, requests: np
     hole = np.empty((m * samples, 1 + opponents, game.hole_cards), np.uint8)
     board = np.empty((m * samples, game.board_cards), np.uint8)
     if caps is None:
-        _draw_samples(requests, cards, hand_keys.astype(np.uint64), game.hole_cards, game.board_cards, samples,
-                      opponents, hole, board)
+        _draw_samples(
+            requests,
+            cards,
+            hand_keys.astype(np.uint64),
+            game.hole_cards,
+            game.board_cards,
+            samples,
+            opponents,
+            hole,
+            board,
+        )
     else:
         if ranking is None or getattr(ranking, "hole_cards", None) != game.hole_cards:
             raise SampyongError(f"strength against ranges needs the ranking of {game.hole_cards}-card starting hands")
         hands, percentiles = ranking.hands_in_order
-        _draw_range_samples(requests, np.ascontiguousarray(caps, np.float64).reshape(m, opponents), cards,
-                            hand_keys.astype(np.uint64), game.hole_cards, game.board_cards, samples, opponents,
-                            hands, percentiles, hole, board)
+        _draw_range_samples(
+            requests,
+            np.ascontiguousarray(caps, np.float64).reshape(m, opponents),
+            cards,
+            hand_keys.astype(np.uint64),
+            game.hole_cards,
+            game.board_cards,
+            samples,
+            opponents,
+            hands,
+            percentiles,
+            hole,
+            board,
+        )
     high, low = fast_evaluator(game).high_low(hole, board)
     unit = share_unit(1 + opponents)
     totals = np.empty(m, np.int64)
@@ -257,8 +297,9 @@ def strengths(game: Game, cards: np.ndarray, hand_keys: np.ndarray, requests: np
     return totals / float(samples * unit)
 
 
-def strength(game: Game, hole, board, opponents: int, samples: int, hand_key: int, seat: int, caps=None,
-             ranking=None) -> float:
+def strength(
+    game: Game, hole, board, opponents: int, samples: int, hand_key: int, seat: int, caps=None, ranking=None
+) -> float:
     """One seat's strength with ``hole`` and ``board`` known (see ``strengths``; ``caps``: one per
     opponent); ``seat`` and ``hand_key`` choose the stream. The street is read from the board's length."""
     cards = np.zeros((1, (seat + 1) * game.hole_cards + game.board_cards), np.uint8)
@@ -268,4 +309,6 @@ def strength(game: Game, hole, board, opponents: int, samples: int, hand_key: in
     street = {0: 0, 3: 1, 4: 2, 5: 3}[len(board)]
     requests = np.array([[0, seat, street, len(board)]], np.int64)
     caps = None if caps is None else np.array([caps], np.float64)
-    return float(strengths(game, cards, np.array([hand_key], np.uint64), requests, opponents, samples, caps, ranking)[0])
+    return float(
+        strengths(game, cards, np.array([hand_key], np.uint64), requests, opponents, samples, caps, ranking)[0]
+    )

@@ -20,14 +20,13 @@ import dataclasses
 
 import numpy as np
 
-from evaluator.errors import SampyongError
-from evaluator.games import Game
-
 from engine.betting import Betting, default_betting, parse_betting
 from engine.fast import Played, play_batch
 from engine.hand import Hand
 from engine.player import play_hand
 from engine.policy import Policy, load_policy
+from evaluator.errors import SampyongError
+from evaluator.games import Game
 
 BIG_BLIND = 2  # chips; the small blind is 1
 
@@ -49,8 +48,9 @@ class Table:
     stacks: tuple[int, ...]
 
     @classmethod
-    def from_options(cls, game: Game, players: int, policy: str | None = None, stacks: str | None = None,
-                     betting: str | None = None) -> Table:
+    def from_options(
+        cls, game: Game, players: int, policy: str | None = None, stacks: str | None = None, betting: str | None = None
+    ) -> Table:
         """A table from ``sampyong run play``'s options: ``policy`` one name (or ``.toml`` file)
         for every seat or a comma list, one per seat (default ``regular``); ``stacks`` in big
         blinds (``100bb`` or ``100``, the default); ``betting`` a structure's name (default:
@@ -60,9 +60,15 @@ class Table:
         if len(names) == 1:
             names *= players
         if len(names) != players:
-            raise SampyongError(f"--policy names {len(names)} policies for {players} players: give one, or one per seat")
-        return cls(game, parse_betting(betting) if betting else default_betting(game),
-                   tuple(load_policy(n) for n in names), (stack_in_chips(stacks),) * players)
+            raise SampyongError(
+                f"--policy names {len(names)} policies for {players} players: give one, or one per seat"
+            )
+        return cls(
+            game,
+            parse_betting(betting) if betting else default_betting(game),
+            tuple(load_policy(n) for n in names),
+            (stack_in_chips(stacks),) * players,
+        )
 
     @property
     def seats(self) -> int:
@@ -81,13 +87,23 @@ class Table:
         """Hands dealt by ``engine.player.deal_hands`` played by the fast engine (``ranks``: each
         seat's percentile; ``options``: ``play_batch``'s ``highs``, ``lows``, ``keep_actions`` and
         ``ranking``, the ``HandRanking`` the percentiles come from, which ``postflop.ranges`` reads)."""
-        return play_batch(self.game, self.betting, list(self.policies), list(self.stacks), list(self.blinds), cards, keys,
-                          ranks, **options)
+        return play_batch(
+            self.game,
+            self.betting,
+            list(self.policies),
+            list(self.stacks),
+            list(self.blinds),
+            cards,
+            keys,
+            ranks,
+            **options,
+        )
 
     def play_hand(self, cards, key: int, percentile) -> Hand:
         """One dealt hand played by the reference engine (``percentile(hole)``: a hand's percentile)."""
-        return play_hand(self.game, self.betting, list(self.policies), list(self.stacks), list(self.blinds), cards, key,
-                         percentile)
+        return play_hand(
+            self.game, self.betting, list(self.policies), list(self.stacks), list(self.blinds), cards, key, percentile
+        )
 
 
 def stack_in_chips(text: str | None) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 
 from engine.betting import Betting
 from engine.player import deal_hands
-from engine.policy import Policy, builtin, tables_toml  # builtin: the doctest
+from engine.policy import Policy, tables_toml  # builtin: the doctest
 from engine.ranking import HandRanking
 from engine.table import BIG_BLIND, Table
 from evaluator.errors import SampyongError
@@ -36,17 +36,26 @@ from evaluator.games import Game
 
 # Every knob a thresholds policy has but its sample count, with the range searched.
 KNOBS = (
-    ("preflop", "open_early", 0.0, 1.0), ("preflop", "open_late", 0.0, 1.0), ("preflop", "call", 0.0, 1.0),
-    ("preflop", "overcall", 0.0, 1.0), ("preflop", "reraise", 0.0, 1.0), ("preflop", "call_reraised", 0.0, 1.0),
-    ("preflop", "limp", 0.0, 1.0), ("preflop", "open_size", 0.25, 2.0),
-    ("postflop", "bet", 0.0, 1.0), ("postflop", "call_factor", 0.0, 4.0), ("postflop", "bet_size", 0.25, 2.0),
+    ("preflop", "open_early", 0.0, 1.0),
+    ("preflop", "open_late", 0.0, 1.0),
+    ("preflop", "call", 0.0, 1.0),
+    ("preflop", "overcall", 0.0, 1.0),
+    ("preflop", "reraise", 0.0, 1.0),
+    ("preflop", "call_reraised", 0.0, 1.0),
+    ("preflop", "limp", 0.0, 1.0),
+    ("preflop", "open_size", 0.25, 2.0),
+    ("postflop", "bet", 0.0, 1.0),
+    ("postflop", "call_factor", 0.0, 4.0),
+    ("postflop", "bet_size", 0.25, 2.0),
 )
 
 
 def vector_of(policy: Policy, knobs=KNOBS) -> np.ndarray:
     """The policy's ``knobs`` (``(section, knob, low, high)``) scaled to [0, 1] (limping is 0 or 1)."""
-    values = [float(policy.postflop.resolved(knob) if section == "postflop" else getattr(policy.preflop, knob))
-              for section, knob, _, _ in knobs]
+    values = [
+        float(policy.postflop.resolved(knob) if section == "postflop" else getattr(policy.preflop, knob))
+        for section, knob, _, _ in knobs
+    ]
     return np.array([min(max((v - low) / (high - low), 0.0), 1.0) for v, (_, _, low, high) in zip(values, knobs)])
 
 
@@ -55,8 +64,12 @@ def policy_at(start: Policy, x, knobs=KNOBS) -> Policy:
     changes = {"preflop": {}, "postflop": {}}
     for value, (section, knob, low, high) in zip(np.clip(np.asarray(x, np.float64), 0.0, 1.0), knobs):
         changes[section][knob] = bool(value > 0.5) if knob == "limp" else round(low + float(value) * (high - low), 4)
-    return dataclasses.replace(start, style="thresholds", preflop=dataclasses.replace(start.preflop, **changes["preflop"]),
-                               postflop=dataclasses.replace(start.postflop, **changes["postflop"]))
+    return dataclasses.replace(
+        start,
+        style="thresholds",
+        preflop=dataclasses.replace(start.preflop, **changes["preflop"]),
+        postflop=dataclasses.replace(start.postflop, **changes["postflop"]),
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,15 +89,24 @@ class Deals:
         return cls(cards, keys, ranking.ranks(hole), ranking)
 
 
-def score(game: Game, betting: Betting, candidate: Policy, field: Policy, players: int, deals: Deals,
-          stack: int = 100 * BIG_BLIND) -> tuple[float, float]:
+def score(
+    game: Game,
+    betting: Betting,
+    candidate: Policy,
+    field: Policy,
+    players: int,
+    deals: Deals,
+    stack: int = 100 * BIG_BLIND,
+) -> tuple[float, float]:
     """``candidate``'s result against ``field`` in big blinds per 100 hands, ± one standard error:
     every deal played once with the candidate at each seat and the field at the others, one
     sample per deal (its seats summed). The field against itself scores exactly 0."""
     per_deal = np.zeros(len(deals.keys), np.int64)
     for seat in range(players):
         policies = tuple(candidate if s == seat else field for s in range(players))
-        played = Table(game, betting, policies, (stack,) * players).play(deals.cards, deals.keys, deals.ranks, ranking=deals.ranking)
+        played = Table(game, betting, policies, (stack,) * players).play(
+            deals.cards, deals.keys, deals.ranks, ranking=deals.ranking
+        )
         per_deal += played.finishing[:, seat] - stack
     scale = 100 / BIG_BLIND / players
     return float(per_deal.mean() * scale), float(per_deal.std() / np.sqrt(len(per_deal)) * scale)
@@ -101,9 +123,22 @@ class Round:
     trials: int
 
 
-def tune(game: Game, betting: Betting, start: Policy, field: Policy, players: int, ranking: HandRanking, *,
-         hands: int = 4000, check_hands: int | None = None, trials: int = 60, rounds: int = 3, margin: float = 1.0,
-         seed: int = 0, log=lambda line: None) -> tuple[Policy, list[Round]]:
+def tune(
+    game: Game,
+    betting: Betting,
+    start: Policy,
+    field: Policy,
+    players: int,
+    ranking: HandRanking,
+    *,
+    hands: int = 4000,
+    check_hands: int | None = None,
+    trials: int = 60,
+    rounds: int = 3,
+    margin: float = 1.0,
+    seed: int = 0,
+    log=lambda line: None,
+) -> tuple[Policy, list[Round]]:
     """The policy reached by ``rounds`` rounds of best response from ``field`` (see the module's
     docstring); each search scores ``trials`` candidates on ``hands`` deals, each best response is
     scored again on ``check_hands`` fresh deals (default: ``4 * hands``). Stops early when the
@@ -118,8 +153,9 @@ def tune(game: Game, betting: Betting, start: Policy, field: Policy, players: in
     x = vector_of(start)
     for number in range(1, rounds + 1):
         search = Deals.dealt(game, players, hands, (seed, number, 0), ranking)
-        strategy = cma.CMAEvolutionStrategy(x, 0.2, {"seed": seed * 1000 + number, "bounds": [0, 1], "maxfevals": trials,
-                                                     "verbose": -9})
+        strategy = cma.CMAEvolutionStrategy(
+            x, 0.2, {"seed": seed * 1000 + number, "bounds": [0, 1], "maxfevals": trials, "verbose": -9}
+        )
         best_x, best = x, score(game, betting, policy_at(start, x), field, players, search)[0]
         evaluated = 1
         while not strategy.stop():  # maxfevals: the search ends with the generation that reaches ``trials``
@@ -133,11 +169,14 @@ def tune(game: Game, betting: Betting, start: Policy, field: Policy, players: in
                     best_x, best = np.array(candidate), value
             strategy.tell(candidates, values)
         response = policy_at(start, best_x)
-        gain, gain_se = score(game, betting, response, field, players,
-                              Deals.dealt(game, players, check_hands, (seed, number, 1), ranking))
+        gain, gain_se = score(
+            game, betting, response, field, players, Deals.dealt(game, players, check_hands, (seed, number, 1), ranking)
+        )
         history.append(Round(number, gain, gain_se, best, evaluated))
-        log(f"round {number}: best response {gain:+.2f} ± {gain_se:.2f} bb/100 against the field "
-            f"({best:+.2f} on the search's deals, {evaluated} trials)")
+        log(
+            f"round {number}: best response {gain:+.2f} ± {gain_se:.2f} bb/100 against the field "
+            f"({best:+.2f} on the search's deals, {evaluated} trials)"
+        )
         if gain < margin + 2 * gain_se:
             break
         field, x = response, best_x
@@ -148,15 +187,19 @@ def tuned_toml(policy: Policy, history: list[Round], game: Game, players: int, m
     """The tuned policy as a TOML file, each round's gain in comments."""
     last = history[-1]
     converged = last.gain < margin + 2 * last.gain_se
-    return "\n".join([
-        f'name = "{policy.name}"',
-        f'description = "{policy.description}"',
-        f"# tuned by self-play at {game.name}, {players} players: each round the best response to the field",
-        "# round   gain (bb/100, fresh deals)   on the search's deals   trials",
-        *[f"# {r.round:5}   {r.gain:+9.2f} ± {r.gain_se:5.2f}          {r.search_gain:+9.2f}            {r.trials:6}"
-          for r in history],
-        f"# {'converged' if converged else 'not converged'}: the last best response gains {last.gain:+.2f} ± "
-        f"{last.gain_se:.2f} bb/100 (margin {margin:g} + 2 SE)",
-        "",
-        *tables_toml(policy),
-    ])
+    return "\n".join(
+        [
+            f'name = "{policy.name}"',
+            f'description = "{policy.description}"',
+            f"# tuned by self-play at {game.name}, {players} players: each round the best response to the field",
+            "# round   gain (bb/100, fresh deals)   on the search's deals   trials",
+            *[
+                f"# {r.round:5}   {r.gain:+9.2f} ± {r.gain_se:5.2f}          {r.search_gain:+9.2f}            {r.trials:6}"
+                for r in history
+            ],
+            f"# {'converged' if converged else 'not converged'}: the last best response gains {last.gain:+.2f} ± "
+            f"{last.gain_se:.2f} bb/100 (margin {margin:g} + 2 SE)",
+            "",
+            *tables_toml(policy),
+        ]
+    )

@@ -16,9 +16,17 @@ import numpy as np
 from evaluator.jit import njit
 from evaluator.tables import (
     CARD_KEY as _CARD_KEY,
+)
+from evaluator.tables import (
     CARD_LOW_BIT as _CARD_LOW_BIT,
+)
+from evaluator.tables import (
     CARD_SUIT_BIT as _CARD_SUIT_BIT,
+)
+from evaluator.tables import (
     CARD_SUIT_COUNT as _CARD_SUIT_COUNT,
+)
+from evaluator.tables import (
     POPCOUNT8 as _POPCOUNT8,
 )
 
@@ -124,5 +132,3 @@ def _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low
         suit_mask = (bits >> (16 * _probe_suit(probe))) & 0x1FFF
         value = max(value, np.int64(flush_value[suit_mask]))
     return value, low_value[_low_mask(_rank_mask(bits))]
-
-

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -56,9 +55,7 @@ def parse_card(token: str) -> int:
         text = text.replace(symbol, letter)
     match = _CARD_TOKEN.match(text)
     if not match:
-        raise SampyongError(
-            f"bad card {token!r}: write rank then suit, e.g. 'As', 'Td', '10d', '7♥'"
-        )
+        raise SampyongError(f"bad card {token!r}: write rank then suit, e.g. 'As', 'Td', '10d', '7♥'")
     rank_text = "T" if match.group(1) == "10" else match.group(1).upper()
     return make_card(RANKS.index(rank_text), SUITS.index(match.group(2).lower()))
 
@@ -104,7 +101,7 @@ def _glued(text: str) -> tuple[int, ...] | None:
     """Distinct cards glued as records write them (``"AsKd"``), else None (``parse_cards`` reads the rest)."""
     if len(text) % 2:
         return None
-    found = [_WRITTEN.get(text[i: i + 2]) for i in range(0, len(text), 2)]
+    found = [_WRITTEN.get(text[i : i + 2]) for i in range(0, len(text), 2)]
     cards = tuple(c for c in found if c is not None)
     return cards if len(cards) == len(found) and len(set(cards)) == len(cards) else None
 
@@ -137,10 +134,7 @@ def canonical(cards) -> tuple[int, ...]:
     >>> canonical(parse_cards("Kh Ah")) == canonical(parse_cards("Ac Kc"))
     True
     """
-    return min(
-        tuple(sorted(make_card(rank_of(c), perm[suit_of(c)]) for c in cards))
-        for perm in SUIT_PERMUTATIONS
-    )
+    return min(tuple(sorted(make_card(rank_of(c), perm[suit_of(c)]) for c in cards)) for perm in SUIT_PERMUTATIONS)
 
 
 def class_name(cards) -> str:
@@ -179,7 +173,7 @@ def _lowest_relabelling(hands: np.ndarray) -> np.ndarray:
     return np.minimum.reduce(codes)
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def iso_classes(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All C(52, size) card sets in lexicographic order, grouped into suit-isomorphism classes.
 
@@ -205,7 +199,7 @@ def iso_classes(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hands, class_of_group[group_of_hand.ravel()].astype(np.int64), group_size[order].astype(np.int64)
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def hand_classes(hole_cards: int) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
     """``(lookup, sizes, names, examples)`` of the starting-hand classes of ``hole_cards`` cards:
     ``lookup[code]`` the class id of a hand whose sorted cards give ``code`` (base-52 digits,

@@ -34,17 +34,19 @@ import itertools
 import math
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from math import comb
 
 import numpy as np
 
-from evaluator import preflop, range_showdown as showdown, vectorized
+from evaluator import preflop, vectorized
+from evaluator import range_showdown as showdown
 from evaluator.cards import check_distinct, format_cards, parse_cards
 from evaluator.errors import SampyongError
+from evaluator.games import Game
+from evaluator.games import game as preset
 from evaluator.isomorphism import card_masks, completions
-from evaluator.games import Game, game as preset
 from evaluator.ranges import Range, parse_range
 from evaluator.settle import pot_shares, share_unit
 
@@ -182,7 +184,9 @@ def equity(
         if by_deals:
             work = deals_work(s)
         if exact and work > EXACT_LIMIT:
-            raise SampyongError(f"too large to enumerate exactly (about {work:.1e} evaluations, over {EXACT_LIMIT:.0e}): sample instead")
+            raise SampyongError(
+                f"too large to enumerate exactly (about {work:.1e} evaluations, over {EXACT_LIMIT:.0e}): sample instead"
+            )
         if exact or work <= EXACT_WORK:
             _check_samples(True, samples, len(entries))
             if all(isinstance(e, tuple) for e in entries) and _light(g, s.completions * len(entries)):
@@ -194,8 +198,14 @@ def equity(
             if not weight:
                 raise SampyongError("these ranges never fit together: every combination shares a card")
             rows = [
-                {"share": t[0] / unit / weight, "high": t[1] / unit / weight, "low": t[2] / unit / weight,
-                 "win": t[3] / weight, "tie": t[4] / weight, "scoop": t[5] / weight}
+                {
+                    "share": t[0] / unit / weight,
+                    "high": t[1] / unit / weight,
+                    "low": t[2] / unit / weight,
+                    "win": t[3] / weight,
+                    "tie": t[4] / weight,
+                    "scoop": t[5] / weight,
+                }
                 for t in result.totals
             ]
             return _rows_result(g, board_cards, True, result.boards, rows, labels, combos)
@@ -208,7 +218,7 @@ def equity(
 def _spot(g: Game, texts, entries, board_cards, dead_cards) -> showdown.Spot:
     """The showdown's spot: a hand is a range of one, ``random`` every hand."""
     hands, weights = [], []
-    for text, entry in zip(texts, entries):
+    for entry in entries:
         if entry is None:
             every = np.array(list(itertools.combinations(range(52), g.hole_cards)), np.uint8)
             hands.append(every)
@@ -220,7 +230,7 @@ def _spot(g: Game, texts, entries, board_cards, dead_cards) -> showdown.Spot:
             hands.append(np.array([sorted(entry)], np.uint8))
             weights.append(np.ones(1))
     s = showdown.spot(g, hands, weights, board_cards, dead_cards)
-    for text, entry, kept in zip(texts, entries, s.hands):
+    for text, kept in zip(texts, s.hands):
         if not len(kept):
             raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
     return s
@@ -238,7 +248,7 @@ def _player_arrays(g: Game, entry) -> tuple[np.ndarray, np.ndarray]:
 _ONE = np.ones(1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _every_hand(size: int) -> np.ndarray:
     return np.array(list(itertools.combinations(range(52), size)), np.uint8)
 
@@ -347,7 +357,7 @@ def _preflop_equity(table, g: Game, entries, labels, combos) -> dict:
     return _counts_result(g, [], comb(52 - always.bit_count(), g.board_cards), counts, labels, combos)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _code_sums(players: int) -> np.ndarray:
     """``float64[codes, players * 7]``: per showdown code (bit p: seat p holds the best high;
     bit players + p: the best low), each seat's pot share, its square, its high and low parts
@@ -362,8 +372,18 @@ def _code_sums(players: int) -> np.ndarray:
     high_part, low_part = pot_shares(high[possible], low[possible], unit)
     units = high_part + low_part
     out = np.zeros((len(codes), players, 7))
-    out[possible] = np.stack([units, units * units, high_part, low_part, units == unit, (0 < units) & (units < unit),
-                              (units == unit) & low[possible].any(axis=1, keepdims=True)], axis=2)
+    out[possible] = np.stack(
+        [
+            units,
+            units * units,
+            high_part,
+            low_part,
+            units == unit,
+            (0 < units) & (units < unit),
+            (units == unit) & low[possible].any(axis=1, keepdims=True),
+        ],
+        axis=2,
+    )
     out[:, :, :4] /= np.array([unit, unit * unit, unit, unit])
     return out.reshape(len(codes), players * 7)
 
@@ -373,8 +393,10 @@ def _counts_result(g: Game, board_cards, samples: int, counts: np.ndarray, label
     players = len(labels)
     total = float(counts.sum())
     sums = (counts @ _code_sums(players)).tolist()
-    values = [(t[0] / total, t[2] / total, t[3] / total, t[4] / total, t[5] / total, t[6] / total, 0.0)
-              for t in (sums[7 * p: 7 * p + 7] for p in range(players))]
+    values = [
+        (t[0] / total, t[2] / total, t[3] / total, t[4] / total, t[5] / total, t[6] / total, 0.0)
+        for t in (sums[7 * p : 7 * p + 7] for p in range(players))
+    ]
     return _answer(g, board_cards, True, samples, values, labels, combos)
 
 
@@ -543,7 +565,9 @@ def _sampled_hands(g: Game, known, board_cards, dead_cards, samples, seed, label
 def _check_samples(exact: bool, samples: int, players: int) -> None:
     most = (2**63 - 1) // share_unit(players) ** 2  # share^2 per sample, summed in int64
     if not exact and samples > most:
-        raise SampyongError(f"at most {most:,} samples for {players} hands (the squared shares must fit 64-bit counters)")
+        raise SampyongError(
+            f"at most {most:,} samples for {players} hands (the squared shares must fit 64-bit counters)"
+        )
 
 
 def _boards(board: np.ndarray, remaining: np.ndarray, missing: int) -> Iterator[np.ndarray]:
@@ -623,11 +647,20 @@ def _showdowns(high: np.ndarray, low: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 def _result(g, board_cards, exact, samples, total, unit, tally, labels, combos) -> dict:
     """The answer from a tally of ``total`` deals (or weight)."""
-    share, share_sq, high_share, low_share = (tally.totals[:, i] / unit ** (2 if i == 1 else 1) / total for i in range(4))
+    share, share_sq, high_share, low_share = (
+        tally.totals[:, i] / unit ** (2 if i == 1 else 1) / total for i in range(4)
+    )
     se = np.zeros(len(labels)) if exact else np.sqrt(np.maximum(share_sq - share**2, 0) / max(samples - 1, 1))
     rows = [
-        {"share": share[i], "se": se[i], "high": high_share[i], "low": low_share[i],
-         "win": tally.wins[i] / total, "tie": tally.ties[i] / total, "scoop": tally.scoops[i] / total}
+        {
+            "share": share[i],
+            "se": se[i],
+            "high": high_share[i],
+            "low": low_share[i],
+            "win": tally.wins[i] / total,
+            "tie": tally.ties[i] / total,
+            "scoop": tally.scoops[i] / total,
+        }
         for i in range(len(labels))
     ]
     return _rows_result(g, board_cards, exact, samples, rows, labels, combos)
@@ -635,7 +668,10 @@ def _result(g, board_cards, exact, samples, total, unit, tally, labels, combos) 
 
 def _rows_result(g, board_cards, exact, samples, rows, labels, combos) -> dict:
     """The answer's dict from each hand's shares (fractions of the pot) and rates."""
-    values = [(row["share"], row["high"], row["low"], row["win"], row["tie"], row["scoop"], row.get("se", 0.0)) for row in rows]
+    values = [
+        (row["share"], row["high"], row["low"], row["win"], row["tie"], row["scoop"], row.get("se", 0.0))
+        for row in rows
+    ]
     return _answer(g, board_cards, exact, samples, values, labels, combos)
 
 
@@ -643,12 +679,26 @@ def _answer(g, board_cards, exact, samples, values, labels, combos) -> dict:
     """The answer's dict from each hand's ``(share, high, low, win, tie, scoop, share's SE)``."""
     out = []
     for (share, high, low, win, tie, scoop, se), label, size in zip(values, labels, combos):
-        hand = {"hand": label, "equity": float(share), "equity_se": float(se), "win": float(win), "tie": float(tie),
-                "high": float(high), "low": float(low), "scoop": float(scoop)}
+        hand = {
+            "hand": label,
+            "equity": float(share),
+            "equity_se": float(se),
+            "win": float(win),
+            "tie": float(tie),
+            "high": float(high),
+            "low": float(low),
+            "scoop": float(scoop),
+        }
         if size is not None:
             hand["combos"] = size
         out.append(hand)
-    return {"game": g.name, "board": _label(tuple(board_cards)), "exact": bool(exact), "samples": int(samples), "hands": out}
+    return {
+        "game": g.name,
+        "board": _label(tuple(board_cards)),
+        "exact": bool(exact),
+        "samples": int(samples),
+        "hands": out,
+    }
 
 
 def _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples, seed) -> dict:
@@ -667,7 +717,9 @@ def _sampled_ranges(g, labels, combos, entries, board_cards, dead_cards, samples
             keep = [i for i, c in enumerate(entry.combos) if not blocked.intersection(c)]
             if not keep:
                 raise SampyongError(f"range {entry.text!r} has no hand left beside the board and dead cards")
-            choices.append((np.array([entry.combos[i] for i in keep], np.uint8), np.array([entry.weights[i] for i in keep])))
+            choices.append(
+                (np.array([entry.combos[i] for i in keep], np.uint8), np.array([entry.weights[i] for i in keep]))
+            )
         else:
             choices.append((np.array([sorted(entry)], np.uint8), np.ones(1)))
     missing = g.board_cards - len(board_cards)

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import itertools
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -92,12 +92,7 @@ class FastEvaluator:
         g = self.game
         hole_sets = _subsets(g.hole_cards, g.hand_splits)
         board_sets = _subsets(g.board_cards, tuple(5 - h for h in g.hand_splits))
-        pairs = [
-            (a, b)
-            for a, hs in enumerate(hole_sets)
-            for b, bs in enumerate(board_sets)
-            if len(hs) + len(bs) == 5
-        ]
+        pairs = [(a, b) for a, hs in enumerate(hole_sets) for b, bs in enumerate(board_sets) if len(hs) + len(bs) == 5]
         return _padded(hole_sets), _padded(board_sets), np.array(pairs, dtype=np.int64)
 
     @cached_property
@@ -118,9 +113,14 @@ class FastEvaluator:
         hole_sets = _subsets(g.hole_cards, g.hand_splits)
         return (
             split_kernels.split_kernel(g.hole_cards, g.hand_splits),
-            _padded(hole_sets), np.array([len(s) for s in hole_sets], np.int64),
-            _padded(board_sets), np.array([len(s) for s in board_sets], np.int64),
-            np.concatenate([v for v, _ in parts]), np.concatenate([p for _, p in parts]), offsets, strides,
+            _padded(hole_sets),
+            np.array([len(s) for s in hole_sets], np.int64),
+            _padded(board_sets),
+            np.array([len(s) for s in board_sets], np.int64),
+            np.concatenate([v for v, _ in parts]),
+            np.concatenate([p for _, p in parts]),
+            offsets,
+            strides,
         )
 
     @cached_property
@@ -139,8 +139,12 @@ class FastEvaluator:
         """The hole-table kernel and its tables, looked up once (not per call: small batches)."""
         g = self.game
         strength_of, flush_ordinal = five_card_order(g.ranking)
-        return (split_kernels.hole_table_kernel(g.hole_cards, g.hand_splits), hole_table(g.ranking, g.hole_cards, g.hand_splits),
-                strength_of, flush_ordinal)
+        return (
+            split_kernels.hole_table_kernel(g.hole_cards, g.hand_splits),
+            hole_table(g.ranking, g.hole_cards, g.hand_splits),
+            strength_of,
+            flush_ordinal,
+        )
 
     def _run_hole_table(self, hole, board):
         """High and low of a split game of three or four hole cards: one prefetched read per hand."""
@@ -148,8 +152,19 @@ class FastEvaluator:
         high = np.empty((n, players), np.uint32)
         low = np.empty((n, players), np.uint32)
         kernel, table, strength_of, flush_ordinal = self._hole_table_plan
-        kernel(hole, board, self.lo_index, self.start, table, strength_of, flush_ordinal, self._split_low, self.low_mask,
-               high, low)
+        kernel(
+            hole,
+            board,
+            self.lo_index,
+            self.start,
+            table,
+            strength_of,
+            flush_ordinal,
+            self._split_low,
+            self.low_mask,
+            high,
+            low,
+        )
         return high, low
 
     def _run_split(self, hole, board, want_present: bool):
@@ -160,10 +175,29 @@ class FastEvaluator:
         kernel, hole_sets, hole_sizes, board_sets, board_sizes, value, present_bits, offsets, strides = self._split_plan
         rank_index, distinct, strength_of, flush_ordinal = self._split_orders
         kernel(
-            hole, board, hole_sets, hole_sizes, board_sets, board_sizes,
-            self.lo_index, self.start, rank_index, value, present_bits, offsets, strides,
-            distinct, flush_ordinal, self.tables.flush_present, self._split_low, self.low_mask,
-            want_present, strength_of, high, low, present,
+            hole,
+            board,
+            hole_sets,
+            hole_sizes,
+            board_sets,
+            board_sizes,
+            self.lo_index,
+            self.start,
+            rank_index,
+            value,
+            present_bits,
+            offsets,
+            strides,
+            distinct,
+            flush_ordinal,
+            self.tables.flush_present,
+            self._split_low,
+            self.low_mask,
+            want_present,
+            strength_of,
+            high,
+            low,
+            present,
         )
         return high, low, present
 
@@ -174,7 +208,9 @@ class FastEvaluator:
         if len(hole_shape) != 3 or len(board_shape) != 2 or hole_shape[0] != board_shape[0]:
             raise ValueError("hole must be [n, players, hole_cards] and board [n, board_cards]")
         if hole_shape[2] != self.game.hole_cards or board_shape[1] != self.game.board_cards:
-            raise ValueError(f"{self.game.name} deals {self.game.hole_cards} hole and {self.game.board_cards} board cards")
+            raise ValueError(
+                f"{self.game.name} deals {self.game.hole_cards} hole and {self.game.board_cards} board cards"
+            )
         return hole_shape[0], hole_shape[1]
 
     def _run_subsets(self, hole, board):
@@ -185,10 +221,21 @@ class FastEvaluator:
         hole_sets, board_sets, pairs = self._subset_plan
         t = self.tables
         split_kernels.subset_high_low(
-            hole, board, hole_sets, board_sets, pairs,
-            self.lo_index, self.start[5], t.rank_value[5], t.rank_present[5],
-            t.flush_value, t.flush_present, self.low_value,
-            high, low, present,
+            hole,
+            board,
+            hole_sets,
+            board_sets,
+            pairs,
+            self.lo_index,
+            self.start[5],
+            t.rank_value[5],
+            t.rank_present[5],
+            t.flush_value,
+            t.flush_present,
+            self.low_value,
+            high,
+            low,
+            present,
         )
         return high, low, present
 
@@ -198,7 +245,9 @@ class FastEvaluator:
         if not self.uses_tables:
             if self.uses_hole_table(players):
                 return self._run_hole_table(hole, board)
-            high, low, _ = self._run_split(hole, board, want_present=False) if self.uses_split else self._run_subsets(hole, board)
+            high, low, _ = (
+                self._run_split(hole, board, want_present=False) if self.uses_split else self._run_subsets(hole, board)
+            )
             return high, low
         high = np.empty((n, players), np.uint32)
         # Without a low the kernels write none: the zeros are the answer.
@@ -293,7 +342,7 @@ class FastEvaluator:
         self._free_kernels.low_only(hole, board, low)
         return low
 
-    def rerank(self, high: np.ndarray, present: np.ndarray, source: "FastEvaluator", hole, board) -> np.ndarray | None:
+    def rerank(self, high: np.ndarray, present: np.ndarray, source: FastEvaluator, hole, board) -> np.ndarray | None:
         """This game's high strengths from ``source``'s ``high`` and ``present`` on the same hands;
         None unless the two games differ only in the order of the same categories (then
         ``present`` is the same for both). Hands whose best category changes (under 1 % for the
@@ -316,7 +365,9 @@ class FastEvaluator:
         position, top_position = _positions(b.ranking)
         out = np.empty(high.shape, np.uint32)
         redo = np.empty(high.size, np.int64)
-        count = pool_kernels.rerank_high(high, present, source.tables.category_of_position, position, top_position, out, redo)
+        count = pool_kernels.rerank_high(
+            high, present, source.tables.category_of_position, position, top_position, out, redo
+        )
         if count:
             deal, seat = np.divmod(redo[:count], high.shape[1])
             again = self.high(np.ascontiguousarray(hole[deal, seat][:, None, :]), np.ascontiguousarray(board[deal]))
@@ -364,7 +415,7 @@ def _deal_rows(hole: np.ndarray, board: np.ndarray) -> np.ndarray | None:
     return rows[hole_start // pool : hole_start // pool + n]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _positions(ranking) -> tuple[np.ndarray, np.ndarray]:
     """``position[category]`` in the ranking, and ``top_position[bits]``: the highest position
     among the categories whose bits are set (-1 for none)."""
@@ -377,7 +428,6 @@ def _positions(ranking) -> tuple[np.ndarray, np.ndarray]:
     return position, top_position
 
 
-@lru_cache(maxsize=None)
+@cache
 def fast_evaluator(game: Game) -> FastEvaluator:
     return FastEvaluator(game)
-

@@ -12,21 +12,46 @@ of a board for fixed deals by the ranks of their new cards (the exact calculator
 from __future__ import annotations
 
 import warnings
-from functools import lru_cache
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba.core.errors import NumbaWarning
 
 from evaluator.card_words import (
-    CARD_KEY, CARD_SUIT_BIT, CARD_WORD, FLUSH_BITS, FLUSH_PROBE, HI_SHIFT, KEY_MASK, LO_MASK, LOW_SHIFT,
-    PREFETCH_AHEAD, PREFETCH_TABLE_BYTES, RING, STRENGTH_MASK, _low_mask, _pool_high_low, _pool_word, _probe_suit,
-    _rank_mask, _with_flush,
+    CARD_KEY,
+    CARD_SUIT_BIT,
+    CARD_WORD,
+    FLUSH_BITS,
+    FLUSH_PROBE,
+    HI_SHIFT,
+    KEY_MASK,
+    LO_MASK,
+    LOW_SHIFT,
+    PREFETCH_AHEAD,
+    PREFETCH_TABLE_BYTES,
+    RING,
+    STRENGTH_MASK,
+    _low_mask,
+    _pool_high_low,
+    _pool_word,
+    _probe_suit,
+    _rank_mask,
+    _with_flush,
 )
 from evaluator.games import Ranking
 from evaluator.jit import njit
 from evaluator.prefetch import prefetch
-from evaluator.tables import PAIRED_CATEGORIES, five_card_order, high_tables, low_rank_masks, low_table, multiset_index, rank_ordinals
+from evaluator.tables import (
+    PAIRED_CATEGORIES,
+    five_card_order,
+    high_tables,
+    low_rank_masks,
+    low_table,
+    multiset_index,
+    rank_ordinals,
+)
 
 # Numba freezes a closure's table into the code only up to 1 MB; the 9-card rank table (free
 # use of 4 hole cards, 1.08 MB) stays a pointer, so those kernels compile once per process
@@ -171,8 +196,10 @@ class FreeKernels(NamedTuple):
     fixed_tuples: Callable
 
 
-@lru_cache(maxsize=None)
-def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualifier: int | None, ordinals: bool = False):
+@cache
+def free_kernels(
+    hole_cards: int, board_cards: int, ranking: Ranking, low_qualifier: int | None, ordinals: bool = False
+):
     """``FreeKernels`` for free use: these card counts, this ranking's tables and this low
     qualifier's table, all closure constants. With ``ordinals`` the high tables, and so the
     highs written, are ``five_card_order``'s uint16 ordinals rather than strengths.
@@ -196,8 +223,11 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
     if ordinals:
         rank_value, flush_value = rank_ordinals(ranking, hole_cards + board_cards), five_card_order(ranking)[1]
     # The pipelined loop's entries: strength (or ordinal) and low-rank mask (only that loop reads them).
-    rank_entry = (rank_value.astype(np.uint32) | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT)
-                  if prefetching else rank_value)
+    rank_entry = (
+        rank_value.astype(np.uint32) | (low_rank_masks(hole_cards + board_cards) << LOW_SHIFT)
+        if prefetching
+        else rank_value
+    )
     rank_present = tables.rank_present[hole_cards + board_cards]
     low_value = low_table(low_qualifier) if low_qualifier is not None else np.zeros(256, np.uint32)
     has_low = low_qualifier is not None  # without, one_per_board and shared_board never write ``low``
@@ -288,7 +318,9 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     c = hole[i, p, j]
                     word += CARD_WORD[c]
                     bits |= CARD_SUIT_BIT[c]
-                value, low_strength = _pool_high_low(word, bits, start_row, lo_index, rank_value, flush_value, low_value)
+                value, low_strength = _pool_high_low(
+                    word, bits, start_row, lo_index, rank_value, flush_value, low_value
+                )
                 high[i, p] = value
                 if has_low:
                     low[i, p] = low_strength
@@ -428,8 +460,17 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                     break
                 ways = _ways(i, ranks_of, copies_of, distinct, available)
                 if ways:
-                    plain, _ = _codes(key + keys[i], ranks | masks[i], hand_key, hand_ranks, no_flush, start_row, lo_index,
-                                      rank_value, low_value)
+                    plain, _ = _codes(
+                        key + keys[i],
+                        ranks | masks[i],
+                        hand_key,
+                        hand_ranks,
+                        no_flush,
+                        start_row,
+                        lo_index,
+                        rank_value,
+                        low_value,
+                    )
                     counts[plain] += ways * rank_weights[t]
             # 2. The boards on which a flush may play.
             for s in range(4):
@@ -474,8 +515,17 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                             for i in range(start[rest], start[rest + 1]):
                                 ways = _ways(i, ranks_of, copies_of, distinct, others_available)
                                 if ways:
-                                    plain, true = _codes(suited_key + keys[i], suited_ranks | masks[i], hand_key,
-                                                         hand_ranks, flush_of, start_row, lo_index, rank_value, low_value)
+                                    plain, true = _codes(
+                                        suited_key + keys[i],
+                                        suited_ranks | masks[i],
+                                        hand_key,
+                                        hand_ranks,
+                                        flush_of,
+                                        start_row,
+                                        lo_index,
+                                        rank_value,
+                                        low_value,
+                                    )
                                     if plain != true:
                                         counts[plain] -= ways * weight
                                         counts[true] += ways * weight
@@ -506,10 +556,21 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                                         flush_of[p] = 0
                                         for u in range(4):
                                             if held[p, u] + on_board[u] + new_cards[u] >= 5:
-                                                flush_of[p] = max(flush_of[p], np.int64(
-                                                    flush_value[new_suit_ranks[u] | hand_suit_ranks[p, u]]))
-                                    plain, true = _codes(other_key, other_ranks, hand_key, hand_ranks, flush_of, start_row,
-                                                         lo_index, rank_value, low_value)
+                                                flush_of[p] = max(
+                                                    flush_of[p],
+                                                    np.int64(flush_value[new_suit_ranks[u] | hand_suit_ranks[p, u]]),
+                                                )
+                                    plain, true = _codes(
+                                        other_key,
+                                        other_ranks,
+                                        hand_key,
+                                        hand_ranks,
+                                        flush_of,
+                                        start_row,
+                                        lo_index,
+                                        rank_value,
+                                        low_value,
+                                    )
                                     if plain != true:
                                         counts[plain] -= weight
                                         counts[true] += weight
@@ -519,4 +580,3 @@ def free_kernels(hole_cards: int, board_cards: int, ranking: Ranking, low_qualif
                             break
 
     return FreeKernels(one_per_board, shared_board, high_low_present, low_only, fixed_tuples)
-

@@ -71,9 +71,7 @@ def _swap(order: tuple[Category, ...], a: Category, b: Category) -> tuple[Catego
 _BASE = tuple(Category)
 RANKINGS: dict[str, Ranking] = {
     "base": Ranking("base", _BASE),
-    "trips_over_straight": Ranking(
-        "trips_over_straight", _swap(_BASE, C.three_of_a_kind, C.straight)
-    ),
+    "trips_over_straight": Ranking("trips_over_straight", _swap(_BASE, C.three_of_a_kind, C.straight)),
     "skip_over_flush": Ranking("skip_over_flush", _swap(_BASE, C.skip_straight, C.flush)),
     "both": Ranking(
         "both",
@@ -82,8 +80,15 @@ RANKINGS: dict[str, Ranking] = {
     "standard": Ranking(
         "standard",
         (
-            C.high_card, C.one_pair, C.two_pair, C.three_of_a_kind, C.straight,
-            C.flush, C.full_house, C.four_of_a_kind, C.straight_flush,
+            C.high_card,
+            C.one_pair,
+            C.two_pair,
+            C.three_of_a_kind,
+            C.straight,
+            C.flush,
+            C.full_house,
+            C.four_of_a_kind,
+            C.straight_flush,
         ),
     ),
 }
@@ -111,15 +116,11 @@ class Game:
         if not 1 <= self.hole_cards <= 6:
             raise SampyongError(f"{self.name}: hole cards must be 1 to 6, not {self.hole_cards}")
         if not (0 <= lo <= hi <= self.hole_cards):
-            raise SampyongError(
-                f"{self.name}: hole use {lo}-{hi} is impossible with {self.hole_cards} hole cards"
-            )
+            raise SampyongError(f"{self.name}: hole use {lo}-{hi} is impossible with {self.hole_cards} hole cards")
         if not any(5 - self.board_cards <= h <= 5 for h in range(lo, hi + 1)):
             raise SampyongError(f"{self.name}: hole use {lo}-{hi} cannot make a 5-card hand")
         if self.low is not None and self.low not in LOW_QUALIFIERS:
-            raise SampyongError(
-                f"{self.name}: low qualifier must be one of 6, 7, 8 (or none), not {self.low}"
-            )
+            raise SampyongError(f"{self.name}: low qualifier must be one of 6, 7, 8 (or none), not {self.low}")
 
     @property
     def base_name(self) -> str:
@@ -163,11 +164,7 @@ class Game:
             changes["ranking"] = ranking if isinstance(ranking, Ranking) else parse_ranking(ranking)
         if low != "keep":
             changes["low"] = parse_low(low)
-        knobs = [
-            f"{key}={_knob_text(value)}"
-            for key, value in changes.items()
-            if value != getattr(self, key)
-        ]
+        knobs = [f"{key}={_knob_text(value)}" for key, value in changes.items() if value != getattr(self, key)]
         name = f"{self.base_name}[{','.join(knobs)}]" if knobs else self.name
         return dataclasses.replace(self, name=name, **changes)
 
@@ -211,9 +208,7 @@ def parse_ranking(name: str) -> Ranking:
     try:
         return RANKINGS[name]
     except KeyError:
-        raise SampyongError(
-            f"unknown ranking {name!r}; choose one of {', '.join(RANKINGS)}"
-        ) from None
+        raise SampyongError(f"unknown ranking {name!r}; choose one of {', '.join(RANKINGS)}") from None
 
 
 def parse_low(value: int | str | None) -> int | None:
@@ -258,6 +253,4 @@ def resolve_game(
     low: str | None = None,
 ) -> Game:
     """A preset with optional knobs, as the CLI spells them (``low`` "none" turns the low off)."""
-    return game(name).variant(
-        hole_use=hole_use, ranking=ranking, low="keep" if low is None else low
-    )
+    return game(name).variant(hole_use=hole_use, ranking=ranking, low="keep" if low is None else low)

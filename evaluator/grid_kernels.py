@@ -18,7 +18,6 @@ import numpy as np
 
 from evaluator.jit import njit
 
-
 # A hand travels through the sort and the sweep as one int64 item, so both read it in order
 # (no random reads of per-hand arrays): its index (bits 0-13), its cards' positions among the
 # 47 left (6 bits each from bit 14), a flag (bit 32) and, on top, the key it is sorted by.
@@ -88,8 +87,12 @@ def _shared(item, size, card_count, pair_count):
     if size == 3:
         c2 = _card(item, 2)
         return (
-            pair_count[c0 * LEFT + c1] + pair_count[c0 * LEFT + c2] + pair_count[c1 * LEFT + c2]
-            - card_count[c0] - card_count[c1] - card_count[c2]
+            pair_count[c0 * LEFT + c1]
+            + pair_count[c0 * LEFT + c2]
+            + pair_count[c1 * LEFT + c2]
+            - card_count[c0]
+            - card_count[c1]
+            - card_count[c2]
         )
     return pair_count[c0 * LEFT + c1] - card_count[c0] - card_count[c1]
 
@@ -218,7 +221,16 @@ def tally_boards(weights, positions, hands, high, low, with_low, lookup, opponen
             m += has_low
         card_count[:] = 0
         pair_count[:] = 0
-        _sweep(sort_by_key(items, spare, slot_key, slot_count, slot_of, distinct), size, 2, 0, card_count, pair_count, high_less, high_equal)
+        _sweep(
+            sort_by_key(items, spare, slot_key, slot_count, slot_of, distinct),
+            size,
+            2,
+            0,
+            card_count,
+            pair_count,
+            high_less,
+            high_equal,
+        )
         if with_low and m > 0:
             # Only hands with a low need low counts, and all the others sit below them: start
             # from every hand's card and pair counts (the same for every position) minus the
@@ -243,7 +255,16 @@ def tally_boards(weights, positions, hands, high, low, with_low, lookup, opponen
                         pair_count[c1 * LEFT + c2] -= 1
                     items[t] = item | (np.int64(low[bd, h]) << KEY_SHIFT)
                     t += 1
-            _sweep(sort_by_key(items[:m], spare[:m], slot_key, slot_count, slot_of, distinct), size, 1, n - m, card_count, pair_count, low_less, low_equal)
+            _sweep(
+                sort_by_key(items[:m], spare[:m], slot_key, slot_count, slot_of, distinct),
+                size,
+                1,
+                n - m,
+                card_count,
+                pair_count,
+                low_less,
+                low_equal,
+            )
         weight = weights[bd]
         for h in range(n):
             packed = np.int64(0)
@@ -256,9 +277,13 @@ def tally_boards(weights, positions, hands, high, low, with_low, lookup, opponen
             totals[k, 1] += weight * h_equal
             totals[k, 2] += weight * (opponents - h_less - h_equal)
             if low[bd, h] > 0:
-                totals[k, 3] += weight * (2 * h_less + h_equal + 2 * (low_less[h] & low_half) + (low_equal[h] & low_half))
+                totals[k, 3] += weight * (
+                    2 * h_less + h_equal + 2 * (low_less[h] & low_half) + (low_equal[h] & low_half)
+                )
             else:
-                totals[k, 3] += weight * (4 * h_less + 2 * h_equal - 2 * (high_less[h] >> LANE) - (high_equal[h] >> LANE))
+                totals[k, 3] += weight * (
+                    4 * h_less + 2 * h_equal - 2 * (high_less[h] >> LANE) - (high_equal[h] >> LANE)
+                )
     win += totals[:, 0]
     tie += totals[:, 1]
     lose += totals[:, 2]

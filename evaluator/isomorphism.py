@@ -19,7 +19,6 @@ import itertools
 
 import numpy as np
 
-
 # PERMUTATION_CARDS[k][card]: the card with its suit relabelled by the k-th permutation.
 PERMUTATIONS = tuple(itertools.permutations(range(4)))
 PERMUTATION_CARDS = np.array([[(c >> 2) * 4 + p[c & 3] for c in range(52)] for p in PERMUTATIONS], np.int64)

@@ -20,7 +20,7 @@ import importlib.util
 import os
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from numba.core import caching
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = [ROOT / name for name in ("evaluator", "engine", "jobs")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _resolved(path: str) -> str:
     """``Path(path).resolve()`` as a string, once per path: a stamp walks every module a kernel's
     module reaches, numpy's and numba's included, for every kernel (about 700 paths per
@@ -78,7 +78,7 @@ def _module_file(name: str) -> str | None:
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))", re.MULTILINE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _imports(path: str, mtime_ns: int) -> tuple[str, ...]:
     """The modules the file's import statements name (``from X import y`` also names ``X.y``,
     which may be a module)."""
@@ -87,7 +87,7 @@ def _imports(path: str, mtime_ns: int) -> tuple[str, ...]:
     for match in _IMPORT.finditer(source):
         if match.group(1):
             names.append(match.group(1))
-            line = source[match.end(): source.find("\n", match.end())]
+            line = source[match.end() : source.find("\n", match.end())]
             names += [f"{match.group(1)}.{word}" for word in re.findall(r"\w+", line.split("#")[0]) if word != "as"]
         else:
             names += [part.split()[0] for part in match.group(2).split(",") if part.strip()]

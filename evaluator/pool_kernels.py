@@ -10,7 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from evaluator.card_words import (
-    CARD_SUIT_BIT, CARD_WORD, FLUSH_BITS, FLUSH_PROBE, HI_SHIFT, KEY_MASK, LO_MASK, _low_mask, _probe_suit,
+    CARD_SUIT_BIT,
+    CARD_WORD,
+    FLUSH_BITS,
+    FLUSH_PROBE,
+    HI_SHIFT,
+    KEY_MASK,
+    LO_MASK,
+    _low_mask,
+    _probe_suit,
     _rank_mask,
 )
 from evaluator.jit import njit
@@ -37,8 +45,20 @@ def _with_flush_present(found, bits, suit, flush_present, offsuit_present, paire
 
 @njit(cache=True, nogil=True)
 def enumerate_pools(
-    deck, first, size, lo_index, start_row, rank_value, rank_present, flush_value, flush_present,
-    offsuit_present, paired_bits, best_positions, present_patterns, low_patterns,
+    deck,
+    first,
+    size,
+    lo_index,
+    start_row,
+    rank_value,
+    rank_present,
+    flush_value,
+    flush_present,
+    offsuit_present,
+    paired_bits,
+    best_positions,
+    present_patterns,
+    low_patterns,
 ):
     """Every ``size``-card pool (``size >= 3``) of ``deck`` whose first card is ``deck[first]``, counted.
 
@@ -114,4 +134,3 @@ def rerank_high(high, present, source_category_of_position, position_of_category
                 redo[count] = i * players + p
                 count += 1
     return count
-

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.games import Game, game as preset
+from evaluator.games import Game
+from evaluator.games import game as preset
 from evaluator.isomorphism import PERMUTATION_CARDS
 from evaluator.tables import TABLE_VERSION, cache_dir, cached_arrays
 

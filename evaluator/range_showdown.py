@@ -159,8 +159,14 @@ def showdown(g: Game, s: Spot, threads: int | None = None, fold: bool = True) ->
     def block(start: int):
         boards = full[start : start + per_block]
         high, low = evaluate_hands(fast, every, boards)
-        return plan.run(boards, weights[start : start + per_block], high, np.searchsorted(classes, low), share_unit(players),
-                        len(classes))
+        return plan.run(
+            boards,
+            weights[start : start + per_block],
+            high,
+            np.searchsorted(classes, low),
+            share_unit(players),
+            len(classes),
+        )
 
     workers = threads or os.cpu_count() or 1
     if workers == 1 or len(starts) == 1:
@@ -230,12 +236,23 @@ class _HeadsUp:
         for hero, villain, ids, villain_subsets, hero_subsets, match in self.directions:
             acc = np.zeros((len(self.hands[hero]), len(COLUMNS)))
             heads_up(
-                board_masks, board_weights,
-                np.ascontiguousarray(high[:, columns[hero]]), np.ascontiguousarray(low_class[:, columns[hero]]),
-                np.ascontiguousarray(high[:, columns[villain]]), np.ascontiguousarray(low_class[:, columns[villain]]),
-                self.masks[hero], self.masks[villain], self.weights[villain],
-                hero_subsets, villain_subsets, self.signs, self.full_sign, match, *self._tallies(ids, lows),
-                _OUTCOMES, acc,
+                board_masks,
+                board_weights,
+                np.ascontiguousarray(high[:, columns[hero]]),
+                np.ascontiguousarray(low_class[:, columns[hero]]),
+                np.ascontiguousarray(high[:, columns[villain]]),
+                np.ascontiguousarray(low_class[:, columns[villain]]),
+                self.masks[hero],
+                self.masks[villain],
+                self.weights[villain],
+                hero_subsets,
+                villain_subsets,
+                self.signs,
+                self.full_sign,
+                match,
+                *self._tallies(ids, lows),
+                _OUTCOMES,
+                acc,
             )
             parts.append(acc)
         return parts
@@ -313,8 +330,17 @@ class _Multiway:
         from evaluator.range_showdown_kernels import multiway
 
         acc = np.zeros((self.players, len(COLUMNS)))
-        multiway(card_masks(boards), board_weights, high, low_class, self.tuples, self.tuple_masks, self.tuple_weights,
-                  unit, acc)
+        multiway(
+            card_masks(boards),
+            board_weights,
+            high,
+            low_class,
+            self.tuples,
+            self.tuple_masks,
+            self.tuple_weights,
+            unit,
+            acc,
+        )
         return acc
 
     def finish(self, parts):

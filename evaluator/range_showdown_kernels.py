@@ -110,8 +110,26 @@ def _clear(hist, total, at, low):
 
 
 @njit(cache=True, nogil=True)
-def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, mask_v, weight_v,
-              hero_subsets, villain_subsets, signs, full_sign, match, hist, total, outcomes, acc):
+def heads_up(
+    board_masks,
+    board_weights,
+    high_h,
+    low_h,
+    high_v,
+    low_v,
+    mask_h,
+    mask_v,
+    weight_v,
+    hero_subsets,
+    villain_subsets,
+    signs,
+    full_sign,
+    match,
+    hist,
+    total,
+    outcomes,
+    acc,
+):
     n_h, n_v, subsets = mask_h.shape[0], mask_v.shape[0], villain_subsets.shape[1]
     valid_h = np.empty(n_h, np.int64)
     valid_v = np.empty(n_v, np.int64)
@@ -147,7 +165,9 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
             end = i
             while end < m_h and high_h[t, order_h[end]] == strength:
                 h = order_h[end]
-                below[end, 0], below[end, 1], below[end, 2] = _count(h, low_h[t, h], lows_v, hist, total, hero_subsets, signs)
+                below[end, 0], below[end, 1], below[end, 2] = _count(
+                    h, low_h[t, h], lows_v, hist, total, hero_subsets, signs
+                )
                 end += 1
             while j < m_v and high_v[t, order_v[j]] == strength:
                 v = order_v[j]
@@ -179,7 +199,11 @@ def heads_up(board_masks, board_weights, high_h, low_h, high_v, low_v, mask_h, m
                 if cell == 0:
                     c_worse, c_equal, c_every = below[q, 0], below[q, 1], below[q, 2]
                 elif cell == 1:
-                    c_worse, c_equal, c_every = upto[q, 0] - below[q, 0], upto[q, 1] - below[q, 1], upto[q, 2] - below[q, 2]
+                    c_worse, c_equal, c_every = (
+                        upto[q, 0] - below[q, 0],
+                        upto[q, 1] - below[q, 1],
+                        upto[q, 2] - below[q, 2],
+                    )
                 else:
                     c_worse, c_equal, c_every = worse - upto[q, 0], equal - upto[q, 1], every - upto[q, 2]
                 c_better = c_every - c_worse - c_equal
@@ -333,8 +357,26 @@ def disjoint_weight(h, hero_subsets, signs, full_sign, match, weights, tallies, 
 
 
 @njit
-def sweep(order_t, m_t, strength_t, order_o, m_o, strength_o, weights, hero_subsets, villain_subsets, signs,
-           full_sign, match, tallies, offsets, width, below, upto, every):
+def sweep(
+    order_t,
+    m_t,
+    strength_t,
+    order_o,
+    m_o,
+    strength_o,
+    weights,
+    hero_subsets,
+    villain_subsets,
+    signs,
+    full_sign,
+    match,
+    tallies,
+    offsets,
+    width,
+    below,
+    upto,
+    every,
+):
     """For each live traverser hand: the other range's disjoint weight strictly weaker
     (``below``) and weaker or as strong (``upto``), in the ``width`` channels (columns of
     ``weights``, one per terminal) from the hand's ``offsets`` entry (-1: the hand is skipped),

@@ -197,7 +197,9 @@ class _Parser:
         cards = _cards(atom)
         if cards is not None:
             if len(cards) != size:
-                raise self.fail(at, f"{atom!r} has {len(cards)} card(s): a {self.game.name} hand needs {size} hole cards")
+                raise self.fail(
+                    at, f"{atom!r} has {len(cards)} card(s): a {self.game.name} hand needs {size} hole cards"
+                )
             return {tuple(sorted(cards))}
         specs = _specs(atom, size)
         if specs is None:
@@ -313,5 +315,3 @@ def top_percent(classes: list[tuple[list[tuple[int, ...]], float]], percent: flo
             break
         chosen.update(hands)
     return chosen
-
-

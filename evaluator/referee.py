@@ -10,13 +10,12 @@ from __future__ import annotations
 from evaluator import reference
 from evaluator.cards import check_distinct, format_card, parse_cards
 from evaluator.errors import SampyongError
-from evaluator.games import Game, game as preset
+from evaluator.games import Game
+from evaluator.games import game as preset
 from evaluator.settle import split_pot
 
 
-def referee(
-    game: Game | str, board: str | list[str], hands: list[str], pot: int = 100, button: int = 0
-) -> dict:
+def referee(game: Game | str, board: str | list[str], hands: list[str], pot: int = 100, button: int = 0) -> dict:
     """Judge one showdown: each player's best high and low and the chips won from ``pot``."""
     g = preset(game) if isinstance(game, str) else game
     board_cards = parse_cards(board)
@@ -28,9 +27,7 @@ def referee(
     for text in hands:
         hole = parse_cards(text)
         if len(hole) != g.hole_cards:
-            raise SampyongError(
-                f"{g.name}: each hand needs {g.hole_cards} hole cards, got {len(hole)} in {text!r}"
-            )
+            raise SampyongError(f"{g.name}: each hand needs {g.hole_cards} hole cards, got {len(hole)} in {text!r}")
         holes.append(hole)
     if len(holes) > g.max_players:
         raise SampyongError(f"{g.name}: at most {g.max_players} players, got {len(holes)}")
@@ -99,7 +96,12 @@ def referee_lines(lines, game: str = "pls7", pot: int = 100, button: int = 0, so
                 )
             )
         except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as error:
-            message = (str(error) if isinstance(error, SampyongError) else "bad JSON deal (nested too deep)"
-                       if isinstance(error, RecursionError) else f"bad JSON deal ({error!r})")
+            message = (
+                str(error)
+                if isinstance(error, SampyongError)
+                else "bad JSON deal (nested too deep)"
+                if isinstance(error, RecursionError)
+                else f"bad JSON deal ({error!r})"
+            )
             raise SampyongError(f"{source} line {number}: {message}") from None
     return results

@@ -31,9 +31,7 @@ def clockwise_from_button(seats: Sequence[int], button: int, table_size: int) ->
     return sorted(seats, key=lambda s: (s - button - 1) % table_size)
 
 
-def split_pot(
-    pot: int, highs: Sequence[int], lows: Sequence[int], eligible: Sequence[int], button: int
-) -> list[int]:
+def split_pot(pot: int, highs: Sequence[int], lows: Sequence[int], eligible: Sequence[int], button: int) -> list[int]:
     """Chips each seat wins from one pot contested by ``eligible`` seats (``divide_pot``)."""
     contenders = [False] * len(highs)
     for s in eligible:
@@ -43,8 +41,11 @@ def split_pot(
 
 
 def divide_pot(
-    chips: int, highs: Sequence[int] | np.ndarray, lows: Sequence[int] | np.ndarray,
-    contenders: Sequence[bool] | np.ndarray, button: int,
+    chips: int,
+    highs: Sequence[int] | np.ndarray,
+    lows: Sequence[int] | np.ndarray,
+    contenders: Sequence[bool] | np.ndarray,
+    button: int,
 ) -> tuple[np.ndarray, int, int]:
     """``(won, odd_chips, odd_seat)``: the chips each seat wins from one pot of ``chips`` contested
     by the seats where ``contenders`` (bool[seats]) is set, ``won`` int64[seats]; ``highs`` and
@@ -114,9 +115,7 @@ def pot_shares(high: np.ndarray, low: np.ndarray, unit: int) -> tuple[np.ndarray
     return high_wins * high_share, low_wins * low_share
 
 
-def side_pots(
-    contributions: Sequence[int], folded: Sequence[bool], dead: int = 0
-) -> list[tuple[int, tuple[int, ...]]]:
+def side_pots(contributions: Sequence[int], folded: Sequence[bool], dead: int = 0) -> list[tuple[int, tuple[int, ...]]]:
     """``(chips, eligible seats)`` per pot (``form_pots``), the main pot first.
 
     A layer nobody still in the hand reached (a folded player's excess) joins the layer below;

@@ -83,8 +83,11 @@ def showdown_flags(high_winners, low_winners, both):
         quartered = high_winners == 4
     else:
         scoop = high_winners == 1 and low_winners == 1 and both == 1
-        quartered = ((high_winners > both and high_winners == 2) or (low_winners > both and low_winners == 2)
-                     or (both > 0 and 2 * (high_winners + low_winners) == high_winners * low_winners))
+        quartered = (
+            (high_winners > both and high_winners == 2)
+            or (low_winners > both and low_winners == 2)
+            or (both > 0 and 2 * (high_winners + low_winners) == high_winners * low_winners)
+        )
     split = some_low and not (high_winners == both and low_winners == both)
     return high_winners > 1, some_low, low_winners > 1, scoop, quartered, split
 

@@ -10,13 +10,28 @@ the benchmark compares with. Shapes as in ``evaluator.free_kernels``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
 from evaluator.card_words import (
-    CARD_KEY, CARD_LOW_BIT, CARD_SUIT_BIT, CARD_SUIT_COUNT, FLUSH_BITS, FLUSH_PROBE, HI_SHIFT, LO_MASK,
-    POPCOUNT8, PREFETCH_AHEAD, RING, _flush_suit, _low_mask, _probe_suit, _rank_mask, _suit_bit, _suit_count,
+    CARD_KEY,
+    CARD_LOW_BIT,
+    CARD_SUIT_BIT,
+    CARD_SUIT_COUNT,
+    FLUSH_BITS,
+    FLUSH_PROBE,
+    HI_SHIFT,
+    LO_MASK,
+    POPCOUNT8,
+    PREFETCH_AHEAD,
+    RING,
+    _flush_suit,
+    _low_mask,
+    _probe_suit,
+    _rank_mask,
+    _suit_bit,
+    _suit_count,
 )
 from evaluator.jit import njit
 from evaluator.prefetch import prefetch
@@ -25,9 +40,21 @@ from evaluator.tables import N_PAIRS, PAIRED_CATEGORIES, rank_multisets
 
 @njit(cache=True, nogil=True)
 def subset_high_low(
-    hole, board, hole_sets, board_sets, pairs,
-    lo_index, start5, rank_value5, rank_present5, flush_value, flush_present, low_value,
-    high, low, present,
+    hole,
+    board,
+    hole_sets,
+    board_sets,
+    pairs,
+    lo_index,
+    start5,
+    rank_value5,
+    rank_present5,
+    flush_value,
+    flush_present,
+    low_value,
+    high,
+    low,
+    present,
 ):
     """Best high, best low and category bits over the allowed (hole subset, board subset) pairs.
 
@@ -178,9 +205,25 @@ def _suited_best(hole, i, p, b_bits, b_counts, use0, use1, use2, use3, flush_ord
 
 @njit
 def _suited_present(
-    hole, i, p, hole_sets, hole_set_size, b_counts, board_set_size, t_ranks, t_suit,
-    distinct_present, flush_present, flush_ordinal,
-    split_present, row0, row1, row2, row3, hole_rank_index, board_pair,
+    hole,
+    i,
+    p,
+    hole_sets,
+    hole_set_size,
+    b_counts,
+    board_set_size,
+    t_ranks,
+    t_suit,
+    distinct_present,
+    flush_present,
+    flush_ordinal,
+    split_present,
+    row0,
+    row1,
+    row2,
+    row3,
+    hole_rank_index,
+    board_pair,
 ):
     """``(category bits, best flush-type ordinal)`` of a hand with a suited case (see
     ``_suited_best``). A hole subset that can never be all of one suit with enough of it on the
@@ -249,7 +292,7 @@ def _board_parts(board, i, board_sets, board_set_size, t_ranks, t_suit):
         t_suit[s] = (suits >> 1) - (suits >> 3) if suits & (suits - 1) == 0 else -1
 
 
-@lru_cache(maxsize=None)
+@cache
 def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     """Restricted hole use: each 5-card hand takes exactly h hole cards, h in ``hand_splits``
     (all at most 3), the rest from a 5-card board.
@@ -270,10 +313,29 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
 
     @njit(cache=True, nogil=True)
     def split_high_low_present(
-        hole, board, hole_sets, hole_set_size, board_sets, board_set_size,
-        lo_index, start, hole_rank_index, split_value, split_present, split_offset, split_stride,
-        distinct_present, flush_ordinal, flush_present, split_low, low_mask, want_present,
-        strength_of, high, low, present,
+        hole,
+        board,
+        hole_sets,
+        hole_set_size,
+        board_sets,
+        board_set_size,
+        lo_index,
+        start,
+        hole_rank_index,
+        split_value,
+        split_present,
+        split_offset,
+        split_stride,
+        distinct_present,
+        flush_ordinal,
+        flush_present,
+        split_low,
+        low_mask,
+        want_present,
+        strength_of,
+        high,
+        low,
+        present,
     ):
         n, players, _ = hole.shape
         n_parts = board_sets.shape[0]
@@ -359,9 +421,25 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                             _board_parts(board, i, board_sets, board_set_size, t_ranks, t_suit)
                             parts_ready = True
                         found, flush = _suited_present(
-                            hole, i, p, hole_sets, hole_set_size, b_counts, board_set_size, t_ranks, t_suit,
-                            distinct_present, flush_present, flush_ordinal,
-                            split_present, row0, row1, row2, row3, hole_rank_index, board_pair,
+                            hole,
+                            i,
+                            p,
+                            hole_sets,
+                            hole_set_size,
+                            b_counts,
+                            board_set_size,
+                            t_ranks,
+                            t_suit,
+                            distinct_present,
+                            flush_present,
+                            flush_ordinal,
+                            split_present,
+                            row0,
+                            row1,
+                            row2,
+                            row3,
+                            hole_rank_index,
+                            board_pair,
                         )
                     else:
                         flush = _suited_best(hole, i, p, b_bits, b_counts, use0, use1, use2, use3, flush_ordinal)
@@ -373,7 +451,7 @@ def split_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     return split_high_low_present
 
 
-@lru_cache(maxsize=None)
+@cache
 def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     """Restricted hole use with three or four hole cards and a 5-card board, high and low only:
     one read per hand of ``tables.hole_table`` by (board multiset, hole multiset).
@@ -390,7 +468,9 @@ def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
     use0, use1, use2, use3 = (h in hand_splits for h in range(4))
 
     @njit(cache=True, nogil=True)
-    def hole_table_high_low(hole, board, lo_index, start, table, strength_of, flush_ordinal, split_low, low_mask, high, low):
+    def hole_table_high_low(
+        hole, board, lo_index, start, table, strength_of, flush_ordinal, split_low, low_mask, high, low
+    ):
         n, players, _ = hole.shape
         total = n * players
         ring_index = np.empty(RING, np.int64)
@@ -465,4 +545,3 @@ def hole_table_kernel(hole_cards: int, hand_splits: tuple[int, ...]):
                     deal_out += 1
 
     return hole_table_high_low
-

@@ -31,7 +31,7 @@ import dataclasses
 import hashlib
 import itertools
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +40,9 @@ from evaluator.cards import make_card
 from evaluator.games import Category, Ranking
 from evaluator.reference import classify5, high_strength, low_strength
 
-TABLE_VERSION = 5  # 3: split tables board-major; 4: three hole cards hole-major over board pairs; 5: split tables hold ordinals
+TABLE_VERSION = (
+    5  # 3: split tables board-major; 4: three hole cards hole-major over board pairs; 5: split tables hold ordinals
+)
 LO_RANKS = 7  # ranks 2..8 go in the low base-5 code, 9..A in the high one
 HI_SHIFT = 17  # 5**7 = 78125 < 2**17
 POOL_SIZES = (5, 6, 7, 8, 9)  # pools the rank tables cover; 9 cards keep "one flush suit at most"
@@ -73,9 +75,7 @@ def low_bit(rank: int) -> int:
 
 
 CARD_KEY = np.array([rank_addend(c >> 2) for c in range(52)], dtype=np.uint32)
-CARD_SUIT_BIT = np.array(
-    [1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.uint64
-)
+CARD_SUIT_BIT = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.uint64)
 CARD_SUIT_COUNT = np.array([1 << (4 * (c & 3)) for c in range(52)], dtype=np.uint32)
 CARD_LOW_BIT = np.array([low_bit(c >> 2) for c in range(52)], dtype=np.uint8)
 POPCOUNT8 = np.array([bin(m).count("1") for m in range(256)], dtype=np.uint8)
@@ -94,7 +94,7 @@ def _code_sizes(digits: int) -> np.ndarray:
     return sizes
 
 
-@lru_cache(maxsize=None)
+@cache
 def multiset_index() -> tuple[np.ndarray, np.ndarray]:
     """``(LO_INDEX, START)``: the perfect hash of rank multisets described in the module doc.
 
@@ -119,7 +119,7 @@ def multiset_index() -> tuple[np.ndarray, np.ndarray]:
     return lo_index, start
 
 
-@lru_cache(maxsize=None)
+@cache
 def rank_multisets(n: int) -> np.ndarray:
     """All rank multisets of ``n`` cards (each rank at most 4 times) as sorted rows, in table order."""
     lo_index, start = multiset_index()
@@ -138,7 +138,7 @@ def rank_multisets(n: int) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(len(rows), n)
 
 
-@lru_cache(maxsize=None)
+@cache
 def low_rank_masks(n: int) -> np.ndarray:
     """uint32 per ``n``-card rank multiset, in table order: its low-rank mask (bit 0 the ace,
     bits 1..7 the ranks 2..8), so a kernel can read a pool's low from its rank entry.
@@ -198,7 +198,7 @@ def _build_high_tables(ranking: Ranking) -> dict[str, np.ndarray]:
         category, tiebreak = classify5(_unsuited_cards(ranks), ranking)
         value5[i] = high_strength(category, tiebreak, ranking)
         present5[i] = 1 << category
-    codes5 = (5 ** five).sum(axis=1)  # base-5 count code: unique per multiset
+    codes5 = (5**five).sum(axis=1)  # base-5 count code: unique per multiset
     order5 = np.argsort(codes5)
     sorted_codes5 = codes5[order5]
     for n in POOL_SIZES:
@@ -254,16 +254,17 @@ def _offsuit_present(ranking: Ranking) -> np.ndarray:
 PAIRED_CATEGORIES = sum(
     1 << c
     for c in (
-        Category.one_pair, Category.two_pair, Category.three_of_a_kind,
-        Category.full_house, Category.four_of_a_kind,
+        Category.one_pair,
+        Category.two_pair,
+        Category.three_of_a_kind,
+        Category.full_house,
+        Category.four_of_a_kind,
     )
 )
 
 
 def _cache_file(ranking: Ranking) -> Path:
-    digest = hashlib.sha256(
-        f"{TABLE_VERSION}:{[c.name for c in ranking.order]}".encode()
-    ).hexdigest()[:16]
+    digest = hashlib.sha256(f"{TABLE_VERSION}:{[c.name for c in ranking.order]}".encode()).hexdigest()[:16]
     return cache_dir() / f"high-{ranking.name}-{digest}.npz"
 
 
@@ -283,7 +284,7 @@ def cached_arrays(path: Path, build) -> dict[str, np.ndarray]:
     return arrays
 
 
-@lru_cache(maxsize=None)
+@cache
 def high_tables(ranking: Ranking) -> HighTables:
     """The high tables of a ranking, loaded from the disk cache or generated (a few seconds)."""
     arrays = cached_arrays(_cache_file(ranking), lambda: _build_high_tables(ranking))
@@ -297,7 +298,7 @@ def high_tables(ranking: Ranking) -> HighTables:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def low_table(qualifier: int) -> np.ndarray:
     """uint32[256]: by the mask of low ranks present, the best low strength, or 0 (no low)."""
     table = np.zeros(256, dtype=np.uint32)
@@ -306,7 +307,6 @@ def low_table(qualifier: int) -> np.ndarray:
         if len(values) >= 5:
             table[mask] = low_strength(tuple(sorted(values[:5], reverse=True)))
     return table
-
 
 
 # --- Split tables for restricted hole use ----------------------------------------------------
@@ -333,7 +333,7 @@ PART_MAJOR_SPLIT = 3  # the hole-card count whose split table is hole-major over
 N_PAIRS = 91  # rank multisets of two cards: the width of that table
 
 
-@lru_cache(maxsize=None)
+@cache
 def five_card_order(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
     """``(strength_of, flush_ordinal)``: every distinct 5-card strength (and 0) ascending, so
     an ordinal ``o`` stands for ``strength_of[o]``; and ``flush_value`` as ordinals (0 below
@@ -343,7 +343,7 @@ def five_card_order(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
     return strength_of, np.searchsorted(strength_of, base.flush_value).astype(np.uint16)
 
 
-@lru_cache(maxsize=None)
+@cache
 def rank_ordinals(ranking: Ranking, n: int) -> np.ndarray:
     """``rank_value[n]`` as ordinals of ``five_card_order`` (uint16): the same order in half the
     bytes, for kernels that give ordinals rather than strengths.
@@ -359,7 +359,7 @@ def rank_ordinals(ranking: Ranking, n: int) -> np.ndarray:
     return np.searchsorted(strength_of, high_tables(ranking).rank_value[n]).astype(np.uint16)
 
 
-@lru_cache(maxsize=None)
+@cache
 def distinct_present(ranking: Ranking) -> np.ndarray:
     """uint16[8192]: by a 13-bit rank mask of exactly five ranks, the category bit of five
     unsuited cards of those ranks (high card, straight or skip straight); 0 for other masks."""
@@ -403,7 +403,7 @@ def _build_split(ranking: Ranking, used: int) -> dict[str, np.ndarray]:
     return {"value": ordinal.astype(np.uint16), "present": present.astype(np.uint16).ravel()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def hole_rank_index() -> np.ndarray:
     """``uint16[4, 13**3]``: row ``h`` maps ``h`` ordered ranks, read as base-13 digits (first
     rank most significant), to their multiset's index among the ``h``-card multisets (the
@@ -421,7 +421,7 @@ def hole_rank_index() -> np.ndarray:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
     """``(value, present)`` flattened ``[board multiset, hole multiset]`` for ``used`` hole cards
     (``[hole multiset, board pair multiset]`` for ``PART_MAJOR_SPLIT``); values are ordinals
@@ -434,7 +434,7 @@ def split_tables(ranking: Ranking, used: int) -> tuple[np.ndarray, np.ndarray]:
 MAX_TABLE_HOLE = 4  # a hole table of 5 hole cards would take 76 MB
 
 
-@lru_cache(maxsize=None)
+@cache
 def hole_table(ranking: Ranking, hole_cards: int, hand_splits: tuple[int, ...]) -> np.ndarray:
     """``uint16[board multiset * H + hole multiset]`` (H the number of ``hole_cards``-card rank
     multisets, in ``START``/``LO_INDEX`` order): with exactly h of the hole cards playing (h in
@@ -448,12 +448,16 @@ def hole_table(ranking: Ranking, hole_cards: int, hand_splits: tuple[int, ...]) 
     """
     five, holes = rank_multisets(5), rank_multisets(hole_cards)
     rank_index = hole_rank_index()
-    pairs = np.stack([rank_index[2, five[:, x] * 13 + five[:, y]] for x, y in itertools.combinations(range(5), 2)], axis=1)
+    pairs = np.stack(
+        [rank_index[2, five[:, x] * 13 + five[:, y]] for x, y in itertools.combinations(range(5), 2)], axis=1
+    )
     best = np.zeros((len(five), len(holes)), dtype=np.uint16)
     for used in hand_splits:
         value, _ = split_tables(ranking, used)
-        codes = [sum((holes[:, j] * 13 ** (used - 1 - k) for k, j in enumerate(js)), np.zeros(len(holes), np.int64))
-                 for js in itertools.combinations(range(hole_cards), used)]
+        codes = [
+            sum((holes[:, j] * 13 ** (used - 1 - k) for k, j in enumerate(js)), np.zeros(len(holes), np.int64))
+            for js in itertools.combinations(range(hole_cards), used)
+        ]
         parts = np.stack([rank_index[used, c] for c in codes], axis=1)  # [hole multiset, its parts]
         for first in range(0, len(five), 512):
             boards = slice(first, first + 512)
@@ -473,7 +477,7 @@ for _k in range(6):
         LOWEST_BITS[_k, _mask] = sum(1 << b for b in _bits) if len(_bits) == _k else -1
 
 
-@lru_cache(maxsize=None)
+@cache
 def split_low_table(qualifier: int, hand_splits: tuple[int, ...]) -> np.ndarray:
     """``uint32[256 * 256]``: by ``board_low << 8 | hole_low`` (masks of the distinct low ranks,
     bit 0 the ace), the best low taking exactly h of the hole's ranks for an allowed h and the
@@ -498,5 +502,3 @@ def split_low_table(qualifier: int, hand_splits: tuple[int, ...]) -> np.ndarray:
             holds = (masks & subset) == subset  # hole masks containing the subset
             table[:, holds] = np.maximum(table[:, holds], value[:, None])
     return table.astype(np.uint32).ravel()
-
-

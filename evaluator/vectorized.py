@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -72,7 +72,9 @@ class VectorizedEvaluator:
         hole_cards]``) with ``board`` (``uint8[n, board_cards]``); a low of 0 is no low."""
         n, players, hole_cards = hole.shape
         if board.shape != (n, self.game.board_cards) or hole_cards != self.game.hole_cards:
-            raise ValueError(f"{self.game.name} deals {self.game.hole_cards} hole and {self.game.board_cards} board cards")
+            raise ValueError(
+                f"{self.game.name} deals {self.game.hole_cards} hole and {self.game.board_cards} board cards"
+            )
         board_word = _added(CARD_WORD, board)
         board_ranks = _ored(SUIT_BITS, board) if self.low_value is not None else None
         high = np.empty((n, players), np.uint32)
@@ -119,6 +121,6 @@ def _probe_suit(probe: np.ndarray) -> np.ndarray:
     return ((probe >> 7) & 1) | ((probe >> 10) & 2) | (((probe >> 15) & 1) * 3)
 
 
-@lru_cache(maxsize=None)
+@cache
 def vectorized_evaluator(game: Game) -> VectorizedEvaluator:
     return VectorizedEvaluator(game)

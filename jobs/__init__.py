@@ -14,13 +14,26 @@ from __future__ import annotations
 
 import importlib
 
-_STUDIES = ("showdown", "distribution", "grid", "variants", "textures", "draws", "play", "match", "records",
-            "hand_ranking", "solve")
+_STUDIES = (
+    "showdown",
+    "distribution",
+    "grid",
+    "variants",
+    "textures",
+    "draws",
+    "play",
+    "match",
+    "records",
+    "hand_ranking",
+    "solve",
+)
 
 
 def __getattr__(name: str):
     if name == "STUDIES":  # name -> pipeline.study.Study, in the order ``sampyong run --help`` lists them
-        studies = {module.STUDY.name: module.STUDY for module in (importlib.import_module(f"jobs.{m}") for m in _STUDIES)}
+        studies = {
+            module.STUDY.name: module.STUDY for module in (importlib.import_module(f"jobs.{m}") for m in _STUDIES)
+        }
         globals()["STUDIES"] = studies
         return studies
     if name == "ranking":  # a game's starting-hand ranking in the driver (fit, N% ranges)

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 GAME_OPTIONS = (
     Option("game", "Game preset (see sampyong games).", default="pls7"),
     Option("hole_use", "Hole cards a hand must use: MIN-MAX, N, free, at-least-one or pls-2 (default: the game's)."),
-    Option("ranking", "Category order: base, trips_over_straight, skip_over_flush, both or standard (default: the game's)."),
+    Option(
+        "ranking", "Category order: base, trips_over_straight, skip_over_flush, both or standard (default: the game's)."
+    ),
     Option("low", "Low qualifier: 6, 7, 8 or none (default: the game's)."),
 )
 PLAYERS = Option("players", "Hands per deal.", int, default=2)

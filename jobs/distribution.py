@@ -25,7 +25,7 @@ from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.games import Category
 from evaluator.tables import MAX_FREE_POOL, PAIRED_CATEGORIES
-from jobs.common import GAME_OPTIONS, EXACT, Study, game_of, markdown, report_header, section, table, words
+from jobs.common import EXACT, GAME_OPTIONS, Study, game_of, markdown, report_header, section, table, words
 from pipeline.aggregate import percent
 from pipeline.plan import RunConfig, ShardSpec
 
@@ -78,9 +78,20 @@ def count_pools(config: RunConfig, deck: np.ndarray, first: int) -> tuple[np.nda
     present_patterns = np.zeros(1 << len(Category), np.int64)
     low_patterns = np.zeros(256, np.int64)
     pool_kernels.enumerate_pools(
-        deck, first, size, fast.lo_index, fast.start[size], t.rank_value[size], t.rank_present[size],
-        t.flush_value, t.flush_present, t.offsuit_present, PAIRED_CATEGORIES,
-        best_positions, present_patterns, low_patterns,
+        deck,
+        first,
+        size,
+        fast.lo_index,
+        fast.start[size],
+        t.rank_value[size],
+        t.rank_present[size],
+        t.flush_value,
+        t.flush_present,
+        t.offsuit_present,
+        PAIRED_CATEGORIES,
+        best_positions,
+        present_patterns,
+        low_patterns,
     )
     best = np.zeros(len(Category), np.int64)
     best[t.category_of_position] = best_positions[: len(t.category_of_position)]
@@ -121,38 +132,69 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
 
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
-    categories = counts["categories"].sort("rank", descending=True).select(
-        "category",
-        "best",
-        "present",
-        "pools",
-        (pl.col("best") / pl.col("pools")).alias("best_share"),
-        (pl.col("present") / pl.col("pools")).alias("present_share"),
+    categories = (
+        counts["categories"]
+        .sort("rank", descending=True)
+        .select(
+            "category",
+            "best",
+            "present",
+            "pools",
+            (pl.col("best") / pl.col("pools")).alias("best_share"),
+            (pl.col("present") / pl.col("pools")).alias("present_share"),
+        )
     )
-    low = counts["low"].sort("qualifier").select(
-        "qualifier", "low_pools", "pools", (pl.col("low_pools") / pl.col("pools")).alias("low_share")
+    low = (
+        counts["low"]
+        .sort("qualifier")
+        .select("qualifier", "low_pools", "pools", (pl.col("low_pools") / pl.col("pools")).alias("low_share"))
     )
     return {"categories": categories, "low": low}
 
 
 HOLDEM_7 = {
-    "straight_flush": 41_584, "four_of_a_kind": 224_848, "full_house": 3_473_184, "flush": 4_047_644,
-    "straight": 6_180_020, "three_of_a_kind": 6_461_620, "two_pair": 31_433_400,
-    "one_pair": 58_627_800, "high_card": 23_294_460,
+    "straight_flush": 41_584,
+    "four_of_a_kind": 224_848,
+    "full_house": 3_473_184,
+    "flush": 4_047_644,
+    "straight": 6_180_020,
+    "three_of_a_kind": 6_461_620,
+    "two_pair": 31_433_400,
+    "one_pair": 58_627_800,
+    "high_card": 23_294_460,
 }
 PLS_PRESENT = {"three_of_a_kind": 0.120, "straight": 0.098, "flush": 0.0689, "skip_straight": 0.0639}
-PLS_PRESENT_TEXT = {"three_of_a_kind": "~12.0 %", "straight": "~9.8 %", "flush": "~6.89 %", "skip_straight": "~6.39 %"}  # as RULES writes them
+PLS_PRESENT_TEXT = {
+    "three_of_a_kind": "~12.0 %",
+    "straight": "~9.8 %",
+    "flush": "~6.89 %",
+    "skip_straight": "~6.39 %",
+}  # as RULES writes them
 
 
 FORMATS = {
-    "categories": {"category": words, "best": "count", "present": "count", "pools": "count",
-                   "best_share": "percent", "present_share": "percent"},
+    "categories": {
+        "category": words,
+        "best": "count",
+        "present": "count",
+        "pools": "count",
+        "best_share": "percent",
+        "present_share": "percent",
+    },
     "low": {"low_pools": "count", "pools": "count", "low_share": "percent"},
 }
 HEADERS = {
-    "categories": {"best": "pools: best high", "present": "pools: can be made", "best_share": "best high (exact)",
-                   "present_share": "can be made (exact)"},
-    "low": {"qualifier": "low qualifier (this or better)", "low_pools": "pools with a low", "low_share": "a low (exact)"},
+    "categories": {
+        "best": "pools: best high",
+        "present": "pools: can be made",
+        "best_share": "best high (exact)",
+        "present_share": "can be made (exact)",
+    },
+    "low": {
+        "qualifier": "low qualifier (this or better)",
+        "low_pools": "pools with a low",
+        "low_share": "a low (exact)",
+    },
 }
 
 
@@ -176,15 +218,38 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
     ]
     rows = {r["category"]: r for r in tables["categories"].iter_rows(named=True)}
     if game.ranking.name == "standard" and pool_size(config) == 7:
-        lines += ["## Against RULES.md section 9 (7-card hold'em)", "", "| category | rule book | exact | equal |", "|---|---|---|---|"]
-        lines += [f"| {words(c)} | {n:,} | {rows[c]['best']:,} | {'yes' if rows[c]['best'] == n else 'NO'} |" for c, n in HOLDEM_7.items()]
+        lines += [
+            "## Against RULES.md section 9 (7-card hold'em)",
+            "",
+            "| category | rule book | exact | equal |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {words(c)} | {n:,} | {rows[c]['best']:,} | {'yes' if rows[c]['best'] == n else 'NO'} |"
+            for c, n in HOLDEM_7.items()
+        ]
         lines.append("")
     if game.ranking.has_skips and pool_size(config) == 8:
-        lines += ["## Against RULES.md section 9 (8-card pools, can be made)", "", "| category | rule book | exact |", "|---|---|---|"]
-        lines += [f"| {words(c)} | {text} | {percent(rows[c]['present_share'])} |" for c, text in PLS_PRESENT_TEXT.items()]
+        lines += [
+            "## Against RULES.md section 9 (8-card pools, can be made)",
+            "",
+            "| category | rule book | exact |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {words(c)} | {text} | {percent(rows[c]['present_share'])} |" for c, text in PLS_PRESENT_TEXT.items()
+        ]
         lines.append("")
-    return markdown([*lines, *section("Lows", markdown_tables("low", tables["low"], config),
-                                      "Pools holding five distinct ranks at or under the qualifier (ace low).")])
+    return markdown(
+        [
+            *lines,
+            *section(
+                "Lows",
+                markdown_tables("low", tables["low"], config),
+                "Pools holding five distinct ranks at or under the qualifier (ace low).",
+            ),
+        ]
+    )
 
 
 STUDY = Study(

@@ -41,8 +41,13 @@ GROUPS = (
     ("flush", (Category.flush,)),
     (
         "full_house+",
-        (Category.full_house, Category.four_of_a_kind, Category.straight_flush,
-         Category.skip_straight_flush, Category.royal_flush),
+        (
+            Category.full_house,
+            Category.four_of_a_kind,
+            Category.straight_flush,
+            Category.skip_straight_flush,
+            Category.royal_flush,
+        ),
     ),
 )
 MAX_OUTS = 52
@@ -114,7 +119,9 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         np.bitwise_or.at(masks, spot_index[group >= 0], 1 << group[group >= 0])
         keep = masks > 0
         outs = np.bincount(spot_index, weights=r_high[:, 0] > r_high[:, 1], minlength=len(spots)).astype(int)
-        quarters = np.rint(np.bincount(spot_index, weights=4 * _shares(r_high, r_low), minlength=len(spots))).astype(np.int64)
+        quarters = np.rint(np.bincount(spot_index, weights=4 * _shares(r_high, r_low), minlength=len(spots))).astype(
+            np.int64
+        )
         for s in np.flatnonzero(keep):
             stats[masks[s], outs[s]] += (1, quarters[s], quarters[s] ** 2)
     nz = np.argwhere(stats[:, :, 0] > 0)
@@ -149,13 +156,15 @@ def _mean_se(config: RunConfig) -> list[pl.Expr]:
 
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
-    d = counts["draws"].with_columns(
-        pl.col("draw_mask").map_elements(_draw_name, return_dtype=pl.String).alias("draw")
-    )
+    d = counts["draws"].with_columns(pl.col("draw_mask").map_elements(_draw_name, return_dtype=pl.String).alias("draw"))
     total = d["spots"].sum()
     draws = d.sort(["draw_mask", "outs"]).select(
-        "draw", "outs", "spots", (pl.col("spots") / total).alias("share"),
-        *_mean_se(config), (pl.col("outs") / rivers(config)).alias("high_win"),
+        "draw",
+        "outs",
+        "spots",
+        (pl.col("spots") / total).alias("share"),
+        *_mean_se(config),
+        (pl.col("outs") / rivers(config)).alias("high_win"),
     )
     by_type = (
         d.group_by("draw_mask", "draw")
@@ -167,16 +176,24 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
         )
         .sort("draw_mask")
         .select(
-            "draw", "spots", (pl.col("spots") / total).alias("share"),
-            (pl.col("outs_sum") / pl.col("spots")).alias("mean_outs"), *_mean_se(config),
+            "draw",
+            "spots",
+            (pl.col("spots") / total).alias("share"),
+            (pl.col("outs_sum") / pl.col("spots")).alias("mean_outs"),
+            *_mean_se(config),
         )
     )
     return {"draws": draws, "draw_types": by_type}
 
 
 HEADERS = {
-    "draw": "draw", "outs": "outs", "spots": "spots", "share": "share of spots", "mean_outs": "mean outs",
-    "equity": "hero's equity", "high_win": "rivers winning the high (exact)",
+    "draw": "draw",
+    "outs": "outs",
+    "spots": "spots",
+    "share": "share of spots",
+    "mean_outs": "mean outs",
+    "equity": "hero's equity",
+    "high_win": "rivers winning the high (exact)",
 }
 
 
@@ -184,7 +201,10 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
     """The Markdown of a draws table: shares of all spots (binomial SE), equity ± SE, exact out shares."""
     total = frame["spots"].sum()  # every spot of the run: both tables cover them all
     formats = {
-        "draw": words, "spots": "count", "equity": "percent", "high_win": "percent",
+        "draw": words,
+        "spots": "count",
+        "equity": "percent",
+        "high_win": "percent",
         "share": lambda value, row: percent(value, binomial_se(value, total)),
     }
     return table(frame, formats, HEADERS)
@@ -192,20 +212,22 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     spots = tables["draw_types"]["spots"].sum()
-    return markdown([
-        *report_header(
-            f"Turn draws against trips: {game_of(config).name}",
-            f"{spots:,} spots among {config.deals:,} sampled heads-up turns (seed {config.seed}); each spot's river "
-            "enumerated exactly. A spot: the villain's best high is three of a kind, the hero's is worse, and some "
-            "river lifts the hero above trips. Draw: the categories above trips one river card reaches "
-            "(full house+ = full house or better); outs: rivers after which the hero's high beats the villain's; "
-            "hero's equity: the hero's exact pot share over the rivers, averaged over the spots. Shares of "
-            "spots and equities are percentages ± one standard error (spot to spot); rivers winning the high "
-            "is outs over the unseen cards, exact.",
-        ),
-        *section("By draw type", markdown_tables("draw_types", tables["draw_types"], config), SE_LEGEND),
-        *section("By draw and outs", markdown_tables("draws", tables["draws"], config)),
-    ])
+    return markdown(
+        [
+            *report_header(
+                f"Turn draws against trips: {game_of(config).name}",
+                f"{spots:,} spots among {config.deals:,} sampled heads-up turns (seed {config.seed}); each spot's river "
+                "enumerated exactly. A spot: the villain's best high is three of a kind, the hero's is worse, and some "
+                "river lifts the hero above trips. Draw: the categories above trips one river card reaches "
+                "(full house+ = full house or better); outs: rivers after which the hero's high beats the villain's; "
+                "hero's equity: the hero's exact pot share over the rivers, averaged over the spots. Shares of "
+                "spots and equities are percentages ± one standard error (spot to spot); rivers winning the high "
+                "is outs over the unseen cards, exact.",
+            ),
+            *section("By draw type", markdown_tables("draw_types", tables["draw_types"], config), SE_LEGEND),
+            *section("By draw and outs", markdown_tables("draws", tables["draws"], config)),
+        ]
+    )
 
 
 STUDY = Study(

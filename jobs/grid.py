@@ -20,7 +20,7 @@ deals on the high hand), ``equity_high`` (win + tie / 2 over all), and for games
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 import numpy as np
@@ -28,15 +28,28 @@ import polars as pl
 import pyarrow as pa
 
 from evaluator.cards import hand_classes, iso_classes
+from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
 from evaluator.grid_kernels import hands_of, tally_boards
 from evaluator.settle import share_unit
 from evaluator.settle_kernels import pot_shares
 from evaluator.tables import cache_dir, cached_arrays
-from evaluator.deal import deal_cards, split_deal
+from jobs.common import (
+    EXACT,
+    MONTE_CARLO_OPTIONS,
+    PLAYERS,
+    SE_LEGEND,
+    Study,
+    game_of,
+    markdown,
+    new_figure,
+    replace_option,
+    report_header,
+    section,
+    table,
+)
 from jobs.grid_view import grid_page
-from jobs.common import MONTE_CARLO_OPTIONS, SE_LEGEND, EXACT, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table
 from pipeline.plan import RunConfig, ShardSpec, plan_shards
 
 BOARD_SHARDS = 64
@@ -72,7 +85,7 @@ def configure(config: RunConfig) -> RunConfig:
     return dataclasses.replace(config, deals=comb(52, 5), shard_deals=0, seed=0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def board_classes() -> tuple[np.ndarray, np.ndarray]:
     """(representative boards uint8[134459, 5], class sizes), cached on disk: the driver and
     every worker need them, and classifying all 2,598,960 boards takes seconds."""
@@ -91,7 +104,9 @@ def plan(config: RunConfig) -> list[ShardSpec]:
         return plan_shards(config)
     boards, sizes = board_classes()
     edges = np.linspace(0, len(boards), BOARD_SHARDS + 1).astype(int)
-    return [ShardSpec(index=i, deals=int(sizes[a:b].sum()), root_seed=0) for i, (a, b) in enumerate(zip(edges, edges[1:]))]
+    return [
+        ShardSpec(index=i, deals=int(sizes[a:b].sum()), root_seed=0) for i, (a, b) in enumerate(zip(edges, edges[1:]))
+    ]
 
 
 def prepare(config: RunConfig) -> None:
@@ -164,8 +179,20 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         block_hands = hands[: stop - block]
         hands_of(block_boards, positions, block_hands)
         high, low = fast.high_low(block_hands, block_boards)
-        tally_boards(weights[block:stop].astype(np.int64), positions, block_hands, high, low, game.low is not None,
-                      lookup, opponents, win, tie, lose, hilo4)
+        tally_boards(
+            weights[block:stop].astype(np.int64),
+            positions,
+            block_hands,
+            high,
+            low,
+            game.low is not None,
+            lookup,
+            opponents,
+            win,
+            tie,
+            lose,
+            hilo4,
+        )
     counts = {"win": win, "tie": tie, "lose": lose}
     if game.low is not None:
         counts["hilo4"] = hilo4
@@ -189,13 +216,23 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
         mean = pl.col("share_units").cast(pl.Float64) / unit / n
         variance = (pl.col("share_units_sq").cast(pl.Float64) / unit**2 / n - mean * mean) * n / (n - 1)
         grid = g.sort("class_id").select(
-            "class", "example", "combos", "hands", (pl.col("scoops") / n).alias("scoop"),
-            mean.alias("equity"), (variance.clip(lower_bound=0) / n).sqrt().alias("equity_se"),
+            "class",
+            "example",
+            "combos",
+            "hands",
+            (pl.col("scoops") / n).alias("scoop"),
+            mean.alias("equity"),
+            (variance.clip(lower_bound=0) / n).sqrt().alias("equity_se"),
         )
         return {"grid": grid, "grid_by_equity": grid.sort("equity", descending=True)}
     total = (pl.col("win") + pl.col("tie") + pl.col("lose")).cast(pl.Float64)
     columns = [
-        "class", "example", "combos", "win", "tie", "lose",
+        "class",
+        "example",
+        "combos",
+        "win",
+        "tie",
+        "lose",
         ((pl.col("win") + pl.col("tie") / 2) / total).alias("equity_high"),
     ]
     if "hilo4" in g.columns:
@@ -245,8 +282,11 @@ def figures(tables, config: RunConfig) -> dict:
         ax.set_yticks(range(13), list(ranks))
         ax.set_xlabel("rank of the lower card (suited) or the higher card (offsuit)")
         ax.set_ylabel("rank of the higher card (suited) or the lower card (offsuit)")
-        ax.set_title(f"{game_of(config).name}: {EQUITY_WORDS[key]} (%) against {opponents}, {how}\n"
-                     "pairs on the diagonal, suited hands above it, offsuit below", fontsize=10)
+        ax.set_title(
+            f"{game_of(config).name}: {EQUITY_WORDS[key]} (%) against {opponents}, {how}\n"
+            "pairs on the diagonal, suited hands above it, offsuit below",
+            fontsize=10,
+        )
         colorbar = fig.colorbar(image, ax=ax, shrink=0.8)
         fig.tight_layout()
     else:
@@ -270,20 +310,38 @@ def figures(tables, config: RunConfig) -> dict:
             ax.set_yticks(range(13), list(ranks), fontsize=7)
             ax.set_xlabel("second card's rank")
         axes[0].set_ylabel("top card's rank")
-        fig.suptitle(f"{game_of(config).name}: {EQUITY_WORDS[key]} (%) of three-card hands against {opponents}, "
-                     f"{how} (each cell: the mean over the third card)")
+        fig.suptitle(
+            f"{game_of(config).name}: {EQUITY_WORDS[key]} (%) of three-card hands against {opponents}, "
+            f"{how} (each cell: the mean over the third card)"
+        )
         fig.tight_layout(rect=(0, 0, 0.93, 1))
         colorbar = fig.colorbar(image, ax=axes, shrink=0.8, fraction=0.02, pad=0.02)
     colorbar.set_label(label)
     return {"grid_heatmap": fig}
 
 
-FORMATS = {"combos": "count", "hands": "count", "win": "count", "tie": "count", "lose": "count",
-           "scoop": "percent of hands", "equity": "percent", "equity_high": "percent", "equity_hilo": "percent"}
+FORMATS = {
+    "combos": "count",
+    "hands": "count",
+    "win": "count",
+    "tie": "count",
+    "lose": "count",
+    "scoop": "percent of hands",
+    "equity": "percent",
+    "equity_high": "percent",
+    "equity_hilo": "percent",
+}
 HEADERS = {
-    "class": "class", "combos": "combos", "hands": "hands dealt", "win": "high wins", "tie": "high ties",
-    "lose": "high losses", "scoop": "scoops (of hands)", "equity": "pot share",
-    "equity_high": "high-only equity (exact)", "equity_hilo": "hi-lo equity (exact)",
+    "class": "class",
+    "combos": "combos",
+    "hands": "hands dealt",
+    "win": "high wins",
+    "tie": "high ties",
+    "lose": "high losses",
+    "scoop": "scoops (of hands)",
+    "equity": "pot share",
+    "equity_high": "high-only equity (exact)",
+    "equity_hilo": "hi-lo equity (exact)",
 }
 
 
@@ -302,8 +360,11 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             "random hand, every board dealt, enumerated exactly (no sampling error). High wins, ties and "
             "losses count the (hand, opponent, board) deals of the class by the high hand alone; high-only "
             "equity is wins plus half the ties over all of them"
-            + ("; hi-lo equity is the pot share with the halves split high and low and quartered "
-               "(odd chips ignored)" if game.low is not None else "")
+            + (
+                "; hi-lo equity is the pot share with the halves split high and low and quartered (odd chips ignored)"
+                if game.low is not None
+                else ""
+            )
             + ". Equities are exact percentages to 4 decimals; best first."
         )
     else:
@@ -312,16 +373,19 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             f"All-in pot share of each of the {tables['grid'].height:,} starting-hand classes against "
             f"{config.players - 1} random hands, {config.deals:,} deals (seed {config.seed}); every hand dealt "
             "counts for its class. Scoops: the share of the class's hands that win the whole pot. "
-            + SE_LEGEND + " Best first."
+            + SE_LEGEND
+            + " Best first."
         )
-    return markdown([
-        *report_header(title, method, figure_files),
-        "To explore the grid in a browser (colour by any column, hover, find a class, the top N % as a "
-        "range), open [grid.html](grid.html) (`sampyong run grid` writes it; `sampyong view RUN_DIR` "
-        "writes it again).",
-        "",
-        *section("Sorted by equity", markdown_tables("grid_by_equity", tables["grid_by_equity"], config)),
-    ])
+    return markdown(
+        [
+            *report_header(title, method, figure_files),
+            "To explore the grid in a browser (colour by any column, hover, find a class, the top N % as a "
+            "range), open [grid.html](grid.html) (`sampyong run grid` writes it; `sampyong view RUN_DIR` "
+            "writes it again).",
+            "",
+            *section("Sorted by equity", markdown_tables("grid_by_equity", tables["grid_by_equity"], config)),
+        ]
+    )
 
 
 STUDY = Study(
@@ -332,9 +396,15 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=(*replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(
-        help="Hands per deal: heads-up (2) is enumerated exactly for 2 and 3 hole cards, more players are sampled.")),
-        EXACT.but(help="Insist on exact enumeration (heads-up): an error if the run would sample.")),
+    options=(
+        *replace_option(
+            MONTE_CARLO_OPTIONS,
+            PLAYERS.but(
+                help="Hands per deal: heads-up (2) is enumerated exactly for 2 and 3 hole cards, more players are sampled."
+            ),
+        ),
+        EXACT.but(help="Insist on exact enumeration (heads-up): an error if the run would sample."),
+    ),
     validate=validate,
     configure=configure,
     plan=plan,

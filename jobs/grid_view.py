@@ -47,8 +47,15 @@ def grid_data(grid: pl.DataFrame, config) -> dict:
     shown = ["class", "example", "combos", *columns, *[c for c in grid.columns if c.endswith("_se") or c == "hands"]]
     rows = grid.select([c for c in dict.fromkeys(shown) if c in grid.columns]).to_dicts()
     hole = len(rows[0]["example"].split())
-    return {"game": config.game, "players": config.players, "hole_cards": hole, "columns": columns, "classes": rows,
-            "stops": COLOR_STOPS, "title": f"{config.game}: {config.players}-handed grid ({config.run_id})"}
+    return {
+        "game": config.game,
+        "players": config.players,
+        "hole_cards": hole,
+        "columns": columns,
+        "classes": rows,
+        "stops": COLOR_STOPS,
+        "title": f"{config.game}: {config.players}-handed grid ({config.run_id})",
+    }
 
 
 def grid_page(tables: dict, config, inputs=None, options=None) -> str:

@@ -122,15 +122,18 @@ def sample_classes(game: Game, hands: np.ndarray, class_ids, samples: int | None
 def validate(config: RunConfig) -> None:
     game = game_of(config)
     if game.hole_cards != SAMPLED_HOLE_CARDS:
-        raise SampyongError(f"hand_ranking samples 4-card games; {game.name} has {game.hole_cards} hole cards "
-                            "(2 and 3 are ranked exactly by `sampyong run grid --exact`)")
+        raise SampyongError(
+            f"hand_ranking samples 4-card games; {game.name} has {game.hole_cards} hole cards "
+            "(2 and 3 are ranked exactly by `sampyong run grid --exact`)"
+        )
 
 
 def configure(config: RunConfig) -> RunConfig:
     """The sample is fixed: every class, ``SAMPLES`` deals each, seed ``SEED``."""
     classes = len(hand_classes(SAMPLED_HOLE_CARDS)[1])
-    return dataclasses.replace(config, deals=classes * SAMPLES, shard_deals=CLASSES_PER_SHARD * SAMPLES, players=2,
-                               seed=SEED)
+    return dataclasses.replace(
+        config, deals=classes * SAMPLES, shard_deals=CLASSES_PER_SHARD * SAMPLES, players=2, seed=SEED
+    )
 
 
 def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
@@ -138,12 +141,18 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     sums of pot shares and of squared shares over their deals."""
     first = shard.index * CLASSES_PER_SHARD
     ids = np.arange(first, first + shard.deals // SAMPLES, dtype=np.int64)
-    total, squares = sample_classes(game_of(config), representatives(SAMPLED_HOLE_CARDS)[ids], ids, SAMPLES, config.seed)
-    return {"strengths": pa.table({
-        "class": pa.array(ids, pa.int32()),
-        "total": pa.array(total.astype(np.uint64), pa.uint64()),
-        "squares": pa.array(squares.astype(np.uint64), pa.uint64()),
-    })}
+    total, squares = sample_classes(
+        game_of(config), representatives(SAMPLED_HOLE_CARDS)[ids], ids, SAMPLES, config.seed
+    )
+    return {
+        "strengths": pa.table(
+            {
+                "class": pa.array(ids, pa.int32()),
+                "total": pa.array(total.astype(np.uint64), pa.uint64()),
+                "squares": pa.array(squares.astype(np.uint64), pa.uint64()),
+            }
+        )
+    }
 
 
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, pl.DataFrame]:
@@ -155,24 +164,38 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     total, squares = frame["total"].cast(pl.Float64).to_numpy(), frame["squares"].cast(pl.Float64).to_numpy()
     # The sample variance in units squared (shares are at most ``unit``).
     variance = (n * squares - total * total) / (n * (n - 1))
-    return {"strengths": pl.DataFrame({
-        "class": frame["class"].cast(pl.Int64),
-        "name": [names[k] for k in frame["class"].to_list()],
-        "equity": total / (unit * n),
-        "se": np.sqrt(variance / n) / unit,
-        "samples": np.full(frame.height, n, np.int64),
-    })}
+    return {
+        "strengths": pl.DataFrame(
+            {
+                "class": frame["class"].cast(pl.Int64),
+                "name": [names[k] for k in frame["class"].to_list()],
+                "equity": total / (unit * n),
+                "se": np.sqrt(variance / n) / unit,
+                "samples": np.full(frame.height, n, np.int64),
+            }
+        )
+    }
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     frame = tables["strengths"].sort("equity", descending=True).select("name", "equity", "se")
     shown = pl.concat([frame.head(10), frame.tail(10)])
-    return "\n".join([
-        *report_header(f"Starting hands of {game_of(config).name}, strongest first",
-                       f"Each of {tables['strengths'].height:,} classes against one random hand, {SAMPLES:,} deals a "
-                       f"class (seed {config.seed}): heads-up equity, hi-lo where the game has a low."),
-        *section("The 10 strongest and the 10 weakest classes", table(shown, {"equity": "percent"}, {"se": "equity_se"})),
-    ]) + "\n"
+    return (
+        "\n".join(
+            [
+                *report_header(
+                    f"Starting hands of {game_of(config).name}, strongest first",
+                    f"Each of {tables['strengths'].height:,} classes against one random hand, {SAMPLES:,} deals a "
+                    f"class (seed {config.seed}): heads-up equity, hi-lo where the game has a low.",
+                ),
+                *section(
+                    "The 10 strongest and the 10 weakest classes",
+                    table(shown, {"equity": "percent"}, {"se": "equity_se"}),
+                ),
+            ]
+        )
+        + "\n"
+    )
 
 
 STUDY = Study(
@@ -196,14 +219,19 @@ def strength_runs(game: Game) -> list[tuple[Study, RunConfig]]:
     heads-up grid for 2 and 3 hole cards, this module's study for 4 (``SampyongError`` else)."""
     from jobs import grid
 
-    knobs = {"hole_use": "-".join(map(str, game.hole_use)), "ranking": game.ranking.name,
-             "low": str(game.low) if game.low is not None else "none"}
+    knobs = {
+        "hole_use": "-".join(map(str, game.hole_use)),
+        "ranking": game.ranking.name,
+        "low": str(game.low) if game.low is not None else "none",
+    }
     if game.hole_cards in (2, 3):
         study = grid.STUDY
     elif game.hole_cards == SAMPLED_HOLE_CARDS:
         study = STUDY
     else:
-        raise SampyongError(f"ranking starting hands covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}")
+        raise SampyongError(
+            f"ranking starting hands covers games of 2 to 4 hole cards; {game.name} has {game.hole_cards}"
+        )
     config = RunConfig(job=study.name, game=game.base_name, deals=1, shard_deals=1, players=2, seed=0, **knobs)
     study.validate(config)
     return [(study, study.configure(config))]

@@ -74,7 +74,9 @@ def table_of(config: RunConfig) -> Table:
     for policy in policies:
         if by_name.setdefault(policy.name, policy) != policy:
             raise SampyongError(f"two different policies are named {policy.name!r}: rename one")
-    base = Table.from_options(game_of(config), config.players, "showdown", config.option("stacks"), config.option("betting"))
+    base = Table.from_options(
+        game_of(config), config.players, "showdown", config.option("stacks"), config.option("betting")
+    )
     return dataclasses.replace(base, policies=policies)
 
 
@@ -100,8 +102,10 @@ def rotations(config: RunConfig) -> int:
 def validate(config: RunConfig) -> None:
     table_ = table_of(config)
     if table_.game.hole_cards not in HOLE_CARDS and table_.needs_ranking:
-        raise SampyongError(f"policies that read preflop percentiles rank starting hands by the heads-up grid, which covers "
-                            f"games of 2 to 4 hole cards; {table_.game.name} has {table_.game.hole_cards}")
+        raise SampyongError(
+            f"policies that read preflop percentiles rank starting hands by the heads-up grid, which covers "
+            f"games of 2 to 4 hole cards; {table_.game.name} has {table_.game.hole_cards}"
+        )
 
 
 def upstream(config: RunConfig) -> list:
@@ -146,7 +150,11 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs: HandRanking | None) -
     u64 = pa.uint64()
 
     def sums(x: np.ndarray, axis) -> dict[str, np.ndarray]:
-        return {"won": np.maximum(x, 0).sum(axis=axis), "lost": np.maximum(-x, 0).sum(axis=axis), "sq": (x * x).sum(axis=axis)}
+        return {
+            "won": np.maximum(x, 0).sum(axis=axis),
+            "lost": np.maximum(-x, 0).sum(axis=axis),
+            "sq": (x * x).sum(axis=axis),
+        }
 
     dup, plain = sums(per_deal, 0), sums(per_hand, (0, 1))
     rows = []
@@ -158,17 +166,24 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs: HandRanking | None) -
     for label, seat, net in rows:
         positions[label, seat] += (len(net), np.maximum(net, 0).sum(), np.maximum(-net, 0).sum(), (net * net).sum())
     return {
-        "results": pa.table({
-            "policy": pa.array(names, pa.string()),
-            "deals": pa.array(np.full(len(names), shard.deals, np.uint64), u64),
-            **{f"duplicate_{k}": pa.array(v.astype(np.uint64), u64) for k, v in dup.items()},
-            **{f"plain_{k}": pa.array(v.astype(np.uint64), u64) for k, v in plain.items()},
-        }),
-        "positions": pa.table({
-            "policy": pa.array([n for n in names for _ in range(players)], pa.string()),
-            "seat": pa.array([s for _ in names for s in range(players)], pa.int32()),
-            **{k: pa.array(positions[:, :, i].ravel().astype(np.uint64), u64) for i, k in enumerate(("hands", "won", "lost", "sq"))},
-        }),
+        "results": pa.table(
+            {
+                "policy": pa.array(names, pa.string()),
+                "deals": pa.array(np.full(len(names), shard.deals, np.uint64), u64),
+                **{f"duplicate_{k}": pa.array(v.astype(np.uint64), u64) for k, v in dup.items()},
+                **{f"plain_{k}": pa.array(v.astype(np.uint64), u64) for k, v in plain.items()},
+            }
+        ),
+        "positions": pa.table(
+            {
+                "policy": pa.array([n for n in names for _ in range(players)], pa.string()),
+                "seat": pa.array([s for _ in names for s in range(players)], pa.int32()),
+                **{
+                    k: pa.array(positions[:, :, i].ravel().astype(np.uint64), u64)
+                    for i, k in enumerate(("hands", "won", "lost", "sq"))
+                },
+            }
+        ),
     }
 
 
@@ -178,8 +193,13 @@ def _mean_se(won: pl.Expr, lost: pl.Expr, sq: pl.Expr, n: pl.Expr) -> tuple[pl.E
     return mean, ((sq.cast(pl.Float64) / n - mean**2).clip(lower_bound=0) / n).sqrt()
 
 
-def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking: HandRanking | None = None) -> dict[str, pl.DataFrame]:
-    held = {policy.name: sum(p.name == policy.name for p in table_of(config).policies) for policy in table_of(config).policies}
+def summarize(
+    counts: dict[str, pl.DataFrame], config: RunConfig, ranking: HandRanking | None = None
+) -> dict[str, pl.DataFrame]:
+    held = {
+        policy.name: sum(p.name == policy.name for p in table_of(config).policies)
+        for policy in table_of(config).policies
+    }
     times = rotations(config)
     per_100 = 100 / BIG_BLIND
     frame = counts["results"].with_columns(pl.col("policy").replace_strict(held, return_dtype=pl.Int64).alias("seats"))
@@ -187,43 +207,80 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking: HandR
     hands_per_deal = pl.col("seats") * times
     mean, se = _mean_se(pl.col("duplicate_won"), pl.col("duplicate_lost"), pl.col("duplicate_sq"), deals)
     plain_mean, plain_se = _mean_se(pl.col("plain_won"), pl.col("plain_lost"), pl.col("plain_sq"), deals * times)
-    results = frame.select(
-        "policy", "seats", (pl.col("deals") * hands_per_deal).alias("hands"),
-        (mean / hands_per_deal * per_100).alias("bb_per_100"),
-        (se / hands_per_deal * per_100).alias("bb_per_100_se"),
-        (plain_se / pl.col("seats") * per_100).alias("plain_se"),
-    ).with_columns((pl.col("plain_se") / pl.col("bb_per_100_se")).alias("se_shrink")).sort("bb_per_100", descending=True)
+    results = (
+        frame.select(
+            "policy",
+            "seats",
+            (pl.col("deals") * hands_per_deal).alias("hands"),
+            (mean / hands_per_deal * per_100).alias("bb_per_100"),
+            (se / hands_per_deal * per_100).alias("bb_per_100_se"),
+            (plain_se / pl.col("seats") * per_100).alias("plain_se"),
+        )
+        .with_columns((pl.col("plain_se") / pl.col("bb_per_100_se")).alias("se_shrink"))
+        .sort("bb_per_100", descending=True)
+    )
     hands = pl.col("hands").cast(pl.Float64)
     seat_mean, seat_se = _mean_se(pl.col("won"), pl.col("lost"), pl.col("sq"), hands)
-    positions = counts["positions"].filter(pl.col("hands") > 0).select(
-        "policy", "seat", "hands", (seat_mean * per_100).alias("bb_per_100"), (seat_se * per_100).alias("bb_per_100_se"),
-    ).sort("policy", "seat")
+    positions = (
+        counts["positions"]
+        .filter(pl.col("hands") > 0)
+        .select(
+            "policy",
+            "seat",
+            "hands",
+            (seat_mean * per_100).alias("bb_per_100"),
+            (seat_se * per_100).alias("bb_per_100_se"),
+        )
+        .sort("policy", "seat")
+    )
     return {"results": results, "positions": positions}
 
 
 FORMATS = {"bb_per_100": "number", "plain_se": "number", "se_shrink": "number"}
-HEADERS = {"bb_per_100": "big blinds per 100 hands", "plain_se": "± if played plainly", "se_shrink": "error shrunk by",
-           "seats": "seats held", "seat": "seat (0 = small blind, last = button)"}
+HEADERS = {
+    "bb_per_100": "big blinds per 100 hands",
+    "plain_se": "± if played plainly",
+    "se_shrink": "error shrunk by",
+    "seats": "seats held",
+    "seat": "seat (0 = small blind, last = button)",
+}
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     table_ = table_of(config)
-    form = (f"in duplicate form: every deal played {rotations(config)} times, the line-up moved one seat on each time"
-            if duplicate(config) else "each deal played once (not duplicate)")
+    form = (
+        f"in duplicate form: every deal played {rotations(config)} times, the line-up moved one seat on each time"
+        if duplicate(config)
+        else "each deal played once (not duplicate)"
+    )
     lines = [
         f"# Match: {', '.join(labels(config))} at {table_.game.name}, {config.players} players",
         "",
         f"{config.deals:,} deals, {form}; stacks {config.option('stacks') or '100bb'}, blinds 1/2, "
         f"{table_.betting.kind}. Results in big blinds per 100 hands ± one standard error, one sample per deal.",
         "",
-        *(f"- {row['policy']}: {row['bb_per_100']:+.2f} ± {row['bb_per_100_se']:.2f} big blinds per 100 hands"
-          for row in tables["results"].iter_rows(named=True)),
+        *(
+            f"- {row['policy']}: {row['bb_per_100']:+.2f} ± {row['bb_per_100_se']:.2f} big blinds per 100 hands"
+            for row in tables["results"].iter_rows(named=True)
+        ),
     ]
-    lines += ["", *section("Results", table(tables["results"], FORMATS, HEADERS),
-                           "Each policy's result per 100 hands it played; ± if played plainly is the standard error of "
-                           "as many hands each dealt afresh, and the duplicate form's error is that many times smaller.")]
-    lines += ["", *section("By seat", table(tables["positions"], FORMATS, HEADERS),
-                           "Each policy's result at each seat, one sample per hand.")]
+    lines += [
+        "",
+        *section(
+            "Results",
+            table(tables["results"], FORMATS, HEADERS),
+            "Each policy's result per 100 hands it played; ± if played plainly is the standard error of "
+            "as many hands each dealt afresh, and the duplicate form's error is that many times smaller.",
+        ),
+    ]
+    lines += [
+        "",
+        *section(
+            "By seat",
+            table(tables["positions"], FORMATS, HEADERS),
+            "Each policy's result at each seat, one sample per hand.",
+        ),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -238,17 +295,29 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    options=(*replace_option(
-        MONTE_CARLO_OPTIONS,
-        PLAYERS.but(default=6, help="Players at the table."),
-        DEALS.but(default="1M", help="Deals to play (each once per rotation in duplicate form): 1e6, 200M or 1_000_000.",
-                  aliases=("--hands",)),
-        SHARD_DEALS.but(default="50k", help="Deals per shard, the unit of work and of resume."),
-    ),
-        Option("policies", "The policies filling the seats in order, a comma list repeated to fill the table (see "
-                           "sampyong policies; default: pro-like,loose,regular)."),
-        Option("duplicate", "Play every deal once per rotation of the line-up through the seats (the default), or once "
-                            "with --no-duplicate.", bool, default=True),
+    options=(
+        *replace_option(
+            MONTE_CARLO_OPTIONS,
+            PLAYERS.but(default=6, help="Players at the table."),
+            DEALS.but(
+                default="1M",
+                help="Deals to play (each once per rotation in duplicate form): 1e6, 200M or 1_000_000.",
+                aliases=("--hands",),
+            ),
+            SHARD_DEALS.but(default="50k", help="Deals per shard, the unit of work and of resume."),
+        ),
+        Option(
+            "policies",
+            "The policies filling the seats in order, a comma list repeated to fill the table (see "
+            "sampyong policies; default: pro-like,loose,regular).",
+        ),
+        Option(
+            "duplicate",
+            "Play every deal once per rotation of the line-up through the seats (the default), or once "
+            "with --no-duplicate.",
+            bool,
+            default=True,
+        ),
         Option("stacks", "Starting stacks in big blinds: 100bb or 40 (default: 100bb)."),
         Option("betting", "The betting structure: no-limit, pot-limit or fixed-limit (default: the game's own)."),
     ),

@@ -40,13 +40,24 @@ PLAYERS = 6
 SKILL_GAMES = ("holdem", "plo", "plo8", "pls7")
 OPTIONS = (
     GAME_OPTIONS[0],
-    DEALS.but(default="200k", help="Hands each run plays (each match deals this many, played once per seating).",
-              aliases=("--hands",)),
+    DEALS.but(
+        default="200k",
+        help="Hands each run plays (each match deals this many, played once per seating).",
+        aliases=("--hands",),
+    ),
     SEED,
-    Option("members", "The panel: policies (each plays every seat), or mixed for two tight, two loose and two "
-                      "pro-like players (default: tight,regular,loose,pro-like,tuned-GAME,mixed)."),
-    Option("skill", "Also measure how much skill and position pay in each game with a built-in tuned policy (the "
-                    "default), or not with --no-skill.", bool, default=True),
+    Option(
+        "members",
+        "The panel: policies (each plays every seat), or mixed for two tight, two loose and two "
+        "pro-like players (default: tight,regular,loose,pro-like,tuned-GAME,mixed).",
+    ),
+    Option(
+        "skill",
+        "Also measure how much skill and position pay in each game with a built-in tuned policy (the "
+        "default), or not with --no-skill.",
+        bool,
+        default=True,
+    ),
 )
 
 
@@ -69,8 +80,15 @@ def runs(config: RunConfig) -> list[RunConfig]:
     shard = min(100_000, max(config.deals // 4, 1))
 
     def make(job, game, **options):
-        run = RunConfig(job=job, game=game, deals=config.deals, shard_deals=shard, players=PLAYERS, seed=config.seed,
-                        options=tuple(sorted(options.items())))
+        run = RunConfig(
+            job=job,
+            game=game,
+            deals=config.deals,
+            shard_deals=shard,
+            players=PLAYERS,
+            seed=config.seed,
+            options=tuple(sorted(options.items())),
+        )
         STUDIES[job].validate(run)
         return STUDIES[job].configure(run)
 
@@ -78,8 +96,11 @@ def runs(config: RunConfig) -> list[RunConfig]:
     for game in dict.fromkeys((*SKILL_GAMES, config.game)) if config.option("skill", "True") == "True" else ():
         tuned = f"tuned-{game}"
         if tuned in builtin_names():
-            made += [make("match", game, policies=f"{tuned},station"), make("match", game, policies=f"{tuned},loose"),
-                     make("play", game, policy=tuned)]
+            made += [
+                make("match", game, policies=f"{tuned},station"),
+                make("match", game, policies=f"{tuned},loose"),
+                make("play", game, policy=tuned),
+            ]
     return list({c.run_id: c for c in made}.values())  # the game's tuned member is also its position run
 
 
@@ -122,8 +143,11 @@ def verdict_table(long: pl.DataFrame, order: list[str]) -> pl.DataFrame:
         for member in order:
             found = group.filter(pl.col("member") == member).row(0, named=True)
             verdicts[member] = found["holds"]
-            figure = "" if found["play"] is None or found["play"] != found["play"] else \
-                f": {100 * found['play']:.1f} % ± {100 * found['play_se']:.1f}"
+            figure = (
+                ""
+                if found["play"] is None or found["play"] != found["play"]
+                else f": {100 * found['play']:.1f} % ± {100 * found['play_se']:.1f}"
+            )
             row[member] = f"{found['holds']}{figure}"
         row["survives"] = survives(verdicts)
         rows.append(row)
@@ -143,8 +167,11 @@ def survives(verdicts: dict[str, str]) -> str:
         return "holds under every policy"
     if len(sides["no"]) == len(verdicts):
         return "fails under every policy"
-    parts = [f"{label}: {', '.join(sides[key])}" for key, label in (("yes", "holds"), ("no", "fails"), ("other", "cannot tell"))
-             if sides[key]]
+    parts = [
+        f"{label}: {', '.join(sides[key])}"
+        for key, label in (("yes", "holds"), ("no", "fails"), ("other", "cannot tell"))
+        if sides[key]
+    ]
     return f"depends on the players ({'; '.join(parts)})"
 
 
@@ -168,8 +195,11 @@ def positions(run_dirs: dict) -> pl.DataFrame:
     for c, run_dir in run_dirs.items():
         if c.job == "play" and c.option("policy") == f"tuned-{c.game}":
             frame = _read(run_dir, "positions").select(
-                pl.lit(c.game).alias("game"), "seat", (pl.col("bb_per_hand") * 100).alias("bb_per_100"),
-                (pl.col("bb_per_hand_se") * 100).alias("bb_per_100_se"))
+                pl.lit(c.game).alias("game"),
+                "seat",
+                (pl.col("bb_per_hand") * 100).alias("bb_per_100"),
+                (pl.col("bb_per_hand_se") * 100).alias("bb_per_100_se"),
+            )
             frames.append(frame)
     return pl.concat(frames) if frames else pl.DataFrame()
 
@@ -198,15 +228,26 @@ def write_report(config: RunConfig, run_dirs: dict, report_dir: Path) -> None:
     if found_skill.height:
         formats = {c: "number" for c in found_skill.columns if c.startswith("vs_") and not c.endswith("_se")}
         write_table(tables, "skill", found_skill, table(found_skill, formats))
-        lines += ["", "## How much skill pays", "",
-                  "The game's tuned policy against station and against loose, alternating at six seats, in duplicate "
-                  "matches: big blinds per 100 hands.", "",
-                  table(found_skill, formats, {"vs_station": "against station", "vs_loose": "against loose"}).rstrip()]
+        lines += [
+            "",
+            "## How much skill pays",
+            "",
+            "The game's tuned policy against station and against loose, alternating at six seats, in duplicate "
+            "matches: big blinds per 100 hands.",
+            "",
+            table(found_skill, formats, {"vs_station": "against station", "vs_loose": "against loose"}).rstrip(),
+        ]
         seats = positions(run_dirs)
         write_table(tables, "positions", seats, table(seats, {"bb_per_100": "number"}))
-        lines += ["", "## The value of position", "",
-                  "The tuned policy at every seat (0 = small blind, 5 = button): its result by seat, big blinds per 100 "
-                  "hands.", "", table(seats, {"bb_per_100": "number"}).rstrip()]
+        lines += [
+            "",
+            "## The value of position",
+            "",
+            "The tuned policy at every seat (0 = small blind, 5 = button): its result by seat, big blinds per 100 "
+            "hands.",
+            "",
+            table(seats, {"bb_per_100": "number"}).rstrip(),
+        ]
     lines += ["", "## Runs", "", *(f"- {c.job} {c.game} {dict(c.options)}: `{d}`" for c, d in run_dirs.items())]
     report_dir.mkdir(parents=True, exist_ok=True)
     atomic_write(report_dir / "report.md", lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n", encoding="utf-8"))

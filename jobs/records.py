@@ -47,26 +47,35 @@ import hashlib
 import json
 import re
 from collections import defaultdict
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from decimal import Decimal
-
 from engine.departures import KINDS, RULES
-from engine.policy import load_policy
-from engine.phh import VARIANTS, Status, game_of, load_file, record_files, replay
-from engine.sections import section_headers
 from engine.fast_replay import Replayed, replay_batch
-from engine.records import SHOWDOWN, STATS
+from engine.phh import VARIANTS, Status, game_of, load_file, record_files, replay
+from engine.policy import load_policy
+from engine.records import SHOWDOWN
+from engine.sections import section_headers
 from evaluator.errors import SampyongError
 from evaluator.games import game as game_preset
 from evaluator.settle_kernels import SHOWDOWN_FLAGS
 from jobs.common import Study, section, table
-from jobs.play import (CLAIMS, FORMATS, HEADERS, POT_BUCKETS, STAT_COUNTS, STREETS, _rate, holds_within, stat_counts,
-                       stats_table)
+from jobs.play import (
+    CLAIMS,
+    FORMATS,
+    HEADERS,
+    POT_BUCKETS,
+    STAT_COUNTS,
+    STREETS,
+    _rate,
+    holds_within,
+    stat_counts,
+    stats_table,
+)
 from pipeline.counts import parse_count
 from pipeline.plan import MAX_DEALS, RunConfig, ShardSpec, check_limits
 from pipeline.study import Option
@@ -136,13 +145,23 @@ def configure(config: RunConfig) -> RunConfig:
         else:
             shards.append([[number, 0, -1]])
     shards = [shard for shard in shards if shard]
-    options = [("digest", digest.hexdigest()), ("files", json.dumps([str(f.resolve()) for f in files])),
-               ("shards", json.dumps(shards))]
+    options = [
+        ("digest", digest.hexdigest()),
+        ("files", json.dumps([str(f.resolve()) for f in files])),
+        ("shards", json.dumps(shards)),
+    ]
     if against:
         per_table = parse_count(hands, "--hands", at_most=MAX_DEALS) if hands else None
         options += [("against", against), ("tables", json.dumps(_against_tables(tables, per_table)))]
-    config = dataclasses.replace(config, game=wanted or "any", deals=len(shards), shard_deals=1, players=2,
-                                 seed=0, options=tuple(sorted(options)))
+    config = dataclasses.replace(
+        config,
+        game=wanted or "any",
+        deals=len(shards),
+        shard_deals=1,
+        players=2,
+        seed=0,
+        options=tuple(sorted(options)),
+    )
     upstream(config)  # each table a config run play accepts, or one line now, before anything is written
     return config
 
@@ -166,11 +185,20 @@ def _pieces(data: bytes, read: list[int] | None = None) -> list[list[int]] | Non
     if len(headers) <= RECORDS_PER_SHARD:
         return None if read is None else []
     starts = list(range(0, len(headers), RECORDS_PER_SHARD))
-    return [[0 if k == 0 else headers[k][1], headers[k + RECORDS_PER_SHARD][1] if k + RECORDS_PER_SHARD < len(headers) else -1,
-             headers[k][0], min(RECORDS_PER_SHARD, len(headers) - k)] for k in starts]
+    return [
+        [
+            0 if k == 0 else headers[k][1],
+            headers[k + RECORDS_PER_SHARD][1] if k + RECORDS_PER_SHARD < len(headers) else -1,
+            headers[k][0],
+            min(RECORDS_PER_SHARD, len(headers) - k),
+        ]
+        for k in starts
+    ]
 
 
-def shard_records(config: RunConfig, shard: ShardSpec) -> tuple[list[tuple[str, object]], list[tuple[str, int, str, int]]]:
+def shard_records(
+    config: RunConfig, shard: ShardSpec
+) -> tuple[list[tuple[str, object]], list[tuple[str, int, str, int]]]:
     """``(path, record)`` of every hand of the shard's files and runs of sections, and each run that
     cannot be read as PHH (``(path, first section, message, sections)``: a big file is read here,
     run by run, so its runs are judged here; its headers, found when the run was planned, must be
@@ -207,16 +235,25 @@ def _count_table(tables: dict, record, variant) -> None:
     try:
         game = game_of(record, variant)
         stacks = [Decimal(str(s)) for s in fields["starting_stacks"]]
-        blind = max([Decimal(str(b)) for b in fields.get("blinds_or_straddles", [])] + [Decimal(str(fields.get("min_bet", 0)))])
+        blind = max(
+            [Decimal(str(b)) for b in fields.get("blinds_or_straddles", [])] + [Decimal(str(fields.get("min_bet", 0)))]
+        )
         if blind <= 0 or len(stacks) < 2:
             return
     except (SampyongError, KeyError, TypeError, ValueError, ArithmeticError):
         return
     key = (game.name, len(stacks))
     if key not in tables:
-        tables[key] = {"game": game.name, "preset": game.base_name, "hole_use": "-".join(map(str, game.hole_use)),
-                       "ranking": game.ranking.name, "low": str(game.low) if game.low is not None else "none",
-                       "betting": variant.betting, "seats": len(stacks), "stacks_bb": []}
+        tables[key] = {
+            "game": game.name,
+            "preset": game.base_name,
+            "hole_use": "-".join(map(str, game.hole_use)),
+            "ranking": game.ranking.name,
+            "low": str(game.low) if game.low is not None else "none",
+            "betting": variant.betting,
+            "seats": len(stacks),
+            "stacks_bb": [],
+        }
     tables[key]["stacks_bb"].append(float(sorted(stacks)[len(stacks) // 2] / blind))
 
 
@@ -240,10 +277,22 @@ def upstream(config: RunConfig) -> list:
 
     runs = []
     for t in json.loads(config.option("tables") or "[]"):
-        play = RunConfig(job="play", game=t["preset"], deals=t["hands"], shard_deals=min(t["hands"], 100_000),
-                         players=t["seats"], seed=0, hole_use=t["hole_use"], ranking=t["ranking"], low=t["low"],
-                         options=(("betting", t["betting"]), ("policy", config.option("against")),
-                                  ("stacks", f"{t['stacks_bb']:g}bb")))
+        play = RunConfig(
+            job="play",
+            game=t["preset"],
+            deals=t["hands"],
+            shard_deals=min(t["hands"], 100_000),
+            players=t["seats"],
+            seed=0,
+            hole_use=t["hole_use"],
+            ranking=t["ranking"],
+            low=t["low"],
+            options=(
+                ("betting", t["betting"]),
+                ("policy", config.option("against")),
+                ("stacks", f"{t['stacks_bb']:g}bb"),
+            ),
+        )
         check_limits(play)
         PLAY.validate(play)
         runs.append((PLAY, PLAY.configure(play)))
@@ -277,8 +326,6 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
     return _tables(listed, *_count(hands))
 
 
-
-
 def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
     """The counted hands' sums per group (game, players dealt in): streets, showdown, positions,
     pots and stats, as ``_tables`` lays them out; amounts in thousandths of each hand's big blind."""
@@ -296,8 +343,12 @@ def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
         for street in range(len(STREETS)):
             here = reached >= street
             players = players_at[here, street]
-            table[street] = (here.sum(), players.sum(), (players * players).sum(),
-                             (reached == street).sum() if street < SHOWDOWN else 0)
+            table[street] = (
+                here.sum(),
+                players.sum(),
+                (players * players).sum(),
+                (reached == street).sum() if street < SHOWDOWN else 0,
+            )
         streets[key] = table
         if at_showdown.any():
             players = players_at[at_showdown, SHOWDOWN]
@@ -308,8 +359,17 @@ def _count(hands: Replayed) -> tuple[dict, dict, dict, dict, dict]:
             np.add.at(table[:, 2:], players_at[known, SHOWDOWN], hands.flags[h][known])
             showdown[key] = table
         amount = np.rint(hands.net[h, :n] * scale[:, None]).astype(np.int64)
-        positions[key] = np.stack([np.full(n, len(h)), hands.voluntary[h, :n].sum(0), (live & at_showdown[:, None]).sum(0),
-                                   np.maximum(amount, 0).sum(0), np.maximum(-amount, 0).sum(0), (amount * amount).sum(0)], 1)
+        positions[key] = np.stack(
+            [
+                np.full(n, len(h)),
+                hands.voluntary[h, :n].sum(0),
+                (live & at_showdown[:, None]).sum(0),
+                np.maximum(amount, 0).sum(0),
+                np.maximum(-amount, 0).sum(0),
+                (amount * amount).sum(0),
+            ],
+            1,
+        )
         bucket = np.searchsorted(POT_BUCKETS, hands.pot[h] / hands.blind[h], side="right") - 1
         pot = np.rint(hands.pot[h] * scale).astype(np.int64)
         table = np.zeros((2, len(POT_BUCKETS), 3), np.int64)
@@ -328,76 +388,212 @@ def _tables(listed, streets, showdown, positions, pots, stats) -> dict[str, pa.T
     group = {"game": text, "seats": i32}
     return {
         "records": grouped(
-            [{"path": p, "index": i, "status": s, "message": m, "hands": n} for (p, i, s, m), n in sorted(
-                listed.items(), key=lambda item: (item[0][0], -1 if item[0][1] is None else item[0][1], item[0][2]))],
-            {"path": text, "index": i32, "status": text, "message": text, "hands": u64}),
+            [
+                {"path": p, "index": i, "status": s, "message": m, "hands": n}
+                for (p, i, s, m), n in sorted(
+                    listed.items(), key=lambda item: (item[0][0], -1 if item[0][1] is None else item[0][1], item[0][2])
+                )
+            ],
+            {"path": text, "index": i32, "status": text, "message": text, "hands": u64},
+        ),
         "streets": grouped(
-            [{"game": g, "seats": n, "street": street, "order": i, **dict(zip(("hands", "players_sum", "players_sq", "won_here"),
-                                                                             counts[i].tolist()))}
-             for (g, n), counts in sorted(streets.items()) for i, street in enumerate(STREETS)],
-            {**group, "street": text, "order": i32, "hands": u64, "players_sum": u64, "players_sq": u64, "won_here": u64}),
+            [
+                {
+                    "game": g,
+                    "seats": n,
+                    "street": street,
+                    "order": i,
+                    **dict(zip(("hands", "players_sum", "players_sq", "won_here"), counts[i].tolist())),
+                }
+                for (g, n), counts in sorted(streets.items())
+                for i, street in enumerate(STREETS)
+            ],
+            {
+                **group,
+                "street": text,
+                "order": i32,
+                "hands": u64,
+                "players_sum": u64,
+                "players_sq": u64,
+                "won_here": u64,
+            },
+        ),
         "showdown": grouped(
-            [{"game": g, "seats": n, "players": k, **dict(zip(("hands", "known", *SHOWDOWN_FLAGS), counts[k].tolist()))}
-             for (g, n), counts in sorted(showdown.items()) for k in range(2, counts.shape[0]) if counts[k, 0]],
-            {**group, "players": i32, "hands": u64, "known": u64, **{flag: u64 for flag in SHOWDOWN_FLAGS}}),
+            [
+                {
+                    "game": g,
+                    "seats": n,
+                    "players": k,
+                    **dict(zip(("hands", "known", *SHOWDOWN_FLAGS), counts[k].tolist())),
+                }
+                for (g, n), counts in sorted(showdown.items())
+                for k in range(2, counts.shape[0])
+                if counts[k, 0]
+            ],
+            {**group, "players": i32, "hands": u64, "known": u64, **{flag: u64 for flag in SHOWDOWN_FLAGS}},
+        ),
         "positions": grouped(
-            [{"game": g, "seats": n, "seat": seat, **dict(zip(("hands", "played", "showdown", "won", "lost", "net_sq"),
-                                                              counts[seat].tolist()))}
-             for (g, n), counts in sorted(positions.items()) for seat in range(counts.shape[0])],
-            {**group, "seat": i32, "hands": u64, "played": u64, "showdown": u64, "won": u64, "lost": u64, "net_sq": u64}),
+            [
+                {
+                    "game": g,
+                    "seats": n,
+                    "seat": seat,
+                    **dict(zip(("hands", "played", "showdown", "won", "lost", "net_sq"), counts[seat].tolist())),
+                }
+                for (g, n), counts in sorted(positions.items())
+                for seat in range(counts.shape[0])
+            ],
+            {
+                **group,
+                "seat": i32,
+                "hands": u64,
+                "played": u64,
+                "showdown": u64,
+                "won": u64,
+                "lost": u64,
+                "net_sq": u64,
+            },
+        ),
         "pots": grouped(
-            [{"game": g, "seats": n, "ending": ending, "from_bb": edge, **dict(zip(("hands", "pot", "pot_sq"), counts[e, b].tolist()))}
-             for (g, n), counts in sorted(pots.items()) for e, ending in enumerate(("folded", "showdown"))
-             for b, edge in enumerate(POT_BUCKETS)],
-            {**group, "ending": text, "from_bb": i32, "hands": u64, "pot": u64, "pot_sq": u64}),
+            [
+                {
+                    "game": g,
+                    "seats": n,
+                    "ending": ending,
+                    "from_bb": edge,
+                    **dict(zip(("hands", "pot", "pot_sq"), counts[e, b].tolist())),
+                }
+                for (g, n), counts in sorted(pots.items())
+                for e, ending in enumerate(("folded", "showdown"))
+                for b, edge in enumerate(POT_BUCKETS)
+            ],
+            {**group, "ending": text, "from_bb": i32, "hands": u64, "pot": u64, "pot_sq": u64},
+        ),
         "stats": grouped(
-            [{"game": g, "seats": n, "seat": seat, **dict(zip(STAT_COUNTS, counts[seat].tolist()))}
-             for (g, n), counts in sorted(stats.items()) for seat in range(counts.shape[0])],
-            {**group, "seat": i32, **{name: u64 for name in STAT_COUNTS}}),
+            [
+                {"game": g, "seats": n, "seat": seat, **dict(zip(STAT_COUNTS, counts[seat].tolist()))}
+                for (g, n), counts in sorted(stats.items())
+                for seat in range(counts.shape[0])
+            ],
+            {**group, "seat": i32, **{name: u64 for name in STAT_COUNTS}},
+        ),
     }
 
 
-def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, against: list | None = None) -> dict[str, pl.DataFrame]:
+def summarize(
+    counts: dict[str, pl.DataFrame], config: RunConfig, against: list | None = None
+) -> dict[str, pl.DataFrame]:
     """``run play``'s summaries per group (game, seats); amounts in big blinds; with ``--against``
     (``against``: ``inputs``), ``compare``."""
     hands = counts["positions"].filter(pl.col("seat") == 0).select(*GROUP, pl.col("hands").cast(pl.Float64).alias("n"))
-    streets = counts["streets"].join(hands, on=GROUP).sort(*GROUP, "order").select(
-        *GROUP, "street", *_rate(pl.col("hands"), pl.col("n"), "reach"),
-        (pl.col("players_sum") / pl.col("hands")).alias("players"),
-        ((pl.col("players_sq") / pl.col("hands") - (pl.col("players_sum") / pl.col("hands")) ** 2).clip(lower_bound=0)
-         / pl.col("hands")).sqrt().alias("players_se"),
-        *_rate(pl.col("won_here"), pl.col("n"), "won_here"),
+    streets = (
+        counts["streets"]
+        .join(hands, on=GROUP)
+        .sort(*GROUP, "order")
+        .select(
+            *GROUP,
+            "street",
+            *_rate(pl.col("hands"), pl.col("n"), "reach"),
+            (pl.col("players_sum") / pl.col("hands")).alias("players"),
+            (
+                (pl.col("players_sq") / pl.col("hands") - (pl.col("players_sum") / pl.col("hands")) ** 2).clip(
+                    lower_bound=0
+                )
+                / pl.col("hands")
+            )
+            .sqrt()
+            .alias("players_se"),
+            *_rate(pl.col("won_here"), pl.col("n"), "won_here"),
+        )
     )
     known = pl.col("known").cast(pl.Float64)
-    showdown = counts["showdown"].join(hands, on=GROUP).sort(*GROUP, "players").select(
-        *GROUP, "players", *_rate(pl.col("hands"), pl.col("n"), "share"), "known",
-        *[e for flag in SHOWDOWN_FLAGS for e in _rate(
-            pl.col(flag), pl.col("low_exists").cast(pl.Float64) if flag == "low_tie" else known, flag)],
+    showdown = (
+        counts["showdown"]
+        .join(hands, on=GROUP)
+        .sort(*GROUP, "players")
+        .select(
+            *GROUP,
+            "players",
+            *_rate(pl.col("hands"), pl.col("n"), "share"),
+            "known",
+            *[
+                e
+                for flag in SHOWDOWN_FLAGS
+                for e in _rate(
+                    pl.col(flag), pl.col("low_exists").cast(pl.Float64) if flag == "low_tie" else known, flag
+                )
+            ],
+        )
     )
     n_seat = pl.col("hands").cast(pl.Float64)
     mean = (pl.col("won").cast(pl.Float64) - pl.col("lost").cast(pl.Float64)) / n_seat
-    positions = counts["positions"].sort(*GROUP, "seat").select(
-        *GROUP, "seat", *_rate(pl.col("played"), n_seat, "played"), *_rate(pl.col("showdown"), n_seat, "showdown"),
-        (mean / MILLI).alias("bb_per_hand"),
-        ((pl.col("net_sq") / n_seat - mean**2).clip(lower_bound=0) / n_seat).sqrt().truediv(MILLI).alias("bb_per_hand_se"),
+    positions = (
+        counts["positions"]
+        .sort(*GROUP, "seat")
+        .select(
+            *GROUP,
+            "seat",
+            *_rate(pl.col("played"), n_seat, "played"),
+            *_rate(pl.col("showdown"), n_seat, "showdown"),
+            (mean / MILLI).alias("bb_per_hand"),
+            ((pl.col("net_sq") / n_seat - mean**2).clip(lower_bound=0) / n_seat)
+            .sqrt()
+            .truediv(MILLI)
+            .alias("bb_per_hand_se"),
+        )
     )
     pot_mean = pl.col("pot") / pl.col("hands")
-    pots = (counts["pots"].group_by(*GROUP, "ending").agg(pl.col("hands").sum(), pl.col("pot").sum(), pl.col("pot_sq").sum())
-            .join(hands, on=GROUP).filter(pl.col("hands") > 0).sort(*GROUP, "ending").select(
-        *GROUP, "ending", *_rate(pl.col("hands"), pl.col("n"), "share"), (pot_mean / MILLI).alias("pot_bb"),
-        ((pl.col("pot_sq") / pl.col("hands") - pot_mean**2).clip(lower_bound=0) / pl.col("hands")).sqrt()
-        .truediv(MILLI).alias("pot_bb_se"),
-    ))
+    pots = (
+        counts["pots"]
+        .group_by(*GROUP, "ending")
+        .agg(pl.col("hands").sum(), pl.col("pot").sum(), pl.col("pot_sq").sum())
+        .join(hands, on=GROUP)
+        .filter(pl.col("hands") > 0)
+        .sort(*GROUP, "ending")
+        .select(
+            *GROUP,
+            "ending",
+            *_rate(pl.col("hands"), pl.col("n"), "share"),
+            (pot_mean / MILLI).alias("pot_bb"),
+            ((pl.col("pot_sq") / pl.col("hands") - pot_mean**2).clip(lower_bound=0) / pl.col("hands"))
+            .sqrt()
+            .truediv(MILLI)
+            .alias("pot_bb_se"),
+        )
+    )
     records = counts["records"].sort("path", "index", "status", nulls_last=False)
-    tables = {"records": records, "streets": streets, "showdown": showdown, "positions": positions, "pots": pots,
-              "stats": stats_table(counts["stats"], GROUP), "rulebook": rulebook_of_records(counts)}
+    tables = {
+        "records": records,
+        "streets": streets,
+        "showdown": showdown,
+        "positions": positions,
+        "pots": pots,
+        "stats": stats_table(counts["stats"], GROUP),
+        "rulebook": rulebook_of_records(counts),
+    }
     if against:
         tables["compare"] = compare_table(tables, hands, against)
     return tables
 
 
-COMPARED = ("game", "seats", "figure", "among", "records", "records_se", "records_hands", "policy", "policy_se",
-            "policy_hands", "everyone", "everyone_se", "difference", "difference_se", "records_holds", "policy_holds")
+COMPARED = (
+    "game",
+    "seats",
+    "figure",
+    "among",
+    "records",
+    "records_se",
+    "records_hands",
+    "policy",
+    "policy_se",
+    "policy_hands",
+    "everyone",
+    "everyone_se",
+    "difference",
+    "difference_se",
+    "records_holds",
+    "policy_holds",
+)
 
 
 def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against: list[dict]) -> pl.DataFrame:
@@ -412,12 +608,38 @@ def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against:
         if (game, seats) not in counted:
             continue  # no record of this table replayed: nothing to set beside the policy
         n, m = counted[(game, seats)], t["hands"]
-        mine = {name: frame.filter((pl.col("game") == game) & (pl.col("seats") == seats)) for name, frame in tables.items()
-                if "seats" in frame.columns}
+        mine = {
+            name: frame.filter((pl.col("game") == game) & (pl.col("seats") == seats))
+            for name, frame in tables.items()
+            if "seats" in frame.columns
+        }
 
         def row(figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se, r_holds=None, p_holds=None, game=game, seats=seats):
-            rows.append(dict(zip(COMPARED, (game, seats, figure, among, r, r_se, r_n, p, p_se, p_n, e, e_se,
-                                            r - p, (r_se**2 + p_se**2) ** 0.5, r_holds, p_holds))))
+            rows.append(
+                dict(
+                    zip(
+                        COMPARED,
+                        (
+                            game,
+                            seats,
+                            figure,
+                            among,
+                            r,
+                            r_se,
+                            r_n,
+                            p,
+                            p_se,
+                            p_n,
+                            e,
+                            e_se,
+                            r - p,
+                            (r_se**2 + p_se**2) ** 0.5,
+                            r_holds,
+                            p_holds,
+                        ),
+                    )
+                )
+            )
 
         for street, figure, everyone in (("flop", "flop seen", 1.0), ("showdown", "reached showdown", 1.0)):
             r = mine["streets"].filter(pl.col("street") == street).row(0, named=True)
@@ -425,25 +647,89 @@ def compare_table(tables: dict[str, pl.DataFrame], hands: pl.DataFrame, against:
             row(figure, "all hands", r["reach"], r["reach_se"], n, p["reach"], p["reach_se"], m, everyone, 0.0)
         r = mine["streets"].filter(pl.col("street") == "flop").row(0, named=True)
         p = played["streets"].filter(pl.col("street") == "flop").row(0, named=True)
-        row("players at the flop", "hands that see it", r["players"], r["players_se"], n, p["players"], p["players_se"], m,
-            float(seats), 0.0)
+        row(
+            "players at the flop",
+            "hands that see it",
+            r["players"],
+            r["players_se"],
+            n,
+            p["players"],
+            p["players_se"],
+            m,
+            float(seats),
+            0.0,
+        )
         r_all = mine["stats"].filter(pl.col("seat").is_null()).row(0, named=True)
         p_all = played["stats"].filter(pl.col("seat").is_null()).row(0, named=True)
         for name, figure, everyone in (("vpip", "VPIP", 1.0), ("pfr", "PFR", 0.0)):
-            row(figure, "all seats", r_all[name], r_all[f"{name}_se"], n, p_all[name], p_all[f"{name}_se"], m, everyone, 0.0)
-        for r, p in zip(mine["positions"].sort("seat").iter_rows(named=True), played["positions"].sort("seat").iter_rows(named=True)):
-            row("plays preflop", f"seat {r['seat']}", r["played"], r["played_se"], n, p["played"], p["played_se"], m, 1.0, 0.0)
-        claims = played["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "everyone", "everyone_se",
-                                           pl.col("holds").alias("policy_holds"))
+            row(
+                figure,
+                "all seats",
+                r_all[name],
+                r_all[f"{name}_se"],
+                n,
+                p_all[name],
+                p_all[f"{name}_se"],
+                m,
+                everyone,
+                0.0,
+            )
+        for r, p in zip(
+            mine["positions"].sort("seat").iter_rows(named=True), played["positions"].sort("seat").iter_rows(named=True)
+        ):
+            row(
+                "plays preflop",
+                f"seat {r['seat']}",
+                r["played"],
+                r["played_se"],
+                n,
+                p["played"],
+                p["played_se"],
+                m,
+                1.0,
+                0.0,
+            )
+        claims = played["rulebook"].select(
+            "claim",
+            "among",
+            "play",
+            "play_se",
+            "play_hands",
+            "everyone",
+            "everyone_se",
+            pl.col("holds").alias("policy_holds"),
+        )
         for c in mine["rulebook"].join(claims, on=("claim", "among")).iter_rows(named=True):
-            row(c["claim"], c["among"], c["records"], c["records_se"], c["records_hands"], c["play"], c["play_se"],
-                c["play_hands"], c["everyone"], c["everyone_se"], c["holds"], c["policy_holds"])
-    return pl.DataFrame(rows, schema={
-        "game": pl.String, "seats": pl.Int32, "figure": pl.String, "among": pl.String,
-        **{name: pl.Float64 for name in ("records", "records_se")}, "records_hands": pl.Int64,
-        **{name: pl.Float64 for name in ("policy", "policy_se")}, "policy_hands": pl.Int64,
-        **{name: pl.Float64 for name in ("everyone", "everyone_se", "difference", "difference_se")},
-        "records_holds": pl.String, "policy_holds": pl.String})
+            row(
+                c["claim"],
+                c["among"],
+                c["records"],
+                c["records_se"],
+                c["records_hands"],
+                c["play"],
+                c["play_se"],
+                c["play_hands"],
+                c["everyone"],
+                c["everyone_se"],
+                c["holds"],
+                c["policy_holds"],
+            )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "game": pl.String,
+            "seats": pl.Int32,
+            "figure": pl.String,
+            "among": pl.String,
+            **{name: pl.Float64 for name in ("records", "records_se")},
+            "records_hands": pl.Int64,
+            **{name: pl.Float64 for name in ("policy", "policy_se")},
+            "policy_hands": pl.Int64,
+            **{name: pl.Float64 for name in ("everyone", "everyone_se", "difference", "difference_se")},
+            "records_holds": pl.String,
+            "policy_holds": pl.String,
+        },
+    )
 
 
 def rulebook_of_records(counts: dict[str, pl.DataFrame]) -> pl.DataFrame:
@@ -461,31 +747,58 @@ def rulebook_of_records(counts: dict[str, pl.DataFrame]) -> pl.DataFrame:
         for c in CLAIMS:
             if c["everyone_at"] > seats:
                 continue
-            among = {"all hands": pl.lit(True), "showdowns of 4 or more": pl.col("players") >= 4,
-                     "heads-up showdowns": pl.col("players") == 2, "showdowns of 6": pl.col("players") == 6}[c["among"]]
+            among = {
+                "all hands": pl.lit(True),
+                "showdowns of 4 or more": pl.col("players") >= 4,
+                "heads-up showdowns": pl.col("players") == 2,
+                "showdowns of 6": pl.col("players") == 6,
+            }[c["among"]]
             picked = shown.filter(among)
             hits = int(picked[c["flag"]].sum())
             n = total - unknown if c["among"] == "all hands" else int(picked["known"].sum())
             rate = hits / n if n else float("nan")
             se = (rate * (1 - rate) / n) ** 0.5 if n else float("nan")
-            rows.append({"game": game, "seats": seats, "claim": c["claim"], "among": c["among"], "rulebook": c["rulebook"],
-                         "rulebook_words": c["words"], "records": rate, "records_se": se, "records_hands": n,
-                         "holds": holds_within(rate, se, n, c["allowed"])})
-    return pl.DataFrame(rows, schema={"game": pl.String, "seats": pl.Int32, "claim": pl.String, "among": pl.String,
-                                      "rulebook": pl.Float64, "rulebook_words": pl.String, "records": pl.Float64,
-                                      "records_se": pl.Float64, "records_hands": pl.Int64, "holds": pl.String})
+            rows.append(
+                {
+                    "game": game,
+                    "seats": seats,
+                    "claim": c["claim"],
+                    "among": c["among"],
+                    "rulebook": c["rulebook"],
+                    "rulebook_words": c["words"],
+                    "records": rate,
+                    "records_se": se,
+                    "records_hands": n,
+                    "holds": holds_within(rate, se, n, c["allowed"]),
+                }
+            )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "game": pl.String,
+            "seats": pl.Int32,
+            "claim": pl.String,
+            "among": pl.String,
+            "rulebook": pl.Float64,
+            "rulebook_words": pl.String,
+            "records": pl.Float64,
+            "records_se": pl.Float64,
+            "records_hands": pl.Int64,
+            "holds": pl.String,
+        },
+    )
 
 
 LEGENDS = {
     "streets": "Of the group's hands; players there is the mean number still in when the street's betting begins.",
     "showdown": "By the number of players at showdown: the share of the group's hands, then each figure among the "
-                "showdowns whose cards are all known (known: how many; low tied: of those with a low).",
+    "showdowns whose cards are all known (known: how many; low tied: of those with a low).",
     "positions": "Per seat (the small blind first, the button last): how often it puts chips in preflop by choice, "
-                 "reaches showdown, and wins, in big blinds per hand.",
+    "reaches showdown, and wins, in big blinds per hand.",
     "pots": "The pot at the end of the hand, in big blinds, won at showdown or before it.",
     "stats": "Per seat, then over all seats: VPIP and PFR of hands dealt, three-bet of the hands facing one raise, "
-             "flop seen, went to showdown (WTSD) of flops seen, won at showdown (W$SD) of showdowns, the aggression "
-             "factor (postflop bets and raises per call) and the continuation bet of the preflop raiser's chances.",
+    "flop seen, went to showdown (WTSD) of flops seen, won at showdown (W$SD) of showdowns, the aggression "
+    "factor (postflop bets and raises per call) and the continuation bet of the preflop raiser's chances.",
 }
 
 
@@ -499,28 +812,54 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
         f"{sum(counted.values()):,} hands in {len(files):,} file(s): "
         + ", ".join(f"{n:,} {status}" for status, n in sorted(counted.items()))
         + ". Only the hands that replay (match) are counted; every other hand is listed in `tables/records.csv`. "
-          "Rates are percentages ± one standard error.",
+        "Rates are percentages ± one standard error.",
     ]
-    written = (tables["records"].filter((pl.col("status") == "match") & (pl.col("message") != ""))
-               .select(pl.col("message").str.split(", ").alias("kind"), "hands").explode("kind")
-               .group_by("kind").agg(pl.col("hands").sum()))
+    written = (
+        tables["records"]
+        .filter((pl.col("status") == "match") & (pl.col("message") != ""))
+        .select(pl.col("message").str.split(", ").alias("kind"), "hands")
+        .explode("kind")
+        .group_by("kind")
+        .agg(pl.col("hands").sum())
+    )
     if written.height:
         kinds = dict(written.rows())
-        lines += ["", f"{int(tables['records'].filter((pl.col('status') == 'match') & (pl.col('message') != ''))['hands'].sum()):,} "
-                  "of the matches were replayed as their writer played them, where its rules depart from the rule book's "
-                  "(listed by hand in `tables/records.csv`): "
-                  + ", ".join(f"{kind} {kinds[kind]:,} ({RULES[kind]})" for kind in KINDS if kind in kinds) + "."]
+        lines += [
+            "",
+            f"{int(tables['records'].filter((pl.col('status') == 'match') & (pl.col('message') != ''))['hands'].sum()):,} "
+            "of the matches were replayed as their writer played them, where its rules depart from the rule book's "
+            "(listed by hand in `tables/records.csv`): "
+            + ", ".join(f"{kind} {kinds[kind]:,} ({RULES[kind]})" for kind in KINDS if kind in kinds)
+            + ".",
+        ]
     known = int(tables["showdown"]["known"].sum()) if tables["showdown"].height else 0
     lines += ["", f"Showdown figures that need cards use the {known:,} showdowns whose cards are all known."]
     if tables["rulebook"].height:
-        claims = tables["rulebook"].with_columns(pl.concat_str([pl.col("claim"), pl.lit(" — among "), pl.col("among"),
-                                                                pl.lit(", "), pl.col("seats").cast(pl.String),
-                                                                pl.lit(" players dealt in")]).alias("claim"))
-        lines += ["", *section("The rule book at these tables", table(
-            claims.drop("game", "seats", "among", "records_hands", "rulebook"), FORMATS,
-            {**HEADERS, "records": "in the records", "holds": "holds in the records"}),
-            "Each claim of the rule book about showdowns, measured among the recorded hands it speaks of whose "
-            "showdown cards are known; it holds when the figure stays within the claim's own words.")]
+        claims = tables["rulebook"].with_columns(
+            pl.concat_str(
+                [
+                    pl.col("claim"),
+                    pl.lit(" — among "),
+                    pl.col("among"),
+                    pl.lit(", "),
+                    pl.col("seats").cast(pl.String),
+                    pl.lit(" players dealt in"),
+                ]
+            ).alias("claim")
+        )
+        lines += [
+            "",
+            *section(
+                "The rule book at these tables",
+                table(
+                    claims.drop("game", "seats", "among", "records_hands", "rulebook"),
+                    FORMATS,
+                    {**HEADERS, "records": "in the records", "holds": "holds in the records"},
+                ),
+                "Each claim of the rule book about showdowns, measured among the recorded hands it speaks of whose "
+                "showdown cards are known; it holds when the figure stays within the claim's own words.",
+            ),
+        ]
     if "compare" in tables:
         lines += _against_sections(tables["compare"], config)
     groups = tables["positions"].select(*GROUP).unique().sort(*GROUP).rows()
@@ -540,18 +879,24 @@ def _against_sections(compare: pl.DataFrame, config: RunConfig) -> list[str]:
     lines = []
     for (game, seats), frame in sorted(compare.group_by(*GROUP, maintain_order=True), key=lambda item: item[0]):
         t = played[(game, seats)]
-        lines += ["", f"## Against {policy}: {game}, {seats} players dealt in", "",
-                  f"The policy played {t['hands']:,} hands of this table ({t['stacks_bb']:g} big blinds deep, blinds 1 and 2), "
-                  f"beside the {int(frame['records_hands'][0]):,} recorded hands; everyone showing down is the policy run's "
-                  "deals read with every player to the showdown. Differences are the records' minus the policy's."]
+        lines += [
+            "",
+            f"## Against {policy}: {game}, {seats} players dealt in",
+            "",
+            f"The policy played {t['hands']:,} hands of this table ({t['stacks_bb']:g} big blinds deep, blinds 1 and 2), "
+            f"beside the {int(frame['records_hands'][0]):,} recorded hands; everyone showing down is the policy run's "
+            "deals read with every player to the showdown. Differences are the records' minus the policy's.",
+        ]
         claims = frame.filter(pl.col("records_holds").is_not_null())
         if claims.height:
             lines += [""]
             for c in claims.iter_rows(named=True):
-                lines.append(f"- {c['figure']} — among {c['among']}: in the records "
-                             f"{_verdict(c['records'], c['records_se'], c['records_hands'], c['records_holds'])}; under "
-                             f"{policy} {_verdict(c['policy'], c['policy_se'], c['policy_hands'], c['policy_holds'])}; "
-                             f"everyone showing down {_percent(c['everyone'], c['everyone_se'])}.")
+                lines.append(
+                    f"- {c['figure']} — among {c['among']}: in the records "
+                    f"{_verdict(c['records'], c['records_se'], c['records_hands'], c['records_holds'])}; under "
+                    f"{policy} {_verdict(c['policy'], c['policy_se'], c['policy_hands'], c['policy_holds'])}; "
+                    f"everyone showing down {_percent(c['everyone'], c['everyone_se'])}."
+                )
         lines += ["", compare_markdown(frame.drop(*GROUP), policy).rstrip("\n")]
     return lines
 
@@ -589,13 +934,22 @@ STUDY = Study(
     run_shard=run_shard,
     summarize=summarize,
     report=report,
-    options=(Option("paths", "Hand records: PHH files (*.phh, *.phhs) or folders searched for them.", list, argument=True),
-             Option("game", "Insist that every record is of this game preset (its variant's game); a record of another "
-                            "game is refused.", default="any"),
-             Option("against", "Also play each table of the records (its game, players, median stack in big blinds; "
-                               "blinds 1 and 2) by this policy (a built-in name or a TOML file) and set the records, the "
-                               "policy and everyone showing down side by side in tables/compare.csv."),
-             Option("hands", "Hands the --against policy plays at each table (default: ten times the table's records).")),
+    options=(
+        Option("paths", "Hand records: PHH files (*.phh, *.phhs) or folders searched for them.", list, argument=True),
+        Option(
+            "game",
+            "Insist that every record is of this game preset (its variant's game); a record of another "
+            "game is refused.",
+            default="any",
+        ),
+        Option(
+            "against",
+            "Also play each table of the records (its game, players, median stack in big blinds; "
+            "blinds 1 and 2) by this policy (a built-in name or a TOML file) and set the records, the "
+            "policy and everyone showing down side by side in tables/compare.csv.",
+        ),
+        Option("hands", "Hands the --against policy plays at each table (default: ten times the table's records)."),
+    ),
     upstream=upstream,
     inputs=inputs,
     validate=validate,

@@ -22,8 +22,8 @@ The committed sample in ``docs/sample-rulebook/`` is ``sampyong run rulebook --d
 from __future__ import annotations
 
 import hashlib
-import os
 import itertools
+import os
 from pathlib import Path
 
 import numpy as np
@@ -165,15 +165,20 @@ def table_size(show: pl.DataFrame) -> list[str]:
         minus_chop = (n - scoop - chop) / n
         chop_and_split = (split + scoop + chop - n) / n  # split - ((1 - scoop) - hi_chop), a count of deals
         words_, value = SECTION_7_FIGURES.get(r["players"], (None, None))
-        rows.append({
-            "players": r["players"],
-            "rule book": f"{words_} ({100 * value:.1f} %)" if words_ else "–",
-            "split high/low": percent(r["hilo_split"], r["hilo_split_se"]),
-            "not scooped (1 − scoop)": percent(not_scooped, r["scoop_se"]),
-            "(1 − scoop) − high chopped": percent(minus_chop, binomial_se(minus_chop, n)),
-            "high chopped, low to others": percent(chop_and_split, binomial_se(chop_and_split, n)),
-            "_split": r["hilo_split"], "_not_scooped": not_scooped, "_minus_chop": minus_chop, "_both": chop_and_split,
-        })
+        rows.append(
+            {
+                "players": r["players"],
+                "rule book": f"{words_} ({100 * value:.1f} %)" if words_ else "–",
+                "split high/low": percent(r["hilo_split"], r["hilo_split_se"]),
+                "not scooped (1 − scoop)": percent(not_scooped, r["scoop_se"]),
+                "(1 − scoop) − high chopped": percent(minus_chop, binomial_se(minus_chop, n)),
+                "high chopped, low to others": percent(chop_and_split, binomial_se(chop_and_split, n)),
+                "_split": r["hilo_split"],
+                "_not_scooped": not_scooped,
+                "_minus_chop": minus_chop,
+                "_both": chop_and_split,
+            }
+        )
     by = {row["players"]: row for row in rows}
     two, four = by[2], by[4]
     shown = pl.DataFrame([{k: v for k, v in row.items() if not k.startswith("_")} for row in rows])
@@ -206,14 +211,20 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
     report_dir.mkdir(parents=True, exist_ok=True)
     figures = report_dir / "figures"
     # Every study's PNGs, copied under the study's name by the helper that saves figures.
-    write_figures(figures, {
-        f"{job}-{game}-{png.stem}": png
-        for (job, game), run_dir in runs.items()
-        for png in sorted((run_dir / "figures").glob("*.png"))
-    })
+    write_figures(
+        figures,
+        {
+            f"{job}-{game}-{png.stem}": png
+            for (job, game), run_dir in runs.items()
+            for png in sorted((run_dir / "figures").glob("*.png"))
+        },
+    )
     base = baselines(runs)
-    base_formats = {"deals": "count", **{rate: "percent" for rate in RATES},
-                    **{c: "percent of deals" for c in base.columns if c.startswith("win_")}}
+    base_formats = {
+        "deals": "count",
+        **{rate: "percent" for rate in RATES},
+        **{c: "percent of deals" for c in base.columns if c.startswith("win_")},
+    }
     base_headers = {c: f"wins with {words(c[4:])}" for c in base.columns if c.startswith("win_")}
     write_table(report_dir / "tables", "baselines", base, table(base, base_formats, base_headers))
     sweeps = baseline_variants(runs)
@@ -223,9 +234,18 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
 
     five = five_card_counts("base")
     five_rule = {
-        "royal_flush": 4, "skip_straight_flush": 24, "straight_flush": 36, "four_of_a_kind": 624,
-        "full_house": 3744, "flush": 5084, "skip_straight": 6120, "straight": 10200,
-        "three_of_a_kind": 54912, "two_pair": 123552, "one_pair": 1098240, "high_card": 1296420,
+        "royal_flush": 4,
+        "skip_straight_flush": 24,
+        "straight_flush": 36,
+        "four_of_a_kind": 624,
+        "full_house": 3744,
+        "flush": 5084,
+        "skip_straight": 6120,
+        "straight": 10200,
+        "three_of_a_kind": 54912,
+        "two_pair": 123552,
+        "one_pair": 1098240,
+        "high_card": 1296420,
     }
     show = _read(runs[("showdown", "pls7")], "summary")
     six = show.filter(pl.col("players") == 6).row(0, named=True)
@@ -239,7 +259,9 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
     low8 = variant("pls7[low=8]", "low_exists")
     dist = _read(runs[("distribution", "pls7")], "categories")
     present = dict(zip(dist["category"], dist["present_share"]))
-    holdem7 = dict(zip(*_read(runs[("distribution", "holdem")], "categories").select("category", "best").to_dict().values()))
+    holdem7 = dict(
+        zip(*_read(runs[("distribution", "holdem")], "categories").select("category", "best").to_dict().values())
+    )
     holdem_grid = dict(zip(*_read(runs[("grid", "holdem")], "grid").select("class", "equity_high").to_dict().values()))
     pls_grid = _read(runs[("grid", "pls7")], "grid")
 
@@ -257,7 +279,7 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         "are percentages ± one standard error, shown to the standard error's digit; differences between "
         "variants are in percentage points (pp) with paired standard errors. Enumerated exactly: the "
         "5-card hands, the 7- and 8-card distributions and the heads-up starting-hand grids; their "
-        "percentages say \"exact\" and have 4 decimals. `tables/*.csv` keep the raw fractions and their "
+        'percentages say "exact" and have 4 decimals. `tables/*.csv` keep the raw fractions and their '
         "`_se` columns.",
         "",
         "## Section 4: categories and their order",
@@ -297,10 +319,27 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         "Every game's 6-handed showdown: the rates of the showdown study, then the share of deals each "
         "category wins the high (standard errors binomial over the deals).",
         "",
-        table(base6.select("game", "players", "deals", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se",
-                           "scoop", "scoop_se", "hilo_split", "hilo_split_se"), base_formats),
-        table(base6.select("game", "deals", *[c for c in base6.columns if c.startswith("win_")]),
-              base_formats, base_headers),
+        table(
+            base6.select(
+                "game",
+                "players",
+                "deals",
+                "hi_chop",
+                "hi_chop_se",
+                "low_exists",
+                "low_exists_se",
+                "scoop",
+                "scoop_se",
+                "hilo_split",
+                "hilo_split_se",
+            ),
+            base_formats,
+        ),
+        table(
+            base6.select("game", "deals", *[c for c in base6.columns if c.startswith("win_")]),
+            base_formats,
+            base_headers,
+        ),
         f"Rule variants of every game, 6 players (PLS7 {tenth:,} deals, the others "
         f"{hundredth:,}): each variant minus the game's own rules on the same deals, in percentage points "
         "± one paired standard error.",
@@ -309,7 +348,8 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
             sweeps.filter(pl.col("players") == 6).select(
                 "game", "variant", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se", "scoop", "scoop_se"
             ),
-            sweep_formats, sweep_headers,
+            sweep_formats,
+            sweep_headers,
         ),
         "## PLS7 starting hands (exact, heads-up vs a random hand): top 20 by hi-lo equity",
         "",
@@ -323,7 +363,8 @@ def write_report(runs: dict, report_dir: Path, deals: int, seed: int) -> None:
         *figure_links(p.name for p in sorted(figures.glob("*.png"))),
         "",
         "Each study's own report, tables and shards: "
-        + ", ".join(f"`{job} {game}`: `{os.path.relpath(run_dir, report_dir)}`" for (job, game), run_dir in runs.items()),
+        + ", ".join(
+            f"`{job} {game}`: `{os.path.relpath(run_dir, report_dir)}`" for (job, game), run_dir in runs.items()
+        ),
     ]
     atomic_write(report_dir / "report.md", lambda tmp: tmp.write_text("\n".join(lines) + "\n"))
-

@@ -38,8 +38,21 @@ from evaluator.games import Category
 from evaluator.jit import njit
 from evaluator.settle_kernels import SHOWDOWN_FLAGS, showdown_flags
 from jobs.common import (
-    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, PLAYERS, replace_option, Study, figure_links, game_of, markdown, new_figure, report_header, section,
-    table, use_distinct_colors, words,
+    MONTE_CARLO_OPTIONS,
+    PLAYERS,
+    RATES,
+    SE_LEGEND,
+    Study,
+    figure_links,
+    game_of,
+    markdown,
+    new_figure,
+    replace_option,
+    report_header,
+    section,
+    table,
+    use_distinct_colors,
+    words,
 )
 from pipeline.aggregate import percent
 from pipeline.plan import RunConfig, ShardSpec
@@ -170,7 +183,9 @@ def showdown_counts(high, low, category_of_position, present, summary, per_categ
             k = j + 1
             if k < 2:
                 continue
-            chop, some_low, low_tie, scoop, quarter, split = showdown_flags(high_ties, low_ties if top_low > 0 else 0, both)
+            chop, some_low, low_tie, scoop, quarter, split = showdown_flags(
+                high_ties, low_ties if top_low > 0 else 0, both
+            )
             flags = chop | (some_low << 1) | (low_tie << 2) | (scoop << 3) | (quarter << 4) | (split << 5)
             outcome_counts[k, flags, winner_category] += 1
             if mode & RECORD:
@@ -211,7 +226,9 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         cards = deal_cards(rng, n, players * game.hole_cards + game.board_cards)
         hole, board = split_deal(cards, players, game.hole_cards)
         high, low, present = evaluator.high_low_present(hole, board)
-        showdown_counts(high, low, evaluator.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT)
+        showdown_counts(
+            high, low, evaluator.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT
+        )
         remaining -= n
     return _shard_tables(game.name, game.ranking.order, shard.deals, summary, per_category)
 
@@ -302,8 +319,14 @@ def figures(tables: dict[str, pl.DataFrame], config: RunConfig) -> dict:
     for name in cats["category"].unique(maintain_order=True):
         rows = cats.filter(pl.col("category") == name)
         if rows["win"].max() and rows["win"].max() > 0.001:
-            ax.errorbar(rows["players"], 100 * rows["win"], yerr=100 * rows["win_se"], marker="o",
-                        label=name.replace("_", " "), capsize=2)
+            ax.errorbar(
+                rows["players"],
+                100 * rows["win"],
+                yerr=100 * rows["win_se"],
+                marker="o",
+                label=name.replace("_", " "),
+                capsize=2,
+            )
     ax.set_xticks(cats["players"].unique().sort().to_list())
     ax.set_xlabel("players at the showdown")
     ax.set_ylabel("deals won by the category (%)")
@@ -387,11 +410,13 @@ def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: lis
             z = (ours - value) / se if se else math.nan
             lines.append(f"| {label} | {100 * value:.2f} % | {percent(ours, se)} | {z:+.1f} |")
         lines += ["", "The rule book's figure and ours ± one standard error; z = (measured − rule book) / SE.", ""]
-    return markdown([
-        *lines,
-        *section("Categories", markdown_tables("categories", tables["categories"], config), CATEGORIES_LEGEND),
-        *figure_links(figure_files),
-    ])
+    return markdown(
+        [
+            *lines,
+            *section("Categories", markdown_tables("categories", tables["categories"], config), CATEGORIES_LEGEND),
+            *figure_links(figure_files),
+        ]
+    )
 
 
 STUDY = Study(
@@ -402,8 +427,10 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(
-        default=8, help="Hands per deal; the tables cover every table size from 2 to this.")),
+    options=replace_option(
+        MONTE_CARLO_OPTIONS,
+        PLAYERS.but(default=8, help="Hands per deal; the tables cover every table size from 2 to this."),
+    ),
     validate=validate,
     markdown=markdown_tables,
 )

@@ -58,14 +58,21 @@ OPTIONS = (
     *GAME_OPTIONS,
     Option("deals", "Boards to solve, one shard each (see --draw).", default="16", aliases=("--boards",)),
     SEED,
-    Option("draw", "How boards are drawn: uniform (every board alike), or texture:FEATURES, stratified by the classes "
-           "of run textures' features (a comma list of pairing, suit, straight, skip, low): each class gets boards "
-           "in proportion to its share of all boards, at least two, and the means weigh each class by its share.",
-           default="uniform"),
+    Option(
+        "draw",
+        "How boards are drawn: uniform (every board alike), or texture:FEATURES, stratified by the classes "
+        "of run textures' features (a comma list of pairing, suit, straight, skip, low): each class gets boards "
+        "in proportion to its share of all boards, at least two, and the means weigh each class by its share.",
+        default="uniform",
+    ),
     Option("street", "The spot's street: turn or river.", default="river"),
-    Option("oop", "The out-of-position range: range grammar (N% by the base game's ranking) or a rule read on each "
-           "board, made:CATEGORY (made:three_of_a_kind) or draw:CATEGORY (draw:straight: high card to two pair now, "
-           "the category with a card to come).", default="30%"),
+    Option(
+        "oop",
+        "The out-of-position range: range grammar (N% by the base game's ranking) or a rule read on each "
+        "board, made:CATEGORY (made:three_of_a_kind) or draw:CATEGORY (draw:straight: high card to two pair now, "
+        "the category with a card to come).",
+        default="30%",
+    ),
     Option("ip", "The in-position range.", default="30%"),
     Option("pot", "Chips in the pot as the street begins.", int, default=100),
     Option("stack", "Chips behind each player.", int, default=400),
@@ -74,15 +81,25 @@ OPTIONS = (
     Option("max_raises", "Raises a street allows after its first bet.", int, default=1),
     Option("target", "Stop a board's solve at this exploitability, % of the pot.", default="0.3"),
     Option("iterations", "At most this many DCFR iterations a board.", int, default=500),
-    Option("variants", 'Rule variants solved on the same boards, ";" between variants: '
-           '"ranking=trips_over_straight;low=8" (the base game always first).', default="base"),
-    Option("focus", 'Some hands of the ranges, measured apart as well: "oop:made:three_of_a_kind;ip:draw:straight" '
-           "(a range rule per player, read on each board in the base game): every figure of the play again, given "
-           "that each player so named holds such a hand (columns focus_...; focus_share, the share of the pairs).",
-           default=""),
-    Option("policies", "Policies whose exploitability is measured in every solved spot, each playing both seats "
-           "(solver.policies): built-in names or TOML files, comma separated; all: every built-in; none: no policy.",
-           default="all"),
+    Option(
+        "variants",
+        'Rule variants solved on the same boards, ";" between variants: '
+        '"ranking=trips_over_straight;low=8" (the base game always first).',
+        default="base",
+    ),
+    Option(
+        "focus",
+        'Some hands of the ranges, measured apart as well: "oop:made:three_of_a_kind;ip:draw:straight" '
+        "(a range rule per player, read on each board in the base game): every figure of the play again, given "
+        "that each player so named holds such a hand (columns focus_...; focus_share, the share of the pairs).",
+        default="",
+    ),
+    Option(
+        "policies",
+        "Policies whose exploitability is measured in every solved spot, each playing both seats "
+        "(solver.policies): built-in names or TOML files, comma separated; all: every built-in; none: no policy.",
+        default="all",
+    ),
 )
 DEFAULTS = {o.name: o.default for o in OPTIONS}
 FIGURES = ("exploitability", "ev_oop", "ev_ip")  # per board and variant, besides the play's
@@ -109,11 +126,20 @@ def settings_of(config: RunConfig, board: str, game):
     from solver.solution import Settings
 
     target = option(config, "target")
-    return Settings(game=config.game, board=board, oop=option(config, "oop"), ip=option(config, "ip"),
-                    pot=option(config, "pot"), stack=option(config, "stack"), bets=option(config, "bets"),
-                    raises=option(config, "raises"), max_raises=option(config, "max_raises"),
-                    betting=default_betting(game).kind, target=float(target) if target else None,
-                    iterations=option(config, "iterations"))
+    return Settings(
+        game=config.game,
+        board=board,
+        oop=option(config, "oop"),
+        ip=option(config, "ip"),
+        pot=option(config, "pot"),
+        stack=option(config, "stack"),
+        bets=option(config, "bets"),
+        raises=option(config, "raises"),
+        max_raises=option(config, "max_raises"),
+        betting=default_betting(game).kind,
+        target=float(target) if target else None,
+        iterations=option(config, "iterations"),
+    )
 
 
 def policies_of(config: RunConfig) -> list:
@@ -142,7 +168,9 @@ def focus_rules(config: RunConfig) -> dict[int, str]:
             continue
         who, _, rule = part.strip().partition(":")
         if who.strip().lower() not in ("oop", "ip") or not is_board_rule(rule):
-            raise SampyongError(f"bad focus {part.strip()!r}: write oop:RULE or ip:RULE, RULE made:CATEGORY or draw:CATEGORY")
+            raise SampyongError(
+                f"bad focus {part.strip()!r}: write oop:RULE or ip:RULE, RULE made:CATEGORY or draw:CATEGORY"
+            )
         rule_category(rule)
         out[("oop", "ip").index(who.strip().lower())] = rule.strip()
     return out
@@ -177,10 +205,9 @@ def validate(config: RunConfig) -> None:
     street = option(config, "street")
     if street not in STREET_CARDS:
         raise SampyongError(f"street {street!r}: the sweep solves turn or river spots")
-    from solver.poker import is_board_rule, rule_category
-
     from evaluator.ranges import parse_range
     from solver.betting import parse_sizes
+    from solver.poker import is_board_rule, rule_category
 
     base = game_of(config)
     for text in (option(config, "oop"), option(config, "ip")):
@@ -230,8 +257,10 @@ def strata_features(config: RunConfig) -> tuple[str, ...]:
     features = tuple(f.strip() for f in listed.split(",") if f.strip())
     unknown = [f for f in features if f not in textures.FEATURES]
     if kind != "texture" or not features or unknown:
-        raise SampyongError(f"bad draw {option(config, 'draw')!r}: write uniform or texture:FEATURES, FEATURES a comma "
-                            f"list of {', '.join(textures.FEATURES)}")
+        raise SampyongError(
+            f"bad draw {option(config, 'draw')!r}: write uniform or texture:FEATURES, FEATURES a comma "
+            f"list of {', '.join(textures.FEATURES)}"
+        )
     return features
 
 
@@ -250,15 +279,19 @@ class Strata:
         unique, inverse = np.unique(ids, return_inverse=True)
         keys = [tuple(textures.labels(int(t))[f] for f in features) for t in unique]
         order = {"pairing": textures.PAIRING, "suit": textures.SUIT}
-        self.labels = sorted(set(keys), key=lambda k: [order.get(f, textures.NEED).index(v) for f, v in zip(features, k)])
+        self.labels = sorted(
+            set(keys), key=lambda k: [order.get(f, textures.NEED).index(v) for f, v in zip(features, k)]
+        )
         key_class = np.array([self.labels.index(k) for k in keys], np.int64)
         self.every, self.of = every, key_class[inverse]
         counts = np.bincount(self.of, minlength=len(self.labels))
         self.shares = counts / counts.sum()
         k = len(self.labels)
         if boards < 2 * k:
-            raise SampyongError(f"--draw texture:{','.join(features)} has {k} classes of {cards}-card boards: "
-                                f"use at least {2 * k} boards (two a class), or fewer features")
+            raise SampyongError(
+                f"--draw texture:{','.join(features)} has {k} classes of {cards}-card boards: "
+                f"use at least {2 * k} boards (two a class), or fewer features"
+            )
         extra = (boards - 2 * k) * self.shares
         self.boards = 2 + np.floor(extra).astype(np.int64)
         for c in np.argsort(-(extra - np.floor(extra)), kind="stable")[: boards - int(self.boards.sum())]:
@@ -347,18 +380,26 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
     rows, root = [], []
     for name, g in variants(config):
         solution = solve_board(config, board, g, inputs)
-        row = {"board_index": shard.index, "board": format_cards(board), "variant": name,
-               **dict(zip(("pairing", "suit", "straight", "skip", "low"), texture)),
-               "stratum": "every board" if strata is None else strata.label(stratum),
-               "stratum_share": 1.0 if strata is None else float(strata.shares[stratum]),
-               "iterations": solution.iterations, "exploitability": solution.exploitability,
-               "ev_oop": solution.ev("oop"), "ev_ip": solution.ev("ip"),
-               **outcomes(solution.problem, solution.state)}
+        row = {
+            "board_index": shard.index,
+            "board": format_cards(board),
+            "variant": name,
+            **dict(zip(("pairing", "suit", "straight", "skip", "low"), texture)),
+            "stratum": "every board" if strata is None else strata.label(stratum),
+            "stratum_share": 1.0 if strata is None else float(strata.shares[stratum]),
+            "iterations": solution.iterations,
+            "exploitability": solution.exploitability,
+            "ev_oop": solution.ev("oop"),
+            "ev_ip": solution.ev("ip"),
+            **outcomes(solution.problem, solution.state),
+        }
         row["stack_showdown"] = option(config, "stack") - row["paid_showdown"]
         only = focus_hands(config, base, board, solution.problem)
         if only is not None:
             row[f"{FOCUS}share"] = pair_mass(solution.problem, only) / solution.problem.pairs
-            row.update({f"{FOCUS}{key}": value for key, value in outcomes(solution.problem, solution.state, only).items()})
+            row.update(
+                {f"{FOCUS}{key}": value for key, value in outcomes(solution.problem, solution.state, only).items()}
+            )
             row[f"{FOCUS}stack_showdown"] = option(config, "stack") - row[f"{FOCUS}paid_showdown"]
         for policy, value in exploitabilities(g, solution.problem, policies).items():
             row[f"{POLICY}{policy}"] = value
@@ -367,12 +408,32 @@ def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.
         for record in by_category.iter_rows(named=True):
             for action in solution.tree.actions(0):
                 rank = int(Category[record["category"].split(",")[0].replace(" ", "_")])
-                root.append({"board_index": shard.index, "variant": name, "category": record["category"], "rank": rank,
-                             "share": record["share"], "action": action, "frequency": record[action]})
+                root.append(
+                    {
+                        "board_index": shard.index,
+                        "variant": name,
+                        "category": record["category"],
+                        "rank": rank,
+                        "share": record["share"],
+                        "action": action,
+                        "frequency": record[action],
+                    }
+                )
     # NaN (a line never played) is written as null; every shard's columns have the same types
     rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()} for row in rows]
-    schema = pa.schema([(k, pa.int32() if k in ("board_index", "iterations") else pa.string() if k in TEXT_COLUMNS
-                         else pa.float64()) for k in rows[0]])
+    schema = pa.schema(
+        [
+            (
+                k,
+                pa.int32()
+                if k in ("board_index", "iterations")
+                else pa.string()
+                if k in TEXT_COLUMNS
+                else pa.float64(),
+            )
+            for k in rows[0]
+        ]
+    )
     boards = pa.Table.from_pylist(rows, schema=schema)
     root_table = pa.Table.from_pylist(root)
     root_table = root_table.set_column(0, "board_index", pa.array(root_table["board_index"].to_pylist(), pa.int32()))
@@ -400,8 +461,19 @@ def prepare(config: RunConfig, ranking=None) -> None:
 
 
 def _statistics(frame: pl.DataFrame) -> list[str]:
-    keys = {"board_index", "board", "variant", "pairing", "suit", "straight", "skip", "low", "iterations", "stratum",
-            "stratum_share"}
+    keys = {
+        "board_index",
+        "board",
+        "variant",
+        "pairing",
+        "suit",
+        "straight",
+        "skip",
+        "low",
+        "iterations",
+        "stratum",
+        "stratum_share",
+    }
     return [c for c in frame.columns if c not in keys]
 
 
@@ -438,7 +510,9 @@ def board_mean(frame: pl.DataFrame, values) -> tuple[float, float]:
 def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) -> dict[str, pl.DataFrame]:
     names = [name for name, _ in variants(config)]
     order = {name: i for i, name in enumerate(names)}
-    boards = counts["boards"].with_columns(pl.col("variant").replace_strict(order, return_dtype=pl.Int32).alias("_order"))
+    boards = counts["boards"].with_columns(
+        pl.col("variant").replace_strict(order, return_dtype=pl.Int32).alias("_order")
+    )
     boards = boards.sort("board_index", "_order").drop("_order")
     statistics = _statistics(boards)
     summary, differences = [], []
@@ -447,26 +521,41 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) 
         rows = boards.filter(pl.col("variant") == name).sort("board_index")
         for statistic in statistics:
             mean, se = board_mean(rows, rows[statistic].to_numpy().astype(np.float64))
-            summary.append({"variant": name, "statistic": statistic, "mean": mean, "mean_se": se, "boards": rows.height})
+            summary.append(
+                {"variant": name, "statistic": statistic, "mean": mean, "mean_se": se, "boards": rows.height}
+            )
             if name != names[0]:
                 if not rows["board_index"].equals(base["board_index"]):
                     raise SampyongError("the variants were not solved on the same boards")
-                diff, diff_se = board_mean(rows, rows[statistic].to_numpy().astype(np.float64) - base[statistic].to_numpy())
-                differences.append({"variant": name, "statistic": statistic, "difference": diff, "difference_se": diff_se,
-                                    "boards": rows.height})
+                diff, diff_se = board_mean(
+                    rows, rows[statistic].to_numpy().astype(np.float64) - base[statistic].to_numpy()
+                )
+                differences.append(
+                    {
+                        "variant": name,
+                        "statistic": statistic,
+                        "difference": diff,
+                        "difference_se": diff_se,
+                        "boards": rows.height,
+                    }
+                )
     root = counts["root"]
     n_boards = base.height
     if "stratum" in base.columns and base["stratum"].n_unique() > 1:  # a board weighs its class's share over its boards
         per_class = base.group_by("stratum").agg(pl.len().alias("_n"), pl.col("stratum_share").first().alias("_p"))
         total = float(per_class["_p"].sum())
         weights = base.join(per_class, on="stratum").select(
-            "board_index", (pl.col("_p") / total / pl.col("_n") * n_boards).alias("_w"))
+            "board_index", (pl.col("_p") / total / pl.col("_n") * n_boards).alias("_w")
+        )
         root = root.join(weights, on="board_index").with_columns(pl.col("share") * pl.col("_w")).drop("_w")
     actions = list(dict.fromkeys(root["action"].to_list()))
     long = (
         root.with_columns((pl.col("share") * pl.col("frequency")).alias("_mass"))
         .group_by("variant", "rank", "category", "action")
-        .agg((pl.col("share").sum() / n_boards).alias("share"), (pl.col("_mass").sum() / pl.col("share").sum()).alias("frequency"))
+        .agg(
+            (pl.col("share").sum() / n_boards).alias("share"),
+            (pl.col("_mass").sum() / pl.col("share").sum()).alias("frequency"),
+        )
     )
     root_summary = (
         long.pivot(on="action", index=["variant", "rank", "category", "share"], values="frequency")
@@ -474,20 +563,36 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig, ranking=None) 
         .sort(["_order", "rank", "category"], descending=[False, True, False])
         .select("variant", "category", "share", *actions)
     )
-    schema = {"variant": pl.String, "statistic": pl.String, "difference": pl.Float64, "difference_se": pl.Float64, "boards": pl.Int64}
-    strata = (base.group_by("stratum", maintain_order=True).agg(pl.col("stratum_share").first().alias("share"),
-                                                                pl.len().alias("boards")))
-    return {"boards": boards, "summary": pl.DataFrame(summary),
-            "differences": pl.DataFrame(differences, schema=schema), "root_summary": root_summary,
-            "strata": strata.sort("share", descending=True)}
+    schema = {
+        "variant": pl.String,
+        "statistic": pl.String,
+        "difference": pl.Float64,
+        "difference_se": pl.Float64,
+        "boards": pl.Int64,
+    }
+    strata = base.group_by("stratum", maintain_order=True).agg(
+        pl.col("stratum_share").first().alias("share"), pl.len().alias("boards")
+    )
+    return {
+        "boards": boards,
+        "summary": pl.DataFrame(summary),
+        "differences": pl.DataFrame(differences, schema=schema),
+        "root_summary": root_summary,
+        "strata": strata.sort("share", descending=True),
+    }
 
 
 WORDS = {
-    "exploitability": "exploitability reached (% of the pot)", "ev_oop": "EV out of position (chips)",
-    "ev_ip": "EV in position (chips)", "showdown": "reaches a showdown", "fold": "someone folds",
-    "pot_showdown": "pot at showdown (chips)", "paid_showdown": "chips each put in, given a showdown",
+    "exploitability": "exploitability reached (% of the pot)",
+    "ev_oop": "EV out of position (chips)",
+    "ev_ip": "EV in position (chips)",
+    "showdown": "reaches a showdown",
+    "fold": "someone folds",
+    "pot_showdown": "pot at showdown (chips)",
+    "paid_showdown": "chips each put in, given a showdown",
     "stack_showdown": "stack behind at showdown (chips)",
-    "pot_river": "pot as the river is dealt (chips)", "hi_chop": "high chopped at showdown",
+    "pot_river": "pot as the river is dealt (chips)",
+    "hi_chop": "high chopped at showdown",
     "hi_chop_no_folds": "high chopped if every pair showed down",
 }
 
@@ -507,7 +612,12 @@ def statistic_words(statistic: str) -> str:
 
 def _is_probability(statistic: str) -> bool:
     statistic = statistic.removeprefix(FOCUS)
-    return statistic == "share" or statistic in PROBABILITIES or statistic.startswith(("flop_", "turn_", "river_")) and statistic.endswith(STREET_RATES)
+    return (
+        statistic == "share"
+        or statistic in PROBABILITIES
+        or statistic.startswith(("flop_", "turn_", "river_"))
+        and statistic.endswith(STREET_RATES)
+    )
 
 
 def _cell(column: str, difference: bool, statistics: list[str]):
@@ -525,7 +635,9 @@ def _cell(column: str, difference: bool, statistics: list[str]):
 def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
     if name in ("summary", "differences"):
         column = "mean" if name == "summary" else "difference"
-        shown = frame.with_columns(pl.col("statistic").map_elements(statistic_words, return_dtype=pl.String).alias("figure"))
+        shown = frame.with_columns(
+            pl.col("statistic").map_elements(statistic_words, return_dtype=pl.String).alias("figure")
+        )
         cell = _cell(column, name == "differences", frame["statistic"].to_list())
         return table(shown.select("variant", "figure", column, f"{column}_se", "boards"), {column: cell})
     if name == "strata":
@@ -537,38 +649,64 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 
 def template_lines(config: RunConfig) -> list[str]:
     """The spot template, printed with every verdict that rests on it."""
-    return [f"- game: {game_of(config).name}"] + [f"- {o.name.replace('_', ' ')}: `{option(config, o.name)}`"
-                                                  if option(config, o.name) != "" else f"- {o.name.replace('_', ' ')}: none"
-                                                  for o in OPTIONS
-                                                  if o.name not in ("game", "hole_use", "ranking", "low", "deals", "seed")]
+    return [f"- game: {game_of(config).name}"] + [
+        f"- {o.name.replace('_', ' ')}: `{option(config, o.name)}`"
+        if option(config, o.name) != ""
+        else f"- {o.name.replace('_', ' ')}: none"
+        for o in OPTIONS
+        if o.name not in ("game", "hole_use", "ranking", "low", "deals", "seed")
+    ]
 
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str], ranking=None) -> str:
     boards = tables["boards"]["board_index"].n_unique()
-    return markdown([
-        *report_header(
-            f"Solved spots over boards: {game_of(config).name}, {option(config, 'street')}",
-            f"{boards} boards drawn uniformly (seed {config.seed}), each solved by DCFR under every variant "
-            "and read under the average strategies (exact over the ranges and the cards to come; the standard "
-            "errors are over boards). These figures depend on no invented player, but they do depend on the "
-            "spot template below (bet sizes, ranges).",
-            figure_files,
-        ),
-        "## The spot template", "", *template_lines(config), "",
-        *([] if tables["strata"].height < 2 else section(
-            "Boards by class", markdown_tables("strata", tables["strata"], config),
-            "The boards were drawn by class (--draw): each class's share of all boards, and the boards solved in it; "
-            "the means weigh each class by its share.")),
-        *section("Means over boards", markdown_tables("summary", tables["summary"], config),
-                 "Each figure's mean over the boards ± its standard error over boards. " + SE_LEGEND),
-        *([] if tables["differences"].is_empty() else section(
-            "Each variant minus the base, board by board", markdown_tables("differences", tables["differences"], config),
-            "Paired differences (percentage points for rates) ± the standard error of the differences over boards.")),
-        *section("The first decision by category", markdown_tables("root_summary", tables["root_summary"], config),
-                 "The out-of-position player's first action frequencies by its hand's category on the board, "
-                 "averaged over boards (weighted by the category's share of the range); share: the category's "
-                 "share of the range, over boards."),
-    ])
+    return markdown(
+        [
+            *report_header(
+                f"Solved spots over boards: {game_of(config).name}, {option(config, 'street')}",
+                f"{boards} boards drawn uniformly (seed {config.seed}), each solved by DCFR under every variant "
+                "and read under the average strategies (exact over the ranges and the cards to come; the standard "
+                "errors are over boards). These figures depend on no invented player, but they do depend on the "
+                "spot template below (bet sizes, ranges).",
+                figure_files,
+            ),
+            "## The spot template",
+            "",
+            *template_lines(config),
+            "",
+            *(
+                []
+                if tables["strata"].height < 2
+                else section(
+                    "Boards by class",
+                    markdown_tables("strata", tables["strata"], config),
+                    "The boards were drawn by class (--draw): each class's share of all boards, and the boards solved in it; "
+                    "the means weigh each class by its share.",
+                )
+            ),
+            *section(
+                "Means over boards",
+                markdown_tables("summary", tables["summary"], config),
+                "Each figure's mean over the boards ± its standard error over boards. " + SE_LEGEND,
+            ),
+            *(
+                []
+                if tables["differences"].is_empty()
+                else section(
+                    "Each variant minus the base, board by board",
+                    markdown_tables("differences", tables["differences"], config),
+                    "Paired differences (percentage points for rates) ± the standard error of the differences over boards.",
+                )
+            ),
+            *section(
+                "The first decision by category",
+                markdown_tables("root_summary", tables["root_summary"], config),
+                "The out-of-position player's first action frequencies by its hand's category on the board, "
+                "averaged over boards (weighted by the category's share of the range); share: the category's "
+                "share of the range, over boards.",
+            ),
+        ]
+    )
 
 
 STUDY = Study(

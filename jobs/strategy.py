@@ -49,17 +49,42 @@ from pipeline.study import SEED, Option
 NAME = "strategy"
 DESCRIPTION = "the rule book's turn-action and chop claims under equilibrium play (solved PLS7 spots, paired)"
 OPTIONS = (
-    Option("deals", "Boards each sweep solves (the turn sweep takes about a minute a board on one core).",
-           default="24", aliases=("--boards",)),
+    Option(
+        "deals",
+        "Boards each sweep solves (the turn sweep takes about a minute a board on one core).",
+        default="24",
+        aliases=("--boards",),
+    ),
     SEED,
 )
-TURN = {"street": "turn", "oop": "made:three_of_a_kind", "ip": "draw:straight", "pot": "100", "stack": "400",
-        "bets": "turn: 50%, 100%; river: 75%, pot", "raises": "100%", "max_raises": "1", "target": "0.5",
-        "iterations": "300", "variants": "ranking=trips_over_straight"}
+TURN = {
+    "street": "turn",
+    "oop": "made:three_of_a_kind",
+    "ip": "draw:straight",
+    "pot": "100",
+    "stack": "400",
+    "bets": "turn: 50%, 100%; river: 75%, pot",
+    "raises": "100%",
+    "max_raises": "1",
+    "target": "0.5",
+    "iterations": "300",
+    "variants": "ranking=trips_over_straight",
+}
 MIXED_TOP = 15  # % of the hands in each range of the mixed turn spot
 MIXED = {**TURN, "oop": f"{MIXED_TOP}%", "ip": f"{MIXED_TOP}%", "focus": "oop:made:three_of_a_kind;ip:draw:straight"}
-RIVER = {"street": "river", "oop": "30%", "ip": "30%", "pot": "100", "stack": "400", "bets": "75%, pot",
-         "raises": "100%", "max_raises": "1", "target": "0.3", "iterations": "300", "variants": "ranking=skip_over_flush"}
+RIVER = {
+    "street": "river",
+    "oop": "30%",
+    "ip": "30%",
+    "pot": "100",
+    "stack": "400",
+    "bets": "75%, pot",
+    "raises": "100%",
+    "max_raises": "1",
+    "target": "0.3",
+    "iterations": "300",
+    "variants": "ranking=skip_over_flush",
+}
 RULEBOOK_CHOPS = (0.0705, 0.0820)  # RULES: the 6-handed high chop rate, everyone showing down, base and reversed
 
 
@@ -68,8 +93,15 @@ def runs(config: RunConfig) -> list[RunConfig]:
     study = STUDIES["solve"]
     out = []
     for options in (TURN, MIXED, RIVER):
-        run = RunConfig(job="solve", game="pls7", deals=config.deals, shard_deals=1, players=2, seed=config.seed,
-                        options=tuple(sorted(options.items())))
+        run = RunConfig(
+            job="solve",
+            game="pls7",
+            deals=config.deals,
+            shard_deals=1,
+            players=2,
+            seed=config.seed,
+            options=tuple(sorted(options.items())),
+        )
         study.validate(run)
         out.append(study.configure(run))
     return out
@@ -100,38 +132,94 @@ def paired(boards: pl.DataFrame, variant: str, column: str) -> dict[str, float]:
     def se(x):
         return float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
 
-    return {"base": float(a.mean()), "base_se": se(a), "variant": float(b.mean()), "variant_se": se(b),
-            "difference": float((b - a).mean()), "difference_se": se(b - a), "boards": n}
+    return {
+        "base": float(a.mean()),
+        "base_se": se(a),
+        "variant": float(b.mean()),
+        "variant_se": se(b),
+        "difference": float((b - a).mean()),
+        "difference_se": se(b - a),
+        "boards": n,
+    }
 
 
 def _with_continue(boards: pl.DataFrame) -> pl.DataFrame:
     """``turn_ip_continue_vs_bet`` (call or raise), for the focus hands as well when there are some."""
     prefixes = [p for p in ("", "focus_") if f"{p}turn_ip_call_vs_bet" in boards.columns]
-    return boards.with_columns(*[(pl.col(f"{p}turn_ip_call_vs_bet") + pl.col(f"{p}turn_ip_raise_vs_bet"))
-                                 .alias(f"{p}turn_ip_continue_vs_bet") for p in prefixes])
+    return boards.with_columns(
+        *[
+            (pl.col(f"{p}turn_ip_call_vs_bet") + pl.col(f"{p}turn_ip_raise_vs_bet")).alias(
+                f"{p}turn_ip_continue_vs_bet"
+            )
+            for p in prefixes
+        ]
+    )
 
 
-TURN_FIGURES = ("turn_ip_continue_vs_bet", "turn_ip_call_vs_bet", "turn_ip_raise_vs_bet", "turn_bet", "turn_raise",
-                "pot_river", "ev_oop", "ev_ip", "exploitability")
-MIXED_FIGURES = ("focus_turn_ip_continue_vs_bet", "focus_turn_ip_call_vs_bet", "focus_turn_ip_raise_vs_bet",
-                 "focus_turn_bet", "focus_turn_raise", "focus_pot_river", "focus_share", "turn_ip_continue_vs_bet",
-                 "turn_bet", "pot_river", "ev_oop", "ev_ip", "exploitability")
+TURN_FIGURES = (
+    "turn_ip_continue_vs_bet",
+    "turn_ip_call_vs_bet",
+    "turn_ip_raise_vs_bet",
+    "turn_bet",
+    "turn_raise",
+    "pot_river",
+    "ev_oop",
+    "ev_ip",
+    "exploitability",
+)
+MIXED_FIGURES = (
+    "focus_turn_ip_continue_vs_bet",
+    "focus_turn_ip_call_vs_bet",
+    "focus_turn_ip_raise_vs_bet",
+    "focus_turn_bet",
+    "focus_turn_raise",
+    "focus_pot_river",
+    "focus_share",
+    "turn_ip_continue_vs_bet",
+    "turn_bet",
+    "pot_river",
+    "ev_oop",
+    "ev_ip",
+    "exploitability",
+)
 CHOP_FIGURES = ("hi_chop", "hi_chop_no_folds", "showdown", "river_bet", "exploitability")
-FIGURE_WORDS = {"turn_ip_continue_vs_bet": "turn: the draw calls or raises the first bet",
-                "turn_ip_call_vs_bet": "turn: the draw calls the first bet",
-                "turn_ip_raise_vs_bet": "turn: the draw raises the first bet",
-                "ev_oop": "EV of the trips (chips)", "ev_ip": "EV of the draw (chips)",
-                "focus_turn_ip_continue_vs_bet": "trips v a draw: the draw calls or raises the turn's first bet",
-                "focus_turn_ip_call_vs_bet": "trips v a draw: the draw calls the first bet",
-                "focus_turn_ip_raise_vs_bet": "trips v a draw: the draw raises the first bet",
-                "focus_turn_bet": "trips v a draw: the turn is bet", "focus_turn_raise": "trips v a draw: the turn is raised",
-                "focus_pot_river": "trips v a draw: pot as the river is dealt (chips)",
-                "focus_share": "trips v a draw: share of all pairs"}
-MIXED_WORDS = {**FIGURE_WORDS, "turn_ip_continue_vs_bet": "turn: the in-position range calls or raises the first bet",
-               "ev_oop": "EV out of position (chips)", "ev_ip": "EV in position (chips)"}
-RATES = {"turn_ip_continue_vs_bet", "turn_ip_call_vs_bet", "turn_ip_raise_vs_bet", "turn_bet", "turn_raise",
-         "hi_chop", "hi_chop_no_folds", "showdown", "river_bet", "focus_turn_ip_continue_vs_bet", "focus_turn_ip_call_vs_bet",
-         "focus_turn_ip_raise_vs_bet", "focus_turn_bet", "focus_turn_raise", "focus_share"}
+FIGURE_WORDS = {
+    "turn_ip_continue_vs_bet": "turn: the draw calls or raises the first bet",
+    "turn_ip_call_vs_bet": "turn: the draw calls the first bet",
+    "turn_ip_raise_vs_bet": "turn: the draw raises the first bet",
+    "ev_oop": "EV of the trips (chips)",
+    "ev_ip": "EV of the draw (chips)",
+    "focus_turn_ip_continue_vs_bet": "trips v a draw: the draw calls or raises the turn's first bet",
+    "focus_turn_ip_call_vs_bet": "trips v a draw: the draw calls the first bet",
+    "focus_turn_ip_raise_vs_bet": "trips v a draw: the draw raises the first bet",
+    "focus_turn_bet": "trips v a draw: the turn is bet",
+    "focus_turn_raise": "trips v a draw: the turn is raised",
+    "focus_pot_river": "trips v a draw: pot as the river is dealt (chips)",
+    "focus_share": "trips v a draw: share of all pairs",
+}
+MIXED_WORDS = {
+    **FIGURE_WORDS,
+    "turn_ip_continue_vs_bet": "turn: the in-position range calls or raises the first bet",
+    "ev_oop": "EV out of position (chips)",
+    "ev_ip": "EV in position (chips)",
+}
+RATES = {
+    "turn_ip_continue_vs_bet",
+    "turn_ip_call_vs_bet",
+    "turn_ip_raise_vs_bet",
+    "turn_bet",
+    "turn_raise",
+    "hi_chop",
+    "hi_chop_no_folds",
+    "showdown",
+    "river_bet",
+    "focus_turn_ip_continue_vs_bet",
+    "focus_turn_ip_call_vs_bet",
+    "focus_turn_ip_raise_vs_bet",
+    "focus_turn_bet",
+    "focus_turn_raise",
+    "focus_share",
+}
 
 
 def figure_table(boards: pl.DataFrame, variant: str, figures: tuple[str, ...], words=FIGURE_WORDS) -> pl.DataFrame:
@@ -140,11 +228,15 @@ def figure_table(boards: pl.DataFrame, variant: str, figures: tuple[str, ...], w
         found = paired(boards, variant, figure)
         rate = figure in RATES
         show = percent if rate else number
-        rows.append({"figure": words.get(figure, statistic_words(figure)),
-                     "base": show(found["base"], found["base_se"]),
-                     variant.removeprefix("ranking="): show(found["variant"], found["variant_se"]),
-                     "difference": (points if rate else number)(found["difference"], found["difference_se"]),
-                     "boards": found["boards"]})
+        rows.append(
+            {
+                "figure": words.get(figure, statistic_words(figure)),
+                "base": show(found["base"], found["base_se"]),
+                variant.removeprefix("ranking="): show(found["variant"], found["variant_se"]),
+                "difference": (points if rate else number)(found["difference"], found["difference_se"]),
+                "boards": found["boards"],
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -156,8 +248,10 @@ def policy_table(sweeps: list[pl.DataFrame]) -> pl.DataFrame:
     """Each policy's exploitability (% of the pot, both seats) in each sweep's spot under the
     base order, mean ± SE over boards, closest to equilibrium first (by the sum of the means);
     the solver's own reached figure first."""
-    columns = ["exploitability"] + sorted((c for c in sweeps[0].columns if c.startswith(POLICY)),
-                                          key=lambda c: sum(_mean(frame, "base", c) for frame in sweeps))
+    columns = ["exploitability"] + sorted(
+        (c for c in sweeps[0].columns if c.startswith(POLICY)),
+        key=lambda c: sum(_mean(frame, "base", c) for frame in sweeps),
+    )
     rows = []
     for column in columns:
         name = column.removeprefix(POLICY)
@@ -193,9 +287,13 @@ def closest_policy(sweeps: list[pl.DataFrame]) -> str:
         if len(columns) > 1:
             lead = board_mean(base, (base[columns[1]] - base[columns[0]]).to_numpy())
             text += f" ({number(*lead)} points below the next, {columns[1].removeprefix(POLICY)})"
-        parts.append(text + f", the solver's strategies at {number(*board_mean(base, base['exploitability'].to_numpy()))} %")
-    return ("- **The policies against equilibrium:** each built-in policy playing both seats, the closest to "
-            "equilibrium is, " + "; ".join(parts) + ".")
+        parts.append(
+            text + f", the solver's strategies at {number(*board_mean(base, base['exploitability'].to_numpy()))} %"
+        )
+    return (
+        "- **The policies against equilibrium:** each built-in policy playing both seats, the closest to "
+        "equilibrium is, " + "; ".join(parts) + "."
+    )
 
 
 def verdicts(turn: pl.DataFrame, mixed: pl.DataFrame, river: pl.DataFrame) -> list[str]:
@@ -237,28 +335,54 @@ def verdicts(turn: pl.DataFrame, mixed: pl.DataFrame, river: pl.DataFrame) -> li
 def write_report(configs: list[RunConfig], dirs: list[Path], report_dir: Path) -> None:
     turn, mixed, river = (_with_continue(pl.read_parquet(d / "tables" / "boards.parquet")) for d in dirs)
     lines = [
-        "# The rule book's claims about play, under equilibrium (PLS7)", "",
+        "# The rule book's claims about play, under equilibrium (PLS7)",
+        "",
         "Each board solved by DCFR (`sampyong run solve`) under the base ranking and under the reversed order, "
         "the same boards under both; figures are means over boards ± one standard error over boards, "
-        "differences paired board by board. " + SE_LEGEND, "",
-        "## Verdicts", "", *verdicts(turn, mixed, river), "",
-        "## Turn action: trips against a straight draw", "",
+        "differences paired board by board. " + SE_LEGEND,
+        "",
+        "## Verdicts",
+        "",
+        *verdicts(turn, mixed, river),
+        "",
+        "## Turn action: trips against a straight draw",
+        "",
         table(figure_table(turn, VARIANTS[0], TURN_FIGURES)),
-        "Spot template:", "", *template_lines(configs[0]), "", f"Sweep: `{dirs[0]}`", "",
-        f"## Turn action inside top-{MIXED_TOP} % ranges", "",
+        "Spot template:",
+        "",
+        *template_lines(configs[0]),
+        "",
+        f"Sweep: `{dirs[0]}`",
+        "",
+        f"## Turn action inside top-{MIXED_TOP} % ranges",
+        "",
         "The pairs in which the out-of-position player holds trips and the other a straight draw, inside the two "
-        "ranges' equilibrium (the strategies solved for the whole ranges); then the whole ranges' figures.", "",
+        "ranges' equilibrium (the strategies solved for the whole ranges); then the whole ranges' figures.",
+        "",
         table(figure_table(mixed, VARIANTS[1], MIXED_FIGURES, MIXED_WORDS)),
-        "Spot template:", "", *template_lines(configs[1]), "", f"Sweep: `{dirs[1]}`", "",
-        "## Chops at a river showdown", "",
+        "Spot template:",
+        "",
+        *template_lines(configs[1]),
+        "",
+        f"Sweep: `{dirs[1]}`",
+        "",
+        "## Chops at a river showdown",
+        "",
         table(figure_table(river, VARIANTS[2], CHOP_FIGURES)),
-        "Spot template:", "", *template_lines(configs[2]), "", f"Sweep: `{dirs[2]}`", "",
-        "## The policies against equilibrium", "",
+        "Spot template:",
+        "",
+        *template_lines(configs[2]),
+        "",
+        f"Sweep: `{dirs[2]}`",
+        "",
+        "## The policies against equilibrium",
+        "",
         "Each built-in policy's exploitability when it plays both seats of the solved spot (% of the starting pot, "
         "base order, mean over boards ± SE): what a best response wins from it, averaged over the two seats, as the "
         "solver measures its own strategies. The policies act on their exact strength against any hand and on the "
         "tree's sizes nearest theirs (`solver.policies`); pro-like is the policy fitted to real play (the Pluribus "
-        "records). Closest to equilibrium first.", "",
+        "records). Closest to equilibrium first.",
+        "",
         table(policy_table([turn, mixed, river])),
     ]
     report_dir.mkdir(parents=True, exist_ok=True)

@@ -22,15 +22,26 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from evaluator.cards import hand_classes
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import fast_evaluator
 from evaluator.jit import njit
 from jobs import showdown
-from evaluator.cards import hand_classes
-from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from jobs.common import (
-    MONTE_CARLO_OPTIONS, SE_LEGEND, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table, words,
+    MONTE_CARLO_OPTIONS,
+    PLAYERS,
+    SE_LEGEND,
+    Study,
+    game_of,
+    markdown,
+    new_figure,
+    replace_option,
+    report_header,
+    section,
+    table,
+    words,
 )
+from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from pipeline.plan import RunConfig, ShardSpec
 
 PAIRING = ("none", "pair", "two_pair", "trips+")
@@ -121,7 +132,9 @@ def labels(texture: int) -> dict[str, str]:
 
 
 @njit(cache=True)
-def add_boards(boards, outcomes, k, straights, skips, low_limit, flop_lookup, texture_counts, texture_wins, flop_counts):
+def add_boards(
+    boards, outcomes, k, straights, skips, low_limit, flop_lookup, texture_counts, texture_wins, flop_counts
+):
     for i in range(boards.shape[0]):
         t = texture_of(boards[i], straights, skips, low_limit)
         a = np.int64(boards[i, 0])
@@ -169,16 +182,29 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
         high, low, present = fast.high_low_present(hole, board)
         outcomes = np.zeros((n, players + 1), np.int16)
         showdown.showdown_counts(
-            high, low, fast.tables.category_of_position, present, summary, per_category, outcomes, showdown.RECORD, showdown.NO_JOINT
+            high,
+            low,
+            fast.tables.category_of_position,
+            present,
+            summary,
+            per_category,
+            outcomes,
+            showdown.RECORD,
+            showdown.NO_JOINT,
         )
-        add_boards(board, outcomes, players, STRAIGHTS, skips, game.low or 0, lookup, texture_counts, texture_wins, flop_counts)
+        add_boards(
+            board, outcomes, players, STRAIGHTS, skips, game.low or 0, lookup, texture_counts, texture_wins, flop_counts
+        )
         remaining -= n
     used = np.flatnonzero(texture_counts[:, 0])
     labels = [_labels(t) for t in used]
     textures = pa.table(
         {
             "texture": pa.array(used.astype(np.int32)),
-            **{name: pa.array([lab[i] for lab in labels], pa.string()) for i, name in enumerate(("pairing", "suit", "straight", "skip", "low"))},
+            **{
+                name: pa.array([lab[i] for lab in labels], pa.string())
+                for i, name in enumerate(("pairing", "suit", "straight", "skip", "low"))
+            },
             **{f: pa.array(texture_counts[used, i].astype(np.uint64)) for i, f in enumerate(STAT_FIELDS)},
             **{f"win_{c.name}": pa.array(texture_wins[used, int(c)].astype(np.uint64)) for c in game.ranking.order},
         }
@@ -216,22 +242,28 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     t = counts["textures"]
     win_columns = [c for c in t.columns if c.startswith("win_")]
     textures = t.sort("texture").select(
-        "pairing", "suit", "straight", "skip", "low", "deals", *_rates(t, total),
+        "pairing",
+        "suit",
+        "straight",
+        "skip",
+        "low",
+        "deals",
+        *_rates(t, total),
         *[(pl.col(c) / pl.col("deals")).alias(c) for c in win_columns],
     )
     f = counts["flops"]
     _, sizes, _, examples = hand_classes(3)
-    flops = f.sort("flop_class").with_columns(pl.Series("example", examples)).select(
-        "flop", "example", "deals", *_rates(f, total)
+    flops = (
+        f.sort("flop_class")
+        .with_columns(pl.Series("example", examples))
+        .select("flop", "example", "deals", *_rates(f, total))
     )
     return {"textures": textures, "flops": flops}
 
 
 def figures(tables, config: RunConfig) -> dict:
     t = tables["textures"]
-    grouped = t.group_by("pairing", "suit").agg(
-        (pl.col("hi_chop") * pl.col("deals")).sum() / pl.col("deals").sum()
-    )
+    grouped = t.group_by("pairing", "suit").agg((pl.col("hi_chop") * pl.col("deals")).sum() / pl.col("deals").sum())
     matrix = np.full((len(PAIRING), len(SUIT)), np.nan)
     for pairing, suit, value in grouped.iter_rows():
         matrix[PAIRING.index(pairing), SUIT.index(suit)] = 100 * value
@@ -279,23 +311,32 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     textures = tables["textures"]
-    return markdown([
-        *report_header(
-            f"Board textures: {game_of(config).name}, {config.players} players",
-            f"{config.deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands and a board, "
-            "everyone showing down. Each board gets a texture from five board-only features (described in "
-            "`jobs/textures.py`): its pairing, the most cards of one suit, and the fewest hole cards (by "
-            "rank) that make a straight, a skip straight and a qualifying low. Rates are percentages ± one "
-            "standard error; `tables/*.csv` keep the fractions and their `_se` columns.",
-            figure_files,
-        ),
-        *section("Textures", markdown_tables("textures", textures.drop([c for c in textures.columns if c.startswith("win_")]), config),
-                 TEXTURES_LEGEND),
-        *section("Flop classes (most frequent first)",
-                 markdown_tables("flops", tables["flops"].sort("deals", descending=True).head(50), config),
-                 "The 50 most frequent of the 1,755 suit classes of the flop (the first three board cards); "
-                 "rates as in the textures table."),
-    ])
+    return markdown(
+        [
+            *report_header(
+                f"Board textures: {game_of(config).name}, {config.players} players",
+                f"{config.deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands and a board, "
+                "everyone showing down. Each board gets a texture from five board-only features (described in "
+                "`jobs/textures.py`): its pairing, the most cards of one suit, and the fewest hole cards (by "
+                "rank) that make a straight, a skip straight and a qualifying low. Rates are percentages ± one "
+                "standard error; `tables/*.csv` keep the fractions and their `_se` columns.",
+                figure_files,
+            ),
+            *section(
+                "Textures",
+                markdown_tables(
+                    "textures", textures.drop([c for c in textures.columns if c.startswith("win_")]), config
+                ),
+                TEXTURES_LEGEND,
+            ),
+            *section(
+                "Flop classes (most frequent first)",
+                markdown_tables("flops", tables["flops"].sort("deals", descending=True).head(50), config),
+                "The 50 most frequent of the 1,755 suit classes of the flop (the first three board cards); "
+                "rates as in the textures table.",
+            ),
+        ]
+    )
 
 
 STUDY = Study(

@@ -26,15 +26,28 @@ import pyarrow as pa
 from evaluator.deal import deal_cards, split_deal
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
-from evaluator.games import Game, RANKINGS
+from evaluator.games import RANKINGS, Game
 from jobs import showdown
-from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
-from pipeline.study import Option
 from jobs.common import (
-    MONTE_CARLO_OPTIONS, RATES, SE_LEGEND, WORDS, PLAYERS, replace_option, Study, game_of, markdown, new_figure, report_header, section, table,
-    use_distinct_colors, words,
+    MONTE_CARLO_OPTIONS,
+    PLAYERS,
+    RATES,
+    SE_LEGEND,
+    WORDS,
+    Study,
+    game_of,
+    markdown,
+    new_figure,
+    replace_option,
+    report_header,
+    section,
+    table,
+    use_distinct_colors,
+    words,
 )
+from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, SUMMARY_FIELDS
 from pipeline.plan import RunConfig, ShardSpec
+from pipeline.study import Option
 
 DELTA_FIELDS = ("hi_chop", "low_exists", "scoop", "quartered")  # indices 0, 1, 3, 4 of SUMMARY_FIELDS
 DELTA_INDEX = (0, 1, 3, 4)
@@ -146,7 +159,9 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     base_buffer = np.zeros((showdown.BLOCK_DEALS, players + 1), np.int16)
     # A variant whose highs (same hole use and ranking) or present bits (same hole use) are an
     # earlier variant's skips those per-player sums and copies the earlier variant's at the end.
-    best_source = [next(u for u, g in enumerate(games) if (g.hole_use, g.ranking) == (v.hole_use, v.ranking)) for v in games]
+    best_source = [
+        next(u for u, g in enumerate(games) if (g.hole_use, g.ranking) == (v.hole_use, v.ranking)) for v in games
+    ]
     present_source = [next(u for u, g in enumerate(games) if g.hole_use == v.hole_use) for v in games]
     remaining = shard.deals
     while remaining:
@@ -184,8 +199,15 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
             mode |= showdown.SKIP_BEST if best_source[v] != v else 0
             mode |= showdown.SKIP_PRESENT if present_source[v] != v else 0
             showdown.showdown_counts(
-                high, low, fast.tables.category_of_position, present, summary[v], per_category[v],
-                base_outcomes, mode, joint_counts[v],
+                high,
+                low,
+                fast.tables.category_of_position,
+                present,
+                summary[v],
+                per_category[v],
+                base_outcomes,
+                mode,
+                joint_counts[v],
             )
         remaining -= n
     best_field, present_field = (CATEGORY_FIELDS.index(f) for f in ("best", "present"))
@@ -206,7 +228,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
             "order": pa.array([v for v, _ in rows], pa.int32()),
             "deals": pa.array([shard.deals] * len(rows), pa.uint64()),
             **{f: pa.array([summary[v, k, i] for v, k in rows], pa.uint64()) for i, f in enumerate(SUMMARY_FIELDS)},
-            **{f"{f}_joint": pa.array([joint[v, k, i] for v, k in rows], pa.uint64()) for i, f in enumerate(DELTA_FIELDS)},
+            **{
+                f"{f}_joint": pa.array([joint[v, k, i] for v, k in rows], pa.uint64())
+                for i, f in enumerate(DELTA_FIELDS)
+            },
         }
     )
     crows = [(v, k, c) for v, k in rows for c in games[v].ranking.order]
@@ -215,7 +240,10 @@ def run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
             "variant": pa.array([games[v].name for v, _, _ in crows], pa.string()),
             "players": pa.array([k for _, k, _ in crows], pa.int32()),
             "category": pa.array([c.name for _, _, c in crows], pa.string()),
-            **{f: pa.array([per_category[v, k, i, int(c)] for v, k, c in crows], pa.uint64()) for i, f in enumerate(CATEGORY_FIELDS)},
+            **{
+                f: pa.array([per_category[v, k, i, int(c)] for v, k, c in crows], pa.uint64())
+                for i, f in enumerate(CATEGORY_FIELDS)
+            },
             "win_joint": pa.array([joint_win[v, k, int(c)] for v, k, c in crows], pa.uint64()),
         }
     )
@@ -228,7 +256,11 @@ def _paired(field: str, base: str) -> list[pl.Expr]:
     (X - Y)^2 = X + Y - 2XY for indicators, so the variance needs only the joint count.
     """
     d = pl.col("deals").cast(pl.Float64)
-    x, y, xy = (pl.col(field).cast(pl.Float64), pl.col(base).cast(pl.Float64), pl.col(f"{field}_joint").cast(pl.Float64))
+    x, y, xy = (
+        pl.col(field).cast(pl.Float64),
+        pl.col(base).cast(pl.Float64),
+        pl.col(f"{field}_joint").cast(pl.Float64),
+    )
     mean = (x - y) / d
     second = (x + y - 2 * xy) / d
     variance = (second - mean * mean) * d / (d - 1)
@@ -249,15 +281,21 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
     )
     rates = showdown.summarize({"summary": s.rename({"variant": "game"}), "categories": _categories(counts, s)}, config)
     variants = (
-        rates["summary"].rename({"game": "variant"}).join(knobs, on="variant", maintain_order="left")
+        rates["summary"]
+        .rename({"game": "variant"})
+        .join(knobs, on="variant", maintain_order="left")
         .select("variant", "hole_use", "ranking", "low", pl.exclude("variant", "hole_use", "ranking", "low"))
     )
-    base = s.filter(pl.col("variant") == base_name).select("players", *[pl.col(f).alias(f"{f}_base") for f in DELTA_FIELDS])
+    base = s.filter(pl.col("variant") == base_name).select(
+        "players", *[pl.col(f).alias(f"{f}_base") for f in DELTA_FIELDS]
+    )
     deltas = s.join(base, on="players").select(
         "variant", "players", "deals", *[e for f in DELTA_FIELDS for e in _paired(f, f"{f}_base")]
     )
     cats = counts["categories"]
-    base_wins = cats.filter(pl.col("variant") == base_name).select("players", "category", pl.col("win").alias("win_base"))
+    base_wins = cats.filter(pl.col("variant") == base_name).select(
+        "players", "category", pl.col("win").alias("win_base")
+    )
     win_deltas = (
         cats.join(base_wins, on=["players", "category"], how="left")
         .with_columns(pl.col("win_base").fill_null(0))
@@ -274,8 +312,10 @@ def summarize(counts: dict[str, pl.DataFrame], config: RunConfig) -> dict[str, p
 
 def _categories(counts, summary) -> pl.DataFrame:
     rank = {c.name: i for i, c in enumerate(RANKINGS["base"].order)}
-    return counts["categories"].rename({"variant": "game"}).with_columns(
-        pl.col("category").replace_strict(rank, return_dtype=pl.Int32).alias("rank")
+    return (
+        counts["categories"]
+        .rename({"variant": "game"})
+        .with_columns(pl.col("category").replace_strict(rank, return_dtype=pl.Int32).alias("rank"))
     )
 
 
@@ -288,8 +328,15 @@ def figures(tables, config: RunConfig) -> dict:
         use_distinct_colors(ax, deltas["variant"].n_unique())
         for name in deltas["variant"].unique(maintain_order=True):
             rows = deltas.filter(pl.col("variant") == name)
-            ax.errorbar(rows["players"], 100 * rows[field], yerr=200 * rows[f"{field}_se"], marker="o", capsize=2,
-                        markersize=3, label=name)
+            ax.errorbar(
+                rows["players"],
+                100 * rows[field],
+                yerr=200 * rows[f"{field}_se"],
+                marker="o",
+                capsize=2,
+                markersize=3,
+                label=name,
+            )
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(WORDS[field], fontsize=10)
         ax.set_xlabel("players at the showdown")
@@ -335,19 +382,21 @@ def markdown_tables(name: str, frame: pl.DataFrame, config: RunConfig) -> str:
 
 def report(tables: dict[str, pl.DataFrame], config: RunConfig, figure_files: list[str]) -> str:
     deals = tables["variants"]["deals"][0]
-    return markdown([
-        *report_header(
-            f"Rule variants of {game_of(config).name}",
-            f"{deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands, every variant "
-            "read on the same deals, nobody folding; the k-player showdown uses the first k hands. The "
-            "first table gives each variant's difference from the base game in percentage points with a "
-            "paired standard error; the second, every variant's own rates in percent ± one standard "
-            "error. `tables/*.csv` keep the fractions and their `_se` columns.",
-            figure_files,
-        ),
-        *section("Differences from the base", markdown_tables("deltas", tables["deltas"], config), DELTAS_LEGEND),
-        *section("Every variant", markdown_tables("variants", tables["variants"], config), VARIANTS_LEGEND),
-    ])
+    return markdown(
+        [
+            *report_header(
+                f"Rule variants of {game_of(config).name}",
+                f"{deals:,} deals (Monte Carlo, seed {config.seed}) of {config.players} hands, every variant "
+                "read on the same deals, nobody folding; the k-player showdown uses the first k hands. The "
+                "first table gives each variant's difference from the base game in percentage points with a "
+                "paired standard error; the second, every variant's own rates in percent ± one standard "
+                "error. `tables/*.csv` keep the fractions and their `_se` columns.",
+                figure_files,
+            ),
+            *section("Differences from the base", markdown_tables("deltas", tables["deltas"], config), DELTAS_LEGEND),
+            *section("Every variant", markdown_tables("variants", tables["variants"], config), VARIANTS_LEGEND),
+        ]
+    )
 
 
 STUDY = Study(
@@ -358,9 +407,14 @@ STUDY = Study(
     summarize=summarize,
     report=report,
     figures=figures,
-    options=(*replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(default=8)), Option(
-        "variants", 'The variants to compare, separated by ";", each a list of knobs: "hole_use=2-3;ranking=both,low=8" '
-        "(default: the rule book's).")),
+    options=(
+        *replace_option(MONTE_CARLO_OPTIONS, PLAYERS.but(default=8)),
+        Option(
+            "variants",
+            'The variants to compare, separated by ";", each a list of knobs: "hole_use=2-3;ranking=both,low=8" '
+            "(default: the rule book's).",
+        ),
+    ),
     validate=validate,
     markdown=markdown_tables,
 )

@@ -53,12 +53,7 @@ def sum_counts(files: list[Path]) -> pl.DataFrame:
     schema = frame.collect_schema()
     keys = [name for name, dtype in schema.items() if dtype not in _COUNT_TYPES]
     counts = [name for name in schema if name not in keys]
-    return (
-        frame.group_by(keys)
-        .agg([pl.col(c).cast(pl.UInt64).sum() for c in counts])
-        .sort(keys)
-        .collect()
-    )
+    return frame.group_by(keys).agg([pl.col(c).cast(pl.UInt64).sum() for c in counts]).sort(keys).collect()
 
 
 # --- numbers for people ---------------------------------------------------------------------
@@ -125,7 +120,7 @@ def percent(value: float | None, se: float | None = None) -> str:
 
     Returns the text, e.g. ``17.53 % ± 0.03``.
     """
-    scale = (lambda x: 100 * x if _known(x) else x)
+    scale = lambda x: 100 * x if _known(x) else x
     return _with_se(scale(value), scale(se), " %")
 
 
@@ -141,7 +136,7 @@ def points(value: float | None, se: float | None = None) -> str:
 
     Returns the text, e.g. ``+1.14 pp ± 0.02``.
     """
-    scale = (lambda x: 100 * x if _known(x) else x)
+    scale = lambda x: 100 * x if _known(x) else x
     return _with_se(scale(value), scale(se), " pp", sign=True)
 
 
@@ -346,7 +341,11 @@ def write_figures(directory: Path, figures: Mapping[str, Figure | Path]) -> list
 
 
 def build_outputs(
-    study: Study, store: RunStore, manifest: dict[int, dict], inputs=None, options: Mapping | None = None,
+    study: Study,
+    store: RunStore,
+    manifest: dict[int, dict],
+    inputs=None,
+    options: Mapping | None = None,
 ) -> dict[str, pl.DataFrame]:
     """Aggregate a run's finished shards into ``tables/``, ``figures/``, ``report.md`` and the
     study's other ``outputs``.
@@ -372,7 +371,11 @@ def build_outputs(
     Parquet.
     """
     counts = {name: sum_counts(files) for name, files in store.table_files(manifest).items()}
-    tables = study.summarize(counts, store.config, inputs) if study.inputs is not None else study.summarize(counts, store.config)
+    tables = (
+        study.summarize(counts, store.config, inputs)
+        if study.inputs is not None
+        else study.summarize(counts, store.config)
+    )
     render = getattr(study, "markdown", None)
     for name, frame in tables.items():
         markdown = render(name, frame, store.config) if render is not None else None
@@ -384,8 +387,9 @@ def build_outputs(
     return tables
 
 
-def write_extra_outputs(study: Study, run_dir: Path, config, tables: Mapping, inputs=None,
-                        options: Mapping | None = None) -> list[Path]:
+def write_extra_outputs(
+    study: Study, run_dir: Path, config, tables: Mapping, inputs=None, options: Mapping | None = None
+) -> list[Path]:
     """Write the study's ``outputs`` into ``run_dir`` (each atomically; None writes nothing).
 
     Parameters:

@@ -189,8 +189,12 @@ class RayBackend:
         ray, started = self._init()
         try:
             remote = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_run_shard_task)
-            lost_errors = (ray.exceptions.ObjectLostError, ray.exceptions.WorkerCrashedError,
-                           ray.exceptions.NodeDiedError, ray.exceptions.LocalRayletDiedError)
+            lost_errors = (
+                ray.exceptions.ObjectLostError,
+                ray.exceptions.WorkerCrashedError,
+                ray.exceptions.NodeDiedError,
+                ray.exceptions.LocalRayletDiedError,
+            )
 
             def submit(task: ShardTask):
                 # fn and config travel inside each task (a few hundred bytes): an object put in
@@ -225,7 +229,9 @@ class RayBackend:
                         lost[key] = lost.get(key, 0) + 1
                         if lost[key] > RESUBMITS:
                             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-                            raise SampyongError(f"shard {task.shard.index} was lost {lost[key]} times: {first}") from None
+                            raise SampyongError(
+                                f"shard {task.shard.index} was lost {lost[key]} times: {first}"
+                            ) from None
                         pending.append(task)
                         continue
                     on_result(task, result)

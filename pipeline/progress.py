@@ -11,11 +11,13 @@ from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress as RichProgress,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
+)
+from rich.progress import (
+    Progress as RichProgress,
 )
 
 
@@ -51,7 +53,10 @@ class Progress:
                 console=Console(stderr=True),
                 transient=False,
             )
-            self._tasks = [self._bar.add_task(label, total=total, completed=done, rate="", cluster="") for label, total, done in rows]
+            self._tasks = [
+                self._bar.add_task(label, total=total, completed=done, rate="", cluster="")
+                for label, total, done in rows
+            ]
             self._start_done = [done for _, _, done in rows]
 
     def __enter__(self) -> Progress:
@@ -92,5 +97,8 @@ class Progress:
             for task_id in self._tasks:
                 self._bar.update(task_id, cluster=f"ray: {status}")
         elif not self.quiet and size != self._cluster:
-            print(f"ray: {status.nodes} node{'s' * (status.nodes != 1)}, {status.cpus} CPU{'s' * (status.cpus != 1)}", file=sys.stderr)
+            print(
+                f"ray: {status.nodes} node{'s' * (status.nodes != 1)}, {status.cpus} CPU{'s' * (status.cpus != 1)}",
+                file=sys.stderr,
+            )
         self._cluster = size

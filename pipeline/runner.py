@@ -123,11 +123,13 @@ def execute_all(
     """
 
     if upstream:  # inside the caller's session
-        return _execute_all(runs, backend, out, resume, quiet, out if upstream_out is None else upstream_out, True,
-                            output_options)
+        return _execute_all(
+            runs, backend, out, resume, quiet, out if upstream_out is None else upstream_out, True, output_options
+        )
     with backend.session():  # one Ray for the upstream runs and these
-        return _execute_all(runs, backend, out, resume, quiet, out if upstream_out is None else upstream_out, False,
-                            output_options)
+        return _execute_all(
+            runs, backend, out, resume, quiet, out if upstream_out is None else upstream_out, False, output_options
+        )
 
 
 def _execute_all(runs, backend, out, resume, quiet, upstream_out, upstream, output_options) -> list[Path]:
@@ -135,8 +137,10 @@ def _execute_all(runs, backend, out, resume, quiet, upstream_out, upstream, outp
         if not quiet:
             print(message, file=sys.stderr)
 
-    runs = [_open(study, config, out, resume, log, study_inputs(study, config, backend, upstream_out, quiet))
-            for study, config in runs]
+    runs = [
+        _open(study, config, out, resume, log, study_inputs(study, config, backend, upstream_out, quiet))
+        for study, config in runs
+    ]
     by_config = {run.config: run for run in runs}
     if len(by_config) != len(runs):
         raise SampyongError("the same run is listed twice")
@@ -195,5 +199,12 @@ def execute(
     study refuses or a folder or file cannot be written. Raises ``ValueError`` if ``config.job`` is
     not ``study.name``.
     """
-    return execute_all([(study, config)], backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out,
-                       output_options=output_options)[0]
+    return execute_all(
+        [(study, config)],
+        backend,
+        out,
+        resume=resume,
+        quiet=quiet,
+        upstream_out=upstream_out,
+        output_options=output_options,
+    )[0]

@@ -284,7 +284,9 @@ class RunStore:
         except (OSError, pa.ArrowException) as error:
             return f"{relative} is unreadable ({error})"
         if meta.get(META_RUN_ID) != self.run_id.encode():
-            return f"{relative} belongs to run {meta.get(META_RUN_ID, b'?').decode(errors='replace')}, not {self.run_id}"
+            return (
+                f"{relative} belongs to run {meta.get(META_RUN_ID, b'?').decode(errors='replace')}, not {self.run_id}"
+            )
         if meta.get(META_SHARD) != str(index).encode():
             return f"{relative} belongs to shard {meta.get(META_SHARD, b'?').decode(errors='replace')}"
         if meta.get(META_SCHEMA) != str(SCHEMA_VERSION).encode():

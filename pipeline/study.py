@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-
 @dataclasses.dataclass(frozen=True)
 class Option:
     """One option of ``sampyong run STUDY``, declared once by the study: the API's keyword with

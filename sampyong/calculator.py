@@ -27,12 +27,29 @@ def games() -> pl.DataFrame:
 
     from evaluator.games import PRESETS
 
-    return pl.DataFrame([
-        {"name": g.name, "hole_cards": g.hole_cards, "hole_use_min": g.hole_use[0], "hole_use_max": g.hole_use[1],
-         "ranking": g.ranking.name, "low": g.low, "max_players": g.max_players}
-        for g in PRESETS.values()
-    ], schema={"name": pl.String, "hole_cards": pl.Int64, "hole_use_min": pl.Int64, "hole_use_max": pl.Int64,
-               "ranking": pl.String, "low": pl.Int64, "max_players": pl.Int64})
+    return pl.DataFrame(
+        [
+            {
+                "name": g.name,
+                "hole_cards": g.hole_cards,
+                "hole_use_min": g.hole_use[0],
+                "hole_use_max": g.hole_use[1],
+                "ranking": g.ranking.name,
+                "low": g.low,
+                "max_players": g.max_players,
+            }
+            for g in PRESETS.values()
+        ],
+        schema={
+            "name": pl.String,
+            "hole_cards": pl.Int64,
+            "hole_use_min": pl.Int64,
+            "hole_use_max": pl.Int64,
+            "ranking": pl.String,
+            "low": pl.Int64,
+            "max_players": pl.Int64,
+        },
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,8 +87,15 @@ class Equity:
 
 
 def equity(
-    hands: list[str], *, board: str = "", dead: str = "", game: str = "pls7", samples: str | int | None = None,
-    seed: int = 0, exact: bool | None = None, threads: int | None = None,
+    hands: list[str],
+    *,
+    board: str = "",
+    dead: str = "",
+    game: str = "pls7",
+    samples: str | int | None = None,
+    seed: int = 0,
+    exact: bool | None = None,
+    threads: int | None = None,
 ) -> Equity:
     """Equity of hands, ``random`` hands and ranges against each other (``sampyong equity``):
     exact when enumerating fits about a second, else sampled with standard errors; ``N%``
@@ -93,9 +117,17 @@ def equity(
     if samples is not None:
         exact = False
     rules = preset(game)
-    result = compute(rules, list(hands), board=board, dead=dead,
-                     samples=parse_count(str("1M" if samples is None else samples), "sample count"),
-                     seed=seed, exact=exact, top=lambda percent: ranking(rules).top(percent), threads=threads)
+    result = compute(
+        rules,
+        list(hands),
+        board=board,
+        dead=dead,
+        samples=parse_count(str("1M" if samples is None else samples), "sample count"),
+        seed=seed,
+        exact=exact,
+        top=lambda percent: ranking(rules).top(percent),
+        threads=threads,
+    )
     return Equity(result["game"], result["board"], result["exact"], result["samples"], tuple(result["hands"]))
 
 
@@ -143,19 +175,40 @@ class Verdict:
 
     def as_dict(self) -> dict:
         """The ``sampyong eval --json`` object."""
-        return {"game": self.game, "board": list(self.board), "pot": self.pot, "button": self.button,
-                "players": list(self.players)}
+        return {
+            "game": self.game,
+            "board": list(self.board),
+            "pot": self.pot,
+            "button": self.button,
+            "players": list(self.players),
+        }
 
     @property
     def frame(self) -> pl.DataFrame:
         """A row per seat: ``seat, hole, high, high_cards, low, chips``."""
         import polars as pl
 
-        return pl.DataFrame([{
-            "seat": seat, "hole": " ".join(p["hole"]), "high": p["high"]["category"], "high_cards": " ".join(p["high"]["cards"]),
-            "low": " ".join(p["low"]["cards"]) if p["low"] else None, "chips": p["chips"],
-        } for seat, p in enumerate(self.players)], schema={"seat": pl.Int64, "hole": pl.String, "high": pl.String,
-                                                            "high_cards": pl.String, "low": pl.String, "chips": pl.Int64})
+        return pl.DataFrame(
+            [
+                {
+                    "seat": seat,
+                    "hole": " ".join(p["hole"]),
+                    "high": p["high"]["category"],
+                    "high_cards": " ".join(p["high"]["cards"]),
+                    "low": " ".join(p["low"]["cards"]) if p["low"] else None,
+                    "chips": p["chips"],
+                }
+                for seat, p in enumerate(self.players)
+            ],
+            schema={
+                "seat": pl.Int64,
+                "hole": pl.String,
+                "high": pl.String,
+                "high_cards": pl.String,
+                "low": pl.String,
+                "chips": pl.Int64,
+            },
+        )
 
     def _repr_html_(self) -> str:
         return f"<p>{self.game}, board {' '.join(self.board)}, pot {self.pot}</p>" + self.frame._repr_html_()
@@ -204,11 +257,15 @@ class Range:
         """``hand, weight``, a row per hand."""
         import polars as pl
 
-        return pl.DataFrame({"hand": list(self.hands), "weight": list(self.weights)},
-                            schema={"hand": pl.String, "weight": pl.Float64})
+        return pl.DataFrame(
+            {"hand": list(self.hands), "weight": list(self.weights)}, schema={"hand": pl.String, "weight": pl.Float64}
+        )
 
     def _repr_html_(self) -> str:
-        return f"<p>{self.game} {self.expression}: {self.size:,} hands, {100 * self.share:.3f} %</p>" + self.frame._repr_html_()
+        return (
+            f"<p>{self.game} {self.expression}: {self.size:,} hands, {100 * self.share:.3f} %</p>"
+            + self.frame._repr_html_()
+        )
 
 
 def range(expression: str, *, game: str = "pls7") -> Range:  # noqa: A001  the command's name
@@ -225,4 +282,6 @@ def range(expression: str, *, game: str = "pls7") -> Range:  # noqa: A001  the c
 
     rules = preset(game)
     parsed = parse_range(expression, rules, lambda percent: ranking(rules).top(percent))
-    return Range(rules.name, expression, tuple(format_cards(c) for c in parsed.combos), parsed.weights, parsed.share(rules))
+    return Range(
+        rules.name, expression, tuple(format_cards(c) for c in parsed.combos), parsed.weights, parsed.share(rules)
+    )

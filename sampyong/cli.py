@@ -95,10 +95,13 @@ def jobs() -> None:
 
 def _where(
     backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
-    address: Annotated[Optional[str], typer.Option(
-        help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster.")] = None,
-    workers: Annotated[Optional[int], typer.Option(
-        help="At most this many shard tasks at once (default: follow the cluster's CPUs).")] = None,
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="At most this many shard tasks at once (default: follow the cluster's CPUs).")
+    ] = None,
     out: Annotated[Path, typer.Option(help="Output root; the run lands in OUT/JOB/RUN_ID.")] = Path("outputs"),
     resume: Annotated[bool, typer.Option(help="Skip shards a previous run of the same config finished.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
@@ -123,17 +126,21 @@ def _study_command(job: str, options) -> Callable[..., None]:
 
     def parameter(option) -> inspect.Parameter:
         if option.argument:
-            declared = typer.Argument(None, help=option.help, show_default=False, metavar=option.name.upper().removesuffix("S"))
-            return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=declared,
-                                     annotation=Optional[list[Path]])
+            declared = typer.Argument(
+                None, help=option.help, show_default=False, metavar=option.name.upper().removesuffix("S")
+            )
+            paths = Optional[list[Path]]  # noqa: UP045  typer reads it at run time
+            return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=declared, annotation=paths)
         text = option.help
         if option.default is not None and option.kind is not bool:
             text = f"{text.removesuffix('.')} (default: {option.default})."
         if option.kind is bool and option.default is True:  # on unless --no-NAME
             declared = typer.Option(True, "/".join(option.flags[:2]), *option.flags[2:], help=text, show_default=False)
         else:
-            declared = typer.Option(False if option.kind is bool else None, *option.flags, help=text, show_default=False)
-        kind = bool if option.kind is bool else Optional[option.kind]
+            declared = typer.Option(
+                False if option.kind is bool else None, *option.flags, help=text, show_default=False
+            )
+        kind = bool if option.kind is bool else Optional[option.kind]  # noqa: UP045  typer reads it at run time
         return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=declared, annotation=kind)
 
     where = inspect.signature(_where, eval_str=True).parameters.values()
@@ -154,11 +161,16 @@ class StudyCommands(typer.core.TyperGroup):
 
         commands = typer.Typer()
         for study in STUDIES.values():
-            commands.command(study.name, help=f"{study.description[:1].upper()}{study.description[1:]}. The last line "
-                             "printed is the run directory.")(_study_command(study.name, (*study.options, *study.output_options)))
+            commands.command(
+                study.name,
+                help=f"{study.description[:1].upper()}{study.description[1:]}. The last line "
+                "printed is the run directory.",
+            )(_study_command(study.name, (*study.options, *study.output_options)))
         for campaign in campaigns().values():
-            commands.command(campaign.NAME, help=f"A campaign: {campaign.DESCRIPTION}. The last line printed is the "
-                             "report's directory.")(_study_command(campaign.NAME, campaign.OPTIONS))
+            commands.command(
+                campaign.NAME,
+                help=f"A campaign: {campaign.DESCRIPTION}. The last line printed is the report's directory.",
+            )(_study_command(campaign.NAME, campaign.OPTIONS))
         group = typer.main.get_command(commands)
         assert isinstance(group, typer.core.TyperGroup)  # more than one command: a group
         return group.commands
@@ -176,7 +188,7 @@ app.add_typer(
     typer.Typer(cls=StudyCommands, no_args_is_help=True),
     name="run",
     help="Run a study (sampyong run STUDY --help lists its options). Every limit is checked before anything is "
-         "written, and the last line printed is the run directory.",
+    "written, and the last line printed is the run directory.",
 )
 
 
@@ -227,14 +239,14 @@ def _print_verdict(result: dict) -> None:
 @app.command("eval")
 @user_errors
 def eval_(
-    hands: Annotated[Optional[list[str]], typer.Argument(help='Hole cards per player, e.g. "As 2c Kh".')] = None,
-    board: Annotated[Optional[str], typer.Option(help='The five board cards, e.g. "Ad 7s 4h 8s Qc".')] = None,
+    hands: Annotated[list[str] | None, typer.Argument(help='Hole cards per player, e.g. "As 2c Kh".')] = None,
+    board: Annotated[str | None, typer.Option(help='The five board cards, e.g. "Ad 7s 4h 8s Qc".')] = None,
     game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
     pot: Annotated[int, typer.Option(help="Chips in the pot.")] = 100,
     button: Annotated[int, typer.Option(help="Seat of the dealer button (seats count from 0).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     input_file: Annotated[
-        Optional[str], typer.Option("--input", help="JSON lines of deals to judge (- for stdin); one result per line.")
+        str | None, typer.Option("--input", help="JSON lines of deals to judge (- for stdin); one result per line.")
     ] = None,
 ) -> None:
     """Referee a showdown: each player's high and low and the chips won."""
@@ -243,7 +255,9 @@ def eval_(
 
     if input_file is not None:
         if board is not None or hands or as_json:
-            raise SampyongError("--input reads deals as JSON lines and prints JSON lines: drop --board, the hands and --json")
+            raise SampyongError(
+                "--input reads deals as JSON lines and prints JSON lines: drop --board, the hands and --json"
+            )
         stream = sys.stdin if input_file == "-" else _open_input(input_file)
         for result in referee_lines(stream, game=game, pot=pot, button=button, source=input_file):
             typer.echo(json.dumps(result))
@@ -261,16 +275,26 @@ def eval_(
 @user_errors
 def equity_(
     hands: Annotated[
-        list[str], typer.Argument(help='Per player: cards ("As Ks Qh"), random, or a range ("QQ+, AKs", "AA*", "15%"; see `sampyong range --help`).')
+        list[str],
+        typer.Argument(
+            help='Per player: cards ("As Ks Qh"), random, or a range ("QQ+, AKs", "AA*", "15%"; see `sampyong range --help`).'
+        ),
     ],
     board: Annotated[str, typer.Option(help="Known board cards (0, 3, 4 or 5).")] = "",
     dead: Annotated[str, typer.Option(help="Cards known to be out of play.")] = "",
     game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
     samples: Annotated[
-        Optional[str], typer.Option(help="Sample this many Monte Carlo deals instead of enumerating (default: 1M when enumeration does not fit).")
+        str | None,
+        typer.Option(
+            help="Sample this many Monte Carlo deals instead of enumerating (default: 1M when enumeration does not fit)."
+        ),
     ] = None,
-    exact: Annotated[bool, typer.Option("--exact", help="Enumerate even when it takes longer than about a second.")] = False,
-    threads: Annotated[Optional[int], typer.Option(help="Threads that enumerate (default: every core; same answer).")] = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Enumerate even when it takes longer than about a second.")
+    ] = False,
+    threads: Annotated[
+        int | None, typer.Option(help="Threads that enumerate (default: every core; same answer).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed for Monte Carlo.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -280,12 +304,15 @@ def equity_(
     from evaluator.games import game as preset
     from sampyong import calculator
 
-    result = calculator.equity(hands, board=board, dead=dead, game=game, samples=samples, seed=seed, exact=exact or None,
-                        threads=threads)
+    result = calculator.equity(
+        hands, board=board, dead=dead, game=game, samples=samples, seed=seed, exact=exact or None, threads=threads
+    )
     if as_json:
         typer.echo(json.dumps(dataclasses.asdict(result) | {"hands": list(result.hands)}))
         return
-    kind = f"exact over {result.samples:,} boards" if result.exact else f"Monte Carlo, {result.samples:,} deals, +/- 1 SE"
+    kind = (
+        f"exact over {result.samples:,} boards" if result.exact else f"Monte Carlo, {result.samples:,} deals, +/- 1 SE"
+    )
     typer.echo(f"{result.game}  board {result.board or '(none)'}  ({kind})")
     width = max(14, *(len(h["hand"]) for h in result.hands))
     for h in result.hands:
@@ -301,7 +328,7 @@ def equity_(
 @app.command()
 @user_errors
 def precompute(
-    threads: Annotated[Optional[int], typer.Option(help="Threads that count (default: every core).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads that count (default: every core).")] = None,
 ) -> None:
     """Build once the tables `sampyong equity` then looks up instead of enumerating: hold'em
     heads-up before the flop, every pair of starting hands (47,008 classes up to suits; about a
@@ -311,10 +338,19 @@ def precompute(
 
     from sampyong import calculator
 
-    with Progress(TextColumn("hold'em preflop pairs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=True, disable=not sys.stderr.isatty(), console=Console(stderr=True)) as bar:
+    with Progress(
+        TextColumn("hold'em preflop pairs"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+        console=Console(stderr=True),
+    ) as bar:
         task = bar.add_task("pairs", total=None)
-        path = calculator.precompute(threads=threads, progress=lambda done, total: bar.update(task, completed=done, total=total))
+        path = calculator.precompute(
+            threads=threads, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        )
     typer.echo(f"hold'em heads-up preflop table: {path}")
 
 
@@ -322,19 +358,39 @@ def precompute(
 @user_errors
 def solve_(
     board: Annotated[str, typer.Option(help='The board: 3, 4 or 5 cards ("Ks 7d 2c 9h").')],
-    oop: Annotated[str, typer.Option(help='The range out of position, who acts first ("QQ+, AKs", "30%"; see `sampyong range --help`).')],
+    oop: Annotated[
+        str,
+        typer.Option(
+            help='The range out of position, who acts first ("QQ+, AKs", "30%"; see `sampyong range --help`).'
+        ),
+    ],
     ip: Annotated[str, typer.Option(help="The range in position.")],
     game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
     pot: Annotated[int, typer.Option(help="Chips in the pot.")] = 100,
     stack: Annotated[int, typer.Option(help="Each player's chips behind (the effective stack).")] = 400,
-    bets: Annotated[Optional[str], typer.Option(help='Bet sizes per street, as % of the pot, "pot" or "allin" (default "flop: 33%, 75%; turn: 50%, 100%; river: 75%, allin").')] = None,
-    raises: Annotated[Optional[str], typer.Option(help='Raise sizes per street: % of the pot after the call, "pot", "Nx" the bet faced, "allin" (default "100%"; "" for none).')] = None,
+    bets: Annotated[
+        str | None,
+        typer.Option(
+            help='Bet sizes per street, as % of the pot, "pot" or "allin" (default "flop: 33%, 75%; turn: 50%, 100%; river: 75%, allin").'
+        ),
+    ] = None,
+    raises: Annotated[
+        str | None,
+        typer.Option(
+            help='Raise sizes per street: % of the pot after the call, "pot", "Nx" the bet faced, "allin" (default "100%"; "" for none).'
+        ),
+    ] = None,
     max_raises: Annotated[int, typer.Option(help="Raises a street allows after its first bet.")] = 1,
-    betting: Annotated[Optional[str], typer.Option(help="no-limit or pot-limit (default: the game's; pot-limit caps every bet and raise at the pot).")] = None,
+    betting: Annotated[
+        str | None,
+        typer.Option(
+            help="no-limit or pot-limit (default: the game's; pot-limit caps every bet and raise at the pot)."
+        ),
+    ] = None,
     target: Annotated[float, typer.Option(help="Stop when the exploitability is at most this % of the pot.")] = 0.3,
     iterations: Annotated[int, typer.Option(help="Stop after this many DCFR iterations at most.")] = 1000,
-    threads: Annotated[Optional[int], typer.Option(help="Threads (default: every core; same answer).")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Run folder (default outputs/solve/GAME-BOARD-ID).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: every core; same answer).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run folder (default outputs/solve/GAME-BOARD-ID).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the summary.")] = False,
 ) -> None:
     """Solve a heads-up postflop spot: DCFR until the exploitability (exact best responses, % of
@@ -345,28 +401,60 @@ def solve_(
     from sampyong import solutions
     from sampyong.solutions import run_folder
 
-    with Progress(TextColumn("solving"), BarColumn(), TextColumn("{task.completed:,.0f}/{task.total:,.0f} iterations"),
-                  TextColumn("{task.fields[exploitability]}"), TimeElapsedColumn(), transient=True,
-                  disable=as_json or not sys.stderr.isatty(), console=Console(stderr=True)) as bar:
+    with Progress(
+        TextColumn("solving"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} iterations"),
+        TextColumn("{task.fields[exploitability]}"),
+        TimeElapsedColumn(),
+        transient=True,
+        disable=as_json or not sys.stderr.isatty(),
+        console=Console(stderr=True),
+    ) as bar:
         task = bar.add_task("solving", total=iterations, exploitability="")
 
         def progress(check) -> None:
             bar.update(task, completed=check.iteration, exploitability=f"exploitability {check.exploitability:.3f} %")
 
-        solution = solutions.solve(game=game, board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
-                         max_raises=max_raises, betting=betting, target=target, iterations=iterations, threads=threads,
-                         progress=progress)
+        solution = solutions.solve(
+            game=game,
+            board=board,
+            oop=oop,
+            ip=ip,
+            pot=pot,
+            stack=stack,
+            bets=bets,
+            raises=raises,
+            max_raises=max_raises,
+            betting=betting,
+            target=target,
+            iterations=iterations,
+            threads=threads,
+            progress=progress,
+        )
     folder = solution.save(out or run_folder(solution.settings))
-    summary = {"game": solution.game.name, "board": board, "exploitability": solution.exploitability,
-               "iterations": solution.iterations, "seconds": round(solution.seconds, 3), "ev_oop": solution.ev("oop"),
-               "ev_ip": solution.ev("ip"), "nodes": solution.tree.nodes, "out": str(folder)}
+    summary = {
+        "game": solution.game.name,
+        "board": board,
+        "exploitability": solution.exploitability,
+        "iterations": solution.iterations,
+        "seconds": round(solution.seconds, 3),
+        "ev_oop": solution.ev("oop"),
+        "ev_ip": solution.ev("ip"),
+        "nodes": solution.tree.nodes,
+        "out": str(folder),
+    }
     if as_json:
         typer.echo(json.dumps(summary))
         return
-    typer.echo(f"{solution.game.name}  board {board}  pot {pot}  stack {stack}: {solution.tree.nodes:,} nodes, "
-               f"{solution.problem.n_hands[0]:,} v {solution.problem.n_hands[1]:,} combos")
-    typer.echo(f"  exploitability {solution.exploitability:.3f} % of the pot after {solution.iterations:,} iterations "
-               f"({solution.seconds:.1f} s)")
+    typer.echo(
+        f"{solution.game.name}  board {board}  pot {pot}  stack {stack}: {solution.tree.nodes:,} nodes, "
+        f"{solution.problem.n_hands[0]:,} v {solution.problem.n_hands[1]:,} combos"
+    )
+    typer.echo(
+        f"  exploitability {solution.exploitability:.3f} % of the pot after {solution.iterations:,} iterations "
+        f"({solution.seconds:.1f} s)"
+    )
     typer.echo(f"  EV oop {summary['ev_oop']:.2f}  ip {summary['ev_ip']:.2f} chips")
     typer.echo(f"  report: {folder / 'report.md'}")
 
@@ -374,7 +462,12 @@ def solve_(
 @app.command("range")
 @user_errors
 def range_(
-    expression: Annotated[str, typer.Argument(help='A range: "QQ+, AKs", "A5s-A2s", "AA*", "AxAyxy", "15%", "AA@50", "0.6(AA, AK)", "AA*!AAA".')],
+    expression: Annotated[
+        str,
+        typer.Argument(
+            help='A range: "QQ+, AKs", "A5s-A2s", "AA*", "AxAyxy", "15%", "AA@50", "0.6(AA, AK)", "AA*!AAA".'
+        ),
+    ],
     game: Annotated[str, typer.Option(help="Game preset.")] = "pls7",
     hands: Annotated[bool, typer.Option("--hands", help="List every hand of the range.")] = False,
 ) -> None:
@@ -390,7 +483,9 @@ def range_(
     result = calculator.range(expression, game=game)
     weighted = sum(result.weights)
     weight = "" if weighted == result.size else f" (weighted: {weighted:,.2f})"
-    typer.echo(f"{result.game}  {expression}: {result.size:,} hands{weight}, {100 * result.share:.3f} % of all starting hands")
+    typer.echo(
+        f"{result.game}  {expression}: {result.size:,} hands{weight}, {100 * result.share:.3f} % of all starting hands"
+    )
     if hands:
         for cards, w in zip(result.hands, result.weights):
             typer.echo(f"  {cards}" + ("" if w == 1 else f" @{100 * w:g}"))
@@ -398,7 +493,9 @@ def range_(
 
 @app.command()
 @user_errors
-def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory (OUT/JOB/RUN_ID), e.g. a grid run.")]) -> None:
+def view(
+    run_dir: Annotated[Path, typer.Argument(help="A finished run directory (OUT/JOB/RUN_ID), e.g. a grid run.")],
+) -> None:
     """Write the pages of a finished run again, e.g. a grid run's RUN_DIR/grid.html: the grid to
     explore in a browser (colour by a column, hover for every number, find a class, highlight the
     top N % and read it as a range). One file, no network."""
@@ -411,9 +508,25 @@ def view(run_dir: Annotated[Path, typer.Argument(help="A finished run directory 
 @app.command()
 @user_errors
 def table(
-    folder: Annotated[Path, typer.Option("--dir", help="Where the tables live: each table's hands in DIR/<id>.phhs, its state and journal in DIR/.tables/.")] = Path("tables"),
-    policies: Annotated[Optional[Path], typer.Option(help="A folder of policy files (.toml) bots may play besides the built-in ones, each by its file name.")] = None,
-    host: Annotated[str, typer.Option(help="The address to listen on: 127.0.0.1 keeps it on this machine; 0.0.0.0 lets phones on the home network in (their seat links are printed).")] = "127.0.0.1",
+    folder: Annotated[
+        Path,
+        typer.Option(
+            "--dir",
+            help="Where the tables live: each table's hands in DIR/<id>.phhs, its state and journal in DIR/.tables/.",
+        ),
+    ] = Path("tables"),
+    policies: Annotated[
+        Path | None,
+        typer.Option(
+            help="A folder of policy files (.toml) bots may play besides the built-in ones, each by its file name."
+        ),
+    ] = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="The address to listen on: 127.0.0.1 keeps it on this machine; 0.0.0.0 lets phones on the home network in (their seat links are printed)."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
 ) -> None:
     """Run a home game in the browser: open the printed URL, create a table (any game, seats, stacks,
@@ -431,15 +544,26 @@ def table(
 def tune(
     game: Annotated[str, typer.Option(help="The game to tune for (a preset).")] = "pls7",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 6,
-    start: Annotated[str, typer.Option(help="The policy to start from (a built-in name or a .toml file).")] = "pro-like",
-    field: Annotated[Optional[str], typer.Option(help="The first round's opponents (default: the start policy).")] = None,
+    start: Annotated[
+        str, typer.Option(help="The policy to start from (a built-in name or a .toml file).")
+    ] = "pro-like",
+    field: Annotated[str | None, typer.Option(help="The first round's opponents (default: the start policy).")] = None,
     rounds: Annotated[int, typer.Option(help="At most this many rounds of best response.")] = 3,
     trials: Annotated[int, typer.Option(help="Candidates scored in each round's search.")] = 60,
-    hands: Annotated[str, typer.Option(help="Common deals each candidate is scored on (each played once per seat).")] = "4k",
-    margin: Annotated[float, typer.Option(help="Stop when the best response gains less than this many bb/100 plus two standard errors.")] = 1.0,
-    seed: Annotated[int, typer.Option(help="The seed of the deals and of the search: the same seed gives the same policy.")] = 0,
-    name: Annotated[Optional[str], typer.Option(help="The tuned policy's name (default: tuned-GAME).")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Write the policy to this .toml file instead of printing it.")] = None,
+    hands: Annotated[
+        str, typer.Option(help="Common deals each candidate is scored on (each played once per seat).")
+    ] = "4k",
+    margin: Annotated[
+        float,
+        typer.Option(help="Stop when the best response gains less than this many bb/100 plus two standard errors."),
+    ] = 1.0,
+    seed: Annotated[
+        int, typer.Option(help="The seed of the deals and of the search: the same seed gives the same policy.")
+    ] = 0,
+    name: Annotated[str | None, typer.Option(help="The tuned policy's name (default: tuned-GAME).")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the policy to this .toml file instead of printing it.")
+    ] = None,
 ) -> None:
     """Tune a policy by self-play: each round, search every knob of the policy (CMA-ES) for the best
     response to the field, scored by duplicate matches on common deals, then make it the field; stop
@@ -447,8 +571,19 @@ def tune(
     gain with its standard error in its comments."""
     from sampyong import playing
 
-    result = playing.tune(game, players=players, start=start, field=field, rounds=rounds, trials=trials, hands=hands,
-                      seed=seed, margin=margin, name=name, log=lambda line: typer.echo(line, err=True))
+    result = playing.tune(
+        game,
+        players=players,
+        start=start,
+        field=field,
+        rounds=rounds,
+        trials=trials,
+        hands=hands,
+        seed=seed,
+        margin=margin,
+        name=name,
+        log=lambda line: typer.echo(line, err=True),
+    )
     if out is None:
         typer.echo(result.toml, nl=False)
     else:
@@ -459,7 +594,9 @@ def tune(
 @app.command()
 @user_errors
 def policies(
-    name: Annotated[Optional[str], typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="A built-in policy, or a .toml policy file, to check and print.")
+    ] = None,
 ) -> None:
     """List the built-in player policies, or check and print one (its TOML)."""
     from sampyong import playing
@@ -478,15 +615,47 @@ def policies(
 @user_errors
 def fit(
     records: Annotated[list[Path], typer.Argument(help="PHH records (files or folders) whose play to match.")],
-    game: Annotated[Optional[str], typer.Option(help="Fit to the records of this game (default: the game most records play).")] = None,
-    start: Annotated[Optional[str], typer.Option(help="The policies the search starts from, a comma list of built-ins or .toml files (default: tight,loose,regular,station); the best fit is kept.")] = None,
-    targets: Annotated[Optional[str], typer.Option(help="The statistics to fit, a comma list of flop, players, showdown, vpip, pfr, three_bet, af_flop, af_turn, af_river (default: all).")] = None,
-    hands: Annotated[Optional[str], typer.Option(help="Hands a trial plays, the same deals every trial (default: enough that each statistic's standard error is below a quarter of its tolerance, from a pilot run).")] = None,
-    trials: Annotated[int, typer.Option(help="Trials a start (CMA-ES: a third on the preflop knobs, played quickly, then the postflop knobs, then every knob).")] = 2400,
+    game: Annotated[
+        str | None, typer.Option(help="Fit to the records of this game (default: the game most records play).")
+    ] = None,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            help="The policies the search starts from, a comma list of built-ins or .toml files (default: tight,loose,regular,station); the best fit is kept."
+        ),
+    ] = None,
+    targets: Annotated[
+        str | None,
+        typer.Option(
+            help="The statistics to fit, a comma list of flop, players, showdown, vpip, pfr, three_bet, af_flop, af_turn, af_river (default: all)."
+        ),
+    ] = None,
+    hands: Annotated[
+        str | None,
+        typer.Option(
+            help="Hands a trial plays, the same deals every trial (default: enough that each statistic's standard error is below a quarter of its tolerance, from a pilot run)."
+        ),
+    ] = None,
+    trials: Annotated[
+        int,
+        typer.Option(
+            help="Trials a start (CMA-ES: a third on the preflop knobs, played quickly, then the postflop knobs, then every knob)."
+        ),
+    ] = 2400,
     seed: Annotated[int, typer.Option(help="Seed of the trials' deals and of the search.")] = 1,
     name: Annotated[str, typer.Option(help="Name of the fitted policy.")] = "fitted",
-    out: Annotated[Optional[Path], typer.Option(help="Folder of the report: report.md, convergence.png, fit.csv, starts.csv, NAME.toml and NAME-from-START.toml (default: outputs/fit/NAME).")] = None,
-    positions: Annotated[Optional[Path], typer.Option(help="Also fit each seat's preflop play to that seat's own VPIP and PFR, and write one policy per seat to this folder (NAME-seatK.toml).")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of the report: report.md, convergence.png, fit.csv, starts.csv, NAME.toml and NAME-from-START.toml (default: outputs/fit/NAME)."
+        ),
+    ] = None,
+    positions: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also fit each seat's preflop play to that seat's own VPIP and PFR, and write one policy per seat to this folder (NAME-seatK.toml)."
+        ),
+    ] = None,
 ) -> None:
     """Fit a policy to hand records of any game the engine plays: the flop seen, the players there,
     the showdowns, VPIP, PFR, three-bet and the aggression of each street, at the records' table.
@@ -494,7 +663,14 @@ def fit(
     records' figures and its own in comments; progress and the verdict on stderr, the report in
     --out. Fewer than 200 usable records: exit 2."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from sampyong import fits
 
@@ -503,19 +679,41 @@ def fit(
     folder = out or Path("outputs") / "fit" / name
     if folder.exists() and not folder.is_dir():
         raise SampyongError(f"--out {folder}: not a folder")
-    with Progress(TextColumn("fitting"), BarColumn(), MofNCompleteColumn(), TextColumn("trials"), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True), transient=True,
-                  disable=not sys.stderr.isatty()) as bar:
+    with Progress(
+        TextColumn("fitting"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("trials"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=not sys.stderr.isatty(),
+    ) as bar:
 
         def log(line: str) -> None:
-            bar.console.print(line, markup=False, highlight=False) if bar.live.is_started else typer.echo(line, err=True)
+            bar.console.print(line, markup=False, highlight=False) if bar.live.is_started else typer.echo(
+                line, err=True
+            )
 
         def progress(total: int):
             task = bar.add_task("fitting", total=total)
             return lambda: bar.advance(task)
 
-        result = fits.fit(records, game=game, start=start, hands=hands, trials=trials, seed=seed, name=name,
-                         targets=targets, positions=positions is not None, log=log, progress=progress)
+        result = fits.fit(
+            records,
+            game=game,
+            start=start,
+            hands=hands,
+            trials=trials,
+            seed=seed,
+            name=name,
+            targets=targets,
+            positions=positions is not None,
+            log=log,
+            progress=progress,
+        )
     typer.echo(result.toml(), nl=False)
     typer.echo(f"report: {result.save(folder) / 'report.md'}", err=True)
     if positions is not None:
@@ -525,7 +723,9 @@ def fit(
             files.append(positions / f"{name}-seat{seat}.toml")
             files[-1].write_text(result.seat_toml(seat))
         for seat, figure, recorded, fitted, residual in result.seat_frame.iter_rows():
-            typer.echo(f"seat {seat} {figure}: records {recorded:.3f}, fitted {fitted:.3f}, residual {residual:+.3f}", err=True)
+            typer.echo(
+                f"seat {seat} {figure}: records {recorded:.3f}, fitted {fitted:.3f}, residual {residual:+.3f}", err=True
+            )
         typer.echo("play them: --policy " + ",".join(str(f) for f in files), err=True)
 
 
@@ -534,8 +734,15 @@ def fit(
 def convert(
     paths: Annotated[list[Path], typer.Argument(help="Site hand-history files, or folders of them.")],
     out: Annotated[Path, typer.Option(help="Folder for the PHH records: one OUT/<file name>.phhs per file.")],
-    site: Annotated[Optional[str], typer.Option(help="Read every file as this site's format (default: found from each file): stars, fulltilt, ipoker, party (and 888), bovada, winamax, merge, everleaf, ongame, kingsclub, microgaming.")] = None,
-    strict: Annotated[bool, typer.Option(help="Fail (exit 2) at the first hand that cannot be converted, writing nothing.")] = False,
+    site: Annotated[
+        str | None,
+        typer.Option(
+            help="Read every file as this site's format (default: found from each file): stars, fulltilt, ipoker, party (and 888), bovada, winamax, merge, everleaf, ongame, kingsclub, microgaming."
+        ),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option(help="Fail (exit 2) at the first hand that cannot be converted, writing nothing.")
+    ] = False,
 ) -> None:
     """Convert poker sites' hand histories to PHH records (PokerStars and rooms of its format,
     GGPoker, Full Tilt, iPoker, PartyPoker, 888, Bovada/Ignition, Winamax, Merge, Everleaf, OnGame,
@@ -557,7 +764,10 @@ def convert(
 @app.command("replay")
 @user_errors
 def replay_(
-    paths: Annotated[list[Path], typer.Argument(help="PHH files (.phh, .phhs), site hand histories (converted as read), or folders of them.")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="PHH files (.phh, .phhs), site hand histories (converted as read), or folders of them."),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per hand, one per line.")] = False,
 ) -> None:
     """Replay hand records (PHH) through the engine: is every action legal, and do the finishing

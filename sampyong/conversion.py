@@ -77,7 +77,9 @@ class Conversion:
             for skip in result.skipped:
                 row[skip.reason] += 1
         frame = pl.DataFrame([{"site": key, **row} for key, row in rows.items()])
-        return frame.select([c for c in frame.columns if c in ("site", "files", "hands", "converted") or frame[c].sum()])
+        return frame.select(
+            [c for c in frame.columns if c in ("site", "files", "hands", "converted") or frame[c].sum()]
+        )
 
 
 def site_files(paths) -> list[Path]:
@@ -86,8 +88,11 @@ def site_files(paths) -> list[Path]:
     files = []
     for path in map(Path, paths):
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() not in NOT_HISTORIES
-                            and not p.name.startswith("."))
+            files += sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and p.suffix.lower() not in NOT_HISTORIES and not p.name.startswith(".")
+            )
         elif path.is_file():
             files.append(path)
         else:

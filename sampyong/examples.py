@@ -23,12 +23,15 @@ def _example_records(count: int) -> Path:
 def _example_record() -> Path:
     """A one-hand hold'em record in a temporary folder, for the doctests."""
     path = _scratch() / "hand.phh"
-    path.write_text('''variant = "NT"
+    path.write_text(
+        """variant = "NT"
 antes = [0, 0]
 blinds_or_straddles = [1, 2]
 min_bet = 2
 starting_stacks = [200, 200]
 actions = ["d dh p1 AsKs", "d dh p2 7h2d", "p2 cbr 6", "p1 f"]
 finishing_stacks = [198, 202]
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     return path

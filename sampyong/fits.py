@@ -46,8 +46,13 @@ class Fit:
         search = next(s for s in self.fitted.searches if s.start == start) if start else self.fitted.best
         records = self.fitted.records
         suffix = "" if start is None else f"-from-{start}"
-        return dataclasses.replace(search.policy, name=self.name + suffix, description=(
-            f"fitted to {records.hands:,} records of {records.game.name}, {records.seats} players, from {search.start}"))
+        return dataclasses.replace(
+            search.policy,
+            name=self.name + suffix,
+            description=(
+                f"fitted to {records.hands:,} records of {records.game.name}, {records.seats} players, from {search.start}"
+            ),
+        )
 
     @property
     def policy(self):
@@ -73,21 +78,35 @@ class Fit:
         reads it back), the records' figures and its own in comments."""
         rows = [(r["figure"], r["records"], r["fitted"]) for r in self.fitted.residuals(start)]
         check = self.fitted.checks[start or self.fitted.best.start]
-        return policy_toml(self.policy_of(start), rows, f"fitted to {self.fitted.records.hands:,} records; its figures on "
-                                                        f"{check.hands:,} fresh hands")
+        return policy_toml(
+            self.policy_of(start),
+            rows,
+            f"fitted to {self.fitted.records.hands:,} records; its figures on {check.hands:,} fresh hands",
+        )
 
     def seat_toml(self, seat: int) -> str:
         """Seat ``seat``'s fitted policy as a TOML file, its VPIP and PFR in comments."""
         target, reached = self.target, self.seats_reached
         rows = [(t, getattr(target, f"seat_{t}")[seat], getattr(reached, f"seat_{t}")[seat]) for t in ("vpip", "pfr")]
-        return policy_toml(self.seats[seat], rows, f"seat {seat}, fitted to its VPIP and PFR in {target.hands:,} records")
+        return policy_toml(
+            self.seats[seat], rows, f"seat {seat}, fitted to its VPIP and PFR in {target.hands:,} records"
+        )
 
     @property
     def seat_frame(self) -> pl.DataFrame:
         """``seat, figure, records, fitted, residual``: each seat's VPIP and PFR (empty without positions)."""
         rows = seat_residuals(self.target, self.seats_reached) if self.seats else []
-        return pl.DataFrame(rows, orient="row", schema={"seat": pl.Int64, "figure": pl.String, "records": pl.Float64,
-                                                        "fitted": pl.Float64, "residual": pl.Float64})
+        return pl.DataFrame(
+            rows,
+            orient="row",
+            schema={
+                "seat": pl.Int64,
+                "figure": pl.String,
+                "records": pl.Float64,
+                "fitted": pl.Float64,
+                "residual": pl.Float64,
+            },
+        )
 
     @property
     def frame(self) -> pl.DataFrame:
@@ -104,9 +123,17 @@ class Fit:
         for search in self.fitted.searches:
             residuals = [r for r in self.fitted.residuals(search.start) if r["fitted_to"]]
             worst = max(residuals, key=lambda r: abs(r["in_tolerances"]))
-            rows.append({"start": search.start, "distance": search.distance, "trials": search.trials,
-                         "within": all(r["within"] for r in residuals), "worst": worst["figure"],
-                         "worst_in_tolerances": worst["in_tolerances"], "stopped": search.stop})
+            rows.append(
+                {
+                    "start": search.start,
+                    "distance": search.distance,
+                    "trials": search.trials,
+                    "within": all(r["within"] for r in residuals),
+                    "worst": worst["figure"],
+                    "worst_in_tolerances": worst["in_tolerances"],
+                    "stopped": search.stop,
+                }
+            )
         return pl.DataFrame(rows)
 
     @property
@@ -136,10 +163,15 @@ class Fit:
         outside = [r for r in rows if not r["within"]]
         worst = max(rows, key=lambda r: abs(r["in_tolerances"]))
         if not outside:
-            return (f"within tolerance: every fitted statistic lands within its tolerance, the closest call "
-                    f"{_label(worst['figure'])} at {abs(worst['in_tolerances']):.2f} of it")
-        return ("not within tolerance: " + ", ".join(f"{_label(r['figure'])} misses by {_amount(r['figure'], r['residual'])} "
-                                                       f"({abs(r['in_tolerances']):.1f} tolerances)" for r in outside))
+            return (
+                f"within tolerance: every fitted statistic lands within its tolerance, the closest call "
+                f"{_label(worst['figure'])} at {abs(worst['in_tolerances']):.2f} of it"
+            )
+        return "not within tolerance: " + ", ".join(
+            f"{_label(r['figure'])} misses by {_amount(r['figure'], r['residual'])} "
+            f"({abs(r['in_tolerances']):.1f} tolerances)"
+            for r in outside
+        )
 
     def _agreement_sentence(self) -> str:
         if len(self.fitted.searches) < 2:
@@ -147,8 +179,11 @@ class Fit:
         apart = {n: v for n, v in self.agreement().items() if abs(v) > TOLERANCE[n]}
         if not apart:
             return f"The fits from all {len(self.fitted.searches)} starts agree with each other within the tolerances."
-        return (f"The fits from the {len(self.fitted.searches)} starts agree within the tolerances but on "
-                + ", ".join(f"{_label(n)} ({_amount(n, v)} apart)" for n, v in apart.items()) + ".")
+        return (
+            f"The fits from the {len(self.fitted.searches)} starts agree within the tolerances but on "
+            + ", ".join(f"{_label(n)} ({_amount(n, v)} apart)" for n, v in apart.items())
+            + "."
+        )
 
     def figure(self):
         """The convergence of each start's search: the best distance after each trial (log scale)."""
@@ -176,7 +211,11 @@ class Fit:
             "",
             f"{records.game.name}, {records.seats} players dealt in, {records.betting.kind}, {records.stack_bb:g} big blinds "
             f"deep (the records' median stack), blinds 1 and 2"
-            + (f"; {records.other_hands:,} records of other tables or that do not replay left out" if records.other_hands else "")
+            + (
+                f"; {records.other_hands:,} records of other tables or that do not replay left out"
+                if records.other_hands
+                else ""
+            )
             + ".",
             "",
             f"**Verdict: {self.verdict()}.** " + self._agreement_sentence(),
@@ -188,8 +227,19 @@ class Fit:
             "",
             "## The fitted policy against the records",
             "",
-            _markdown(figures.select("figure", "records", "records_se", "fitted", "fitted_se", "residual", "tolerance",
-                                     "fitted_to", "within")),
+            _markdown(
+                figures.select(
+                    "figure",
+                    "records",
+                    "records_se",
+                    "fitted",
+                    "fitted_se",
+                    "residual",
+                    "tolerance",
+                    "fitted_to",
+                    "within",
+                )
+            ),
             "",
             "## From every start",
             "",
@@ -197,7 +247,8 @@ class Fit:
             "",
             _markdown(self.by_start),
             "",
-            "Largest difference between two starts: " + ", ".join(f"{_label(n)} {_amount(n, v)}" for n, v in self.agreement().items())
+            "Largest difference between two starts: "
+            + ", ".join(f"{_label(n)} {_amount(n, v)}" for n, v in self.agreement().items())
             + ".",
         ]
         if figure_file:
@@ -218,8 +269,10 @@ class Fit:
         atomic_write(folder / "starts.csv", lambda tmp: self.starts.write_csv(tmp))
         atomic_write(folder / f"{self.name}.toml", lambda tmp: tmp.write_text(self.toml(), encoding="utf-8"))
         for search in self.fitted.searches:
-            atomic_write(folder / f"{self.name}-from-{search.start}.toml",
-                         lambda tmp, start=search.start: tmp.write_text(self.toml(start), encoding="utf-8"))
+            atomic_write(
+                folder / f"{self.name}-from-{search.start}.toml",
+                lambda tmp, start=search.start: tmp.write_text(self.toml(start), encoding="utf-8"),
+            )
         atomic_write(folder / "report.md", lambda tmp: tmp.write_text(self.report(), encoding="utf-8"))
         return folder
 
@@ -242,16 +295,21 @@ def _amount(name: str, value: float) -> str:
 def _pilot_line(fitted: Fitted) -> str:
     """Each fitted statistic's standard error in a trial: at the worst pilot (a start or the records),
     and at the fitted policy; against a quarter of its tolerance."""
+
     def trial_se(figures, name) -> float:
         return figures.se[name] * math.sqrt(figures.hands / fitted.hands)
 
     pilots = [*fitted.pilots.values(), fitted.records.figures]
-    return ", ".join(f"{_label(n)} {max(trial_se(p, n) for p in pilots if math.isfinite(p.se[n])):.4f} at the worst "
-                     f"pilot, {trial_se(fitted.check, n):.4f} fitted, against {TOLERANCE[n] / 4:g}" for n in fitted.targets)
+    return ", ".join(
+        f"{_label(n)} {max(trial_se(p, n) for p in pilots if math.isfinite(p.se[n])):.4f} at the worst "
+        f"pilot, {trial_se(fitted.check, n):.4f} fitted, against {TOLERANCE[n] / 4:g}"
+        for n in fitted.targets
+    )
 
 
 def _markdown(frame: pl.DataFrame) -> str:
     """A plain Markdown table: shares and their errors as they are, four decimals."""
+
     def cell(value) -> str:
         if isinstance(value, bool):
             return "yes" if value else "no"
@@ -264,9 +322,21 @@ def _markdown(frame: pl.DataFrame) -> str:
     return "\n".join(f"| {r} |" for r in rows)
 
 
-def fit(records: str | Path | list, *, game: str | None = None, start: str | None = None, hands: str | int | None = None,
-        trials: int = 2400, seed: int = 1, name: str = "fitted", targets: str | None = None, positions: bool = False,
-        workers: int | None = None, log=None, progress=None) -> Fit:
+def fit(
+    records: str | Path | list,
+    *,
+    game: str | None = None,
+    start: str | None = None,
+    hands: str | int | None = None,
+    trials: int = 2400,
+    seed: int = 1,
+    name: str = "fitted",
+    targets: str | None = None,
+    positions: bool = False,
+    workers: int | None = None,
+    log=None,
+    progress=None,
+) -> Fit:
     """Fit a policy to hand records (``sampyong fit``; ``engine.fit``): the flop seen, the players
     there, the showdowns reached, VPIP, PFR, three-bet and the aggression factor of each street
     (``targets``: a comma list of some of them), at the records' most common table of the game
@@ -286,7 +356,8 @@ def fit(records: str | Path | list, *, game: str | None = None, start: str | Non
     """
     import builtins
 
-    from engine.fit import PILOT_HANDS, STARTS, TARGETS, fit as search, fit_positions, read_records
+    from engine.fit import PILOT_HANDS, STARTS, TARGETS, fit_positions, read_records
+    from engine.fit import fit as search
     from engine.policy import load_policy
     from engine.tune import Deals
     from evaluator.errors import SampyongError
@@ -312,16 +383,20 @@ def fit(records: str | Path | list, *, game: str | None = None, start: str | Non
     paths = [records] if isinstance(records, (str, Path)) else list(records)
     target = read_records([Path(p) for p in paths], chosen)
     if not 2 <= target.game.hole_cards <= 4:
-        raise SampyongError(f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; "
-                            f"{target.game.name} has {target.game.hole_cards}")
+        raise SampyongError(
+            f"fit ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; "
+            f"{target.game.name} has {target.game.hole_cards}"
+        )
     log = log or (lambda line: None)
     shown = [t for t in wanted if math.isfinite(target.figures[t])]
     if not shown:
         raise SampyongError(f"the records show none of {', '.join(wanted)} (no flop, no call, no raise to re-raise)")
     if len(shown) < len(wanted):
         log(f"the records show no {', '.join(t for t in wanted if t not in shown)}: left out of the fit")
-    log(f"records: {target.hands:,} hands of {target.game.name}, {target.seats} players, {target.stack_bb:g} big blinds: "
-        + ", ".join(f"{t} {target.figures[t]:.3f} ± {target.figures.se[t]:.3f}" for t in shown))
+    log(
+        f"records: {target.hands:,} hands of {target.game.name}, {target.seats} players, {target.stack_bb:g} big blinds: "
+        + ", ".join(f"{t} {target.figures[t]:.3f} ± {target.figures.se[t]:.3f}" for t in shown)
+    )
     ranks = ranking(target.game)
     workers = (os.cpu_count() or 1) if workers is None else workers
     if workers < 1:
@@ -331,16 +406,27 @@ def fit(records: str | Path | list, *, game: str | None = None, start: str | Non
         if workers > 1:
             pool = stack.enter_context(ProcessPoolExecutor(workers))
             play = lambda trial, policies: list(pool.map(trial, policies, chunksize=-(-len(policies) // workers)))  # noqa: E731
-        fitted = search(target, starts, ranks, hands=per_trial, trials=trials, seed=seed, targets=tuple(shown), log=log,
-                        progress=progress, map=play)
+        fitted = search(
+            target,
+            starts,
+            ranks,
+            hands=per_trial,
+            trials=trials,
+            seed=seed,
+            targets=tuple(shown),
+            log=log,
+            progress=progress,
+            map=play,
+        )
     result = Fit(fitted, name)
     log(f"best from {fitted.best.start}: {result.verdict()}")
     if not positions:
         return result
     best = result.policy
-    named = tuple(dataclasses.replace(best, name=f"{name}-seat{s}", description=f"seat {s} of {target.seats}, {best.description}")
-                  for s in builtins.range(target.seats))
+    named = tuple(
+        dataclasses.replace(best, name=f"{name}-seat{s}", description=f"seat {s} of {target.seats}, {best.description}")
+        for s in builtins.range(target.seats)
+    )
     deals = Deals.dealt(target.game, target.seats, max(fitted.hands, PILOT_HANDS), (seed, 3), ranks)
     seats, reached = fit_positions(target, named, deals, log=log)
     return dataclasses.replace(result, seats=seats, seats_reached=reached)
-

@@ -37,8 +37,14 @@ def table_app(folder: str | Path = "tables", policies: str | Path | None = None,
     return create_app(Path(folder), Bots(ranking_of, Path(policies) if policies else None), announce)
 
 
-def table(folder: str | Path = "tables", *, policies: str | Path | None = None, host: str = "127.0.0.1",
-          port: int = 8000, echo=print) -> None:
+def table(
+    folder: str | Path = "tables",
+    *,
+    policies: str | Path | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    echo=print,
+) -> None:
     """Serve ``table_app(folder, policies)`` on ``host:port`` until interrupted (``sampyong table``):
     ``echo`` gets the URL, any table that could not be restored and, when the server listens
     beyond this machine, every table's links. ``SampyongError`` when the port is taken or the host

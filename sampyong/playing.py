@@ -31,11 +31,20 @@ def policies(name: str | None = None) -> pl.DataFrame:
         policy = load_policy(known)
         text = builtin_text(known) if known in builtin_names() else Path(known).read_text(encoding="utf-8")
         rows.append({"name": policy.name, "style": policy.style, "description": policy.description, "toml": text})
-    return pl.DataFrame(rows, schema={"name": pl.String, "style": pl.String, "description": pl.String, "toml": pl.String})
+    return pl.DataFrame(
+        rows, schema={"name": pl.String, "style": pl.String, "description": pl.String, "toml": pl.String}
+    )
 
 
-def play(game: str = "pls7", *, players: int = 6, policy: str | None = None, stacks: str | None = None,
-         betting: str | None = None, seed: int = 0):
+def play(
+    game: str = "pls7",
+    *,
+    players: int = 6,
+    policy: str | None = None,
+    stacks: str | None = None,
+    betting: str | None = None,
+    seed: int = 0,
+):
     """One hand dealt from ``seed`` and played by the reference engine at the table ``sampyong run
     play`` sets with the same options; the finished ``engine.hand.Hand``, with its ``actions``
     (PHH notation), ``board``, ``hole`` cards, ``pot`` and ``finishing_stacks``.
@@ -85,14 +94,32 @@ class Tuned:
         """A row per round: ``round, gain, gain_se, search_gain, trials``."""
         import polars as pl
 
-        return pl.DataFrame([dataclasses.asdict(r) for r in self.rounds],
-                            schema={"round": pl.Int64, "gain": pl.Float64, "gain_se": pl.Float64,
-                                    "search_gain": pl.Float64, "trials": pl.Int64})
+        return pl.DataFrame(
+            [dataclasses.asdict(r) for r in self.rounds],
+            schema={
+                "round": pl.Int64,
+                "gain": pl.Float64,
+                "gain_se": pl.Float64,
+                "search_gain": pl.Float64,
+                "trials": pl.Int64,
+            },
+        )
 
 
-def tune(game: str = "pls7", *, players: int = 6, start: str = "pro-like", field: str | None = None, rounds: int = 3,
-         trials: int = 60, hands: str | int = "4k", seed: int = 0, margin: float = 1.0, name: str | None = None,
-         log=None) -> Tuned:
+def tune(
+    game: str = "pls7",
+    *,
+    players: int = 6,
+    start: str = "pro-like",
+    field: str | None = None,
+    rounds: int = 3,
+    trials: int = 60,
+    hands: str | int = "4k",
+    seed: int = 0,
+    margin: float = 1.0,
+    name: str | None = None,
+    log=None,
+) -> Tuned:
     """Tune a policy by self-play (``sampyong tune``): from ``start``, each round searches every knob
     for the best response to the field (``field``, default ``start``; then the last best
     response) by CMA-ES, each of ``trials`` candidates scored by a duplicate match on ``hands``
@@ -107,15 +134,18 @@ def tune(game: str = "pls7", *, players: int = 6, start: str = "pro-like", field
     """
     from engine.betting import default_betting
     from engine.policy import load_policy
-    from engine.tune import tune as tune_policy, tuned_toml
+    from engine.tune import tune as tune_policy
+    from engine.tune import tuned_toml
     from evaluator.games import game as preset
     from pipeline.counts import parse_count
 
     rules = preset(game)
     rules.check_players(players)
     if not 2 <= rules.hole_cards <= 4:
-        raise SampyongError(f"tune ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; "
-                            f"{rules.name} has {rules.hole_cards}")
+        raise SampyongError(
+            f"tune ranks starting hands by the heads-up grid, which covers games of 2 to 4 hole cards; "
+            f"{rules.name} has {rules.hole_cards}"
+        )
     if rounds < 1:
         raise SampyongError(f"rounds must be at least 1, not {rounds}")
     if margin < 0:
@@ -124,11 +154,29 @@ def tune(game: str = "pls7", *, players: int = 6, start: str = "pro-like", field
         raise SampyongError(f"tuning needs at least 4 trials a round, not {trials}")
     deals = parse_count(str(hands), "hand count", at_most=10**7)
     label = name or f"tuned-{rules.name}"
-    begin = dataclasses.replace(load_policy(start), name=label, description=f"tuned by self-play at {rules.name}, {players} players")
+    begin = dataclasses.replace(
+        load_policy(start), name=label, description=f"tuned by self-play at {rules.name}, {players} players"
+    )
     opponents = load_policy(field) if field else begin
-    policy, history = tune_policy(rules, default_betting(rules), begin, opponents, players, ranking(rules), hands=deals,
-                                  trials=trials, rounds=rounds, margin=margin, seed=seed, log=log or (lambda line: None))
+    policy, history = tune_policy(
+        rules,
+        default_betting(rules),
+        begin,
+        opponents,
+        players,
+        ranking(rules),
+        hands=deals,
+        trials=trials,
+        rounds=rounds,
+        margin=margin,
+        seed=seed,
+        log=log or (lambda line: None),
+    )
     policy = dataclasses.replace(policy, name=label, description=begin.description)
     last = history[-1]
-    return Tuned(policy, tuple(history), tuned_toml(policy, history, rules, players, margin),
-                 last.gain < margin + 2 * last.gain_se)
+    return Tuned(
+        policy,
+        tuple(history),
+        tuned_toml(policy, history, rules, players, margin),
+        last.gain < margin + 2 * last.gain_se,
+    )

@@ -47,9 +47,17 @@ class Replays:
         import polars as pl
 
         columns = ("path", "index", "variant", "status", "message", "departures")
-        return pl.DataFrame([{key: r.as_json()[key] for key in columns} for r in self.results],
-                            schema={"path": pl.String, "index": pl.Int64, "variant": pl.String, "status": pl.String,
-                                    "message": pl.String, "departures": pl.List(pl.String)})
+        return pl.DataFrame(
+            [{key: r.as_json()[key] for key in columns} for r in self.results],
+            schema={
+                "path": pl.String,
+                "index": pl.Int64,
+                "variant": pl.String,
+                "status": pl.String,
+                "message": pl.String,
+                "departures": pl.List(pl.String),
+            },
+        )
 
     def _repr_html_(self) -> str:
         return f"<p>{self.summary}</p>" + self.frame._repr_html_()
@@ -64,7 +72,8 @@ def replay(paths: str | Path | list) -> Replays:
     >>> result.ok, result.summary
     (True, '1 hands: 1 match, 0 differ, 0 illegal, 0 skipped')
     """
-    from engine.phh import load_paths, replay as replay_one
+    from engine.phh import load_paths
+    from engine.phh import replay as replay_one
 
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     return Replays(tuple(replay_one(record) for record in load_paths([Path(p) for p in paths])))

@@ -138,8 +138,16 @@ def execute(study, config, backend, out, *, resume, quiet, output_options=None) 
     from evaluator.tables import cache_dir
     from pipeline.runner import execute as run_study
 
-    return run_study(study, config, backend, out, resume=resume, quiet=quiet, upstream_out=cache_dir() / "runs",
-                     output_options=output_options)
+    return run_study(
+        study,
+        config,
+        backend,
+        out,
+        resume=resume,
+        quiet=quiet,
+        upstream_out=cache_dir() / "runs",
+        output_options=output_options,
+    )
 
 
 def run(
@@ -220,12 +228,22 @@ def run_config(job: str, given: dict):
     given = {aliases.get(name, name): value for name, value in given.items()}  # play's hands= is deals=
     defaults = {o.name: o.default for o in declared}
     # A flag at its default says nothing (``exact=False``, ``duplicate=True``): same config, same run.
-    given = {name: value for name, value in given.items() if not (isinstance(value, bool) and value == bool(defaults.get(name)))}
+    given = {
+        name: value
+        for name, value in given.items()
+        if not (isinstance(value, bool) and value == bool(defaults.get(name)))
+    }
     unused = [name for name in given if name not in defaults]
     if unused:
         raise SampyongError(f"{job} has no use for --{unused[0].replace('_', '-')}")
     # The declared defaults; a field no option sets is one the study's ``configure`` fixes.
-    values: dict[str, Any] = {"game": "pls7", "deals": "20M", "shard_deals": "1M", "players": 8 if study is None else 2, "seed": 0}
+    values: dict[str, Any] = {
+        "game": "pls7",
+        "deals": "20M",
+        "shard_deals": "1M",
+        "players": 8 if study is None else 2,
+        "seed": 0,
+    }
     values |= {o.name: o.default for o in declared if o.default is not None} | given
     config = RunConfig(
         job=job,
@@ -237,17 +255,23 @@ def run_config(job: str, given: dict):
         hole_use=given.get("hole_use"),
         ranking=given.get("ranking"),
         low=given.get("low"),
-        options=tuple(sorted((name, _option_text(value)) for name, value in given.items() if name not in CONFIG_OPTIONS)),
+        options=tuple(
+            sorted((name, _option_text(value)) for name, value in given.items() if name not in CONFIG_OPTIONS)
+        ),
     )
     check_limits(config)
     if study is None:
         return None, config
     study.validate(config)
     if "exact" in given and not study.is_exact(config):
-        raise SampyongError(f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players")
+        raise SampyongError(
+            f"{job} with these options samples deals; --exact applies to distribution and to grid with 2 players"
+        )
     sampling = [name for name in given if name in SAMPLING_OPTIONS]
     if study.is_exact(config) and sampling:
-        raise SampyongError(f"{job} with these options is an exact enumeration: --{sampling[0].replace('_', '-')} does not apply")
+        raise SampyongError(
+            f"{job} with these options is an exact enumeration: --{sampling[0].replace('_', '-')} does not apply"
+        )
     return study, study.configure(config)
 
 
@@ -316,7 +340,9 @@ def report(run_dir: str | Path) -> Run:
     problems = run.check()
     if problems:
         more = f"; {len(problems) - 1} more" if len(problems) > 1 else ""
-        raise IncompleteRun(f"{run_dir} is not complete and sound ({problems[0]}{more}); see `sampyong check {run_dir}`")
+        raise IncompleteRun(
+            f"{run_dir} is not complete and sound ({problems[0]}{more}); see `sampyong check {run_dir}`"
+        )
     store = run._store
     inputs = None
     if run._study.inputs is not None:  # tables set beside upstream runs': read those again (run them if gone)

@@ -15,10 +15,23 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_TARGET = 0.3  # % of the pot
 
 
-def solve(*, game: str = "pls7", board: str, oop: str, ip: str, pot: int = 100, stack: int = 400,
-          bets: str | None = None, raises: str | None = None, max_raises: int = 1, target: float | None = DEFAULT_TARGET,
-          iterations: int = DEFAULT_ITERATIONS, threads: int | None = None, betting: str | None = None,
-          progress: Callable | None = None) -> Solution:
+def solve(
+    *,
+    game: str = "pls7",
+    board: str,
+    oop: str,
+    ip: str,
+    pot: int = 100,
+    stack: int = 400,
+    bets: str | None = None,
+    raises: str | None = None,
+    max_raises: int = 1,
+    target: float | None = DEFAULT_TARGET,
+    iterations: int = DEFAULT_ITERATIONS,
+    threads: int | None = None,
+    betting: str | None = None,
+    progress: Callable | None = None,
+) -> Solution:
     """Solve a heads-up postflop spot (DCFR) and return its ``Solution``.
 
     ``board``: 3, 4 or 5 cards; ``oop``/``ip``: ranges in the range grammar (``N%`` by the
@@ -39,9 +52,20 @@ def solve(*, game: str = "pls7", board: str, oop: str, ip: str, pot: int = 100, 
     from engine.betting import default_betting
     from evaluator.games import game as preset
 
-    settings = Settings(game=game, board=board, oop=oop, ip=ip, pot=int(pot), stack=int(stack),
-                        bets=DEFAULT_BETS if bets is None else bets, raises=DEFAULT_RAISES if raises is None else raises,
-                        max_raises=int(max_raises), betting=betting or default_betting(preset(game)).kind, target=target, iterations=int(iterations))
+    settings = Settings(
+        game=game,
+        board=board,
+        oop=oop,
+        ip=ip,
+        pot=int(pot),
+        stack=int(stack),
+        bets=DEFAULT_BETS if bets is None else bets,
+        raises=DEFAULT_RAISES if raises is None else raises,
+        max_raises=int(max_raises),
+        betting=betting or default_betting(preset(game)).kind,
+        target=target,
+        iterations=int(iterations),
+    )
     if settings.iterations < 1:
         raise SampyongError(f"iterations must be at least 1, not {iterations}")
     if target is not None and target <= 0:

@@ -124,8 +124,19 @@ class _Builder:
         street = STREETS[len(board) - 3]
         sizes = spot.bets[street] if max_bet == 0 else (spot.raises[street] if raises <= spot.max_raises else ())
         opponent_can_call = spot.stack - paid[other] > 0
-        low, high = raise_bounds(self.structure, len(board) - 2, last_raise, raises, 2, int(opponent_can_call), most,
-                                 max_bet, call, acted_at[actor], pot)
+        low, high = raise_bounds(
+            self.structure,
+            len(board) - 2,
+            last_raise,
+            raises,
+            2,
+            int(opponent_can_call),
+            most,
+            max_bet,
+            call,
+            acted_at[actor],
+            pot,
+        )
         if low < 0 or not sizes:
             return node
         seen = set()
@@ -139,8 +150,14 @@ class _Builder:
             moved = _put(paid, actor, base[actor] + target)
             reached = list(acted_at)
             reached[actor] = max_bet
-            node.children.append((f"{verb} {target}", self.decide(
-                board, moved, base, other, raises + 1, max(last_raise, target - max_bet), tuple(reached))))
+            node.children.append(
+                (
+                    f"{verb} {target}",
+                    self.decide(
+                        board, moved, base, other, raises + 1, max(last_raise, target - max_bet), tuple(reached)
+                    ),
+                )
+            )
         return node
 
     def close(self, board: tuple[int, ...], paid: tuple[int, int]) -> Node:

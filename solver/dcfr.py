@@ -110,12 +110,15 @@ class Problem:
         self.signs, self.full_sign = np.concatenate([sweep.signs, np.zeros(pad)]), float(sweep.full_sign)
         self.sweep_signs = self.signs.astype(self.floats)
         self.sweep_full_sign = self.floats.type(self.full_sign)
-        directions = {hero: (ids, villain_subsets, hero_subsets, match)
-                      for hero, _, ids, villain_subsets, hero_subsets, match in sweep.directions}
+        directions = {
+            hero: (ids, villain_subsets, hero_subsets, match)
+            for hero, _, ids, villain_subsets, hero_subsets, match in sweep.directions
+        }
         self.ids = np.array([directions[p][0] for p in range(2)], np.int64)
         self.villain_subsets = tuple(np.ascontiguousarray(directions[p][1]) for p in range(2))
-        self.hero_subsets = tuple(np.ascontiguousarray(np.pad(directions[p][2], ((0, 0), (0, pad)), constant_values=-1))
-                                  for p in range(2))
+        self.hero_subsets = tuple(
+            np.ascontiguousarray(np.pad(directions[p][2], ((0, 0), (0, pad)), constant_values=-1)) for p in range(2)
+        )
         self.match = tuple(np.ascontiguousarray(directions[p][3]) for p in range(2))
         self.perms = tuple(self._permutations(p, masks[p]) for p in range(2))
         holes = sum(h.shape[1] for h in self.hands)
@@ -145,8 +148,11 @@ class Problem:
 
     def _disjoint_totals(self, p: int, w_other: np.ndarray) -> np.ndarray:
         """Per hand of ``p``: the other's weight over its hands sharing no card with it."""
-        tally = np.bincount(self.villain_subsets[p].ravel(), weights=np.repeat(w_other, self.villain_subsets[p].shape[1]),
-                            minlength=int(self.ids[p]))
+        tally = np.bincount(
+            self.villain_subsets[p].ravel(),
+            weights=np.repeat(w_other, self.villain_subsets[p].shape[1]),
+            minlength=int(self.ids[p]),
+        )
         subsets = self.hero_subsets[p]
         out = (self.signs[None, :] * np.where(subsets >= 0, tally[np.maximum(subsets, 0)], 0.0)).sum(axis=1)
         matched = self.match[p] >= 0
@@ -196,12 +202,49 @@ class State:
         from solver.kernels import tree_pass
 
         p, t = self.problem, self.problem.tree
-        tree_pass(mode, trav, float(t.pot), p.hilo, t.kind, t.player, t.board, t.contributed, t.first_child, t.children,
-                  t.level_start, t.deals_start, t.deal_child, t.deal_map, p.chance_weight, p.slot, p.n_hands,
-                  p.weights, p.alive, p.alive_count, p.sd_row, p.sd_high, p.sd_low, p.sd_order_high, p.sd_order_low,
-                  p.hero_subsets, p.villain_subsets, p.match, p.ids, p.sweep_signs, p.sweep_full_sign, p.perms, p.group_start,
-                  p.group_nodes, self.regret,
-                  self.strat, alpha, beta, gamma, self.reach, self.cfv)
+        tree_pass(
+            mode,
+            trav,
+            float(t.pot),
+            p.hilo,
+            t.kind,
+            t.player,
+            t.board,
+            t.contributed,
+            t.first_child,
+            t.children,
+            t.level_start,
+            t.deals_start,
+            t.deal_child,
+            t.deal_map,
+            p.chance_weight,
+            p.slot,
+            p.n_hands,
+            p.weights,
+            p.alive,
+            p.alive_count,
+            p.sd_row,
+            p.sd_high,
+            p.sd_low,
+            p.sd_order_high,
+            p.sd_order_low,
+            p.hero_subsets,
+            p.villain_subsets,
+            p.match,
+            p.ids,
+            p.sweep_signs,
+            p.sweep_full_sign,
+            p.perms,
+            p.group_start,
+            p.group_nodes,
+            self.regret,
+            self.strat,
+            alpha,
+            beta,
+            gamma,
+            self.reach,
+            self.cfv,
+        )
 
     def iterate(self) -> None:
         """One DCFR iteration: player 0's update, then player 1's."""
@@ -246,8 +289,14 @@ class State:
         return out
 
 
-def solve(problem: Problem, iterations: int = 1000, target: float | None = None, threads: int | None = None,
-          progress: Callable[[Progress], Any] | None = None, check_every: int = CHECK_EVERY) -> tuple[State, list[Progress]]:
+def solve(
+    problem: Problem,
+    iterations: int = 1000,
+    target: float | None = None,
+    threads: int | None = None,
+    progress: Callable[[Progress], Any] | None = None,
+    check_every: int = CHECK_EVERY,
+) -> tuple[State, list[Progress]]:
     """DCFR on ``problem`` for ``iterations``, or until the exploitability is at most ``target``
     (% of the pot), checked every ``check_every`` iterations and at the end. Returns the state
     and the checks made. ``threads``: numba's (default: every core, one for a tree of a few levels' nodes); the

@@ -50,9 +50,33 @@ def _strategies(rows, slot, count, n, out):
 
 
 @njit
-def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_o, alive, alive_count, sd_row,
-               sd_high, sd_low, sd_order_high, sd_order_low, hero_subsets, villain_subsets, match, ids, signs,
-               full_sign, reach, cfv):
+def _terminals(
+    nodes,
+    trav,
+    pot,
+    hilo,
+    kind,
+    player,
+    board,
+    contributed,
+    n_t,
+    n_o,
+    alive,
+    alive_count,
+    sd_row,
+    sd_high,
+    sd_low,
+    sd_order_high,
+    sd_order_low,
+    hero_subsets,
+    villain_subsets,
+    match,
+    ids,
+    signs,
+    full_sign,
+    reach,
+    cfv,
+):
     """The traverser's values at terminals of one kind on one board, each terminal a channel:
     folds pay the disjoint weight times the winner's chips; showdowns the expected pot share
     (high sweep; in hi-lo also the high against the hands with a low, and the low sweep)."""
@@ -111,8 +135,26 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
             offsets[h] = 0 if low_t[h] > 0 else count
     below = np.empty((n_t, count), signs.dtype)
     upto = np.empty((n_t, count), signs.dtype)
-    sweep(order_t, m_t, sd_high[trav][row], order_o, m_o, sd_high[opp][row], weights, hero_subsets,
-           villain_subsets, signs, full_sign, match, tallies, offsets, count, below, upto, every)
+    sweep(
+        order_t,
+        m_t,
+        sd_high[trav][row],
+        order_o,
+        m_o,
+        sd_high[opp][row],
+        weights,
+        hero_subsets,
+        villain_subsets,
+        signs,
+        full_sign,
+        match,
+        tallies,
+        offsets,
+        count,
+        below,
+        upto,
+        every,
+    )
     if hilo:
         order_low_t = sd_order_low[trav][row]
         for q in range(m_t):  # the low sweep counts for the hands with a low only
@@ -120,13 +162,33 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
             offsets[h] = 0 if low_t[h] > 0 else -1
         below_l = np.empty((n_t, count), signs.dtype)
         upto_l = np.empty((n_t, count), signs.dtype)
-        sweep(order_low_t, m_t, low_t, sd_order_low[opp][row], m_o, low_o, weights[:, :count], hero_subsets, villain_subsets,
-               signs, full_sign, match, tallies, offsets, count, below_l, upto_l, np.zeros((0, 0), signs.dtype))
+        sweep(
+            order_low_t,
+            m_t,
+            low_t,
+            sd_order_low[opp][row],
+            m_o,
+            low_o,
+            weights[:, :count],
+            hero_subsets,
+            villain_subsets,
+            signs,
+            full_sign,
+            match,
+            tallies,
+            offsets,
+            count,
+            below_l,
+            upto_l,
+            np.zeros((0, 0), signs.dtype),
+        )
     for q in range(m_t):
         h = live_t[q]
         if hilo and low_t[h] > 0:  # half the high's share and half the low's
             for c in range(count):
-                value[c] = gain[c] * 0.25 * (below[h, c] + upto[h, c] + below_l[h, c] + upto_l[h, c]) - paid[c] * every[h, c]
+                value[c] = (
+                    gain[c] * 0.25 * (below[h, c] + upto[h, c] + below_l[h, c] + upto_l[h, c]) - paid[c] * every[h, c]
+                )
         else:
             for c in range(count):
                 value[c] = gain[c] * 0.5 * (below[h, c] + upto[h, c]) - paid[c] * every[h, c]
@@ -135,10 +197,49 @@ def _terminals(nodes, trav, pot, hilo, kind, player, board, contributed, n_t, n_
 
 
 @njit(parallel=True, cache=True)
-def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_child, children, level_start,
-              deals_start, deal_child, deal_map, chance_weight, slot, n_hands, weights, alive, alive_count, sd_row,
-              sd_high, sd_low, sd_order_high, sd_order_low, hero_subsets, villain_subsets, match, ids, signs,
-              full_sign, perms, group_start, group_nodes, regret, strat, alpha, beta, gamma, reach, cfv):
+def tree_pass(
+    mode,
+    trav,
+    pot,
+    hilo,
+    kind,
+    player,
+    board,
+    contributed,
+    first_child,
+    children,
+    level_start,
+    deals_start,
+    deal_child,
+    deal_map,
+    chance_weight,
+    slot,
+    n_hands,
+    weights,
+    alive,
+    alive_count,
+    sd_row,
+    sd_high,
+    sd_low,
+    sd_order_high,
+    sd_order_low,
+    hero_subsets,
+    villain_subsets,
+    match,
+    ids,
+    signs,
+    full_sign,
+    perms,
+    group_start,
+    group_nodes,
+    regret,
+    strat,
+    alpha,
+    beta,
+    gamma,
+    reach,
+    cfv,
+):
     """One pass of ``mode`` for player ``trav`` (see the module); fills ``reach`` (the opponent's,
     per node) and ``cfv`` (the traverser's counterfactual values, per node)."""
     # The regret discounts in the arrays' type (float32: a float64 factor widens the rows' math);
@@ -185,9 +286,33 @@ def tree_pass(mode, trav, pot, hilo, kind, player, board, contributed, first_chi
                         h = alive[opp][b, q]
                         reach[child, h] = reach[k, h]
     for g in prange(group_start.shape[0] - 1):
-        _terminals(group_nodes[group_start[g] : group_start[g + 1]], trav, pot, hilo, kind, player, board, contributed,
-                   n_t, n_o, alive, alive_count, sd_row, sd_high, sd_low, sd_order_high, sd_order_low,
-                   hero_subsets[trav], villain_subsets[trav], match[trav], ids[trav], signs, full_sign, reach, cfv)
+        _terminals(
+            group_nodes[group_start[g] : group_start[g + 1]],
+            trav,
+            pot,
+            hilo,
+            kind,
+            player,
+            board,
+            contributed,
+            n_t,
+            n_o,
+            alive,
+            alive_count,
+            sd_row,
+            sd_high,
+            sd_low,
+            sd_order_high,
+            sd_order_low,
+            hero_subsets[trav],
+            villain_subsets[trav],
+            match[trav],
+            ids[trav],
+            signs,
+            full_sign,
+            reach,
+            cfv,
+        )
     rows_t = regret[trav]
     sums_t = strat[trav]
     for level in range(levels - 1, -1, -1):

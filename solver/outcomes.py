@@ -47,7 +47,9 @@ PLAYERS = ("oop", "ip")
 def _pair_masses(r0, r1, n0, n1, hero_subsets, villain_subsets, signs, full_sign, match, ids, out):
     """``out[k]``: the sum of ``r0[k, i] * r1[k, j]`` over the pairs of hands sharing no card."""
     for k in prange(r0.shape[0]):
-        tallies = np.zeros((ids + 1, 1))  # the last row: a subset the other range never holds (range_showdown_kernels.disjoint_weight)
+        tallies = np.zeros(
+            (ids + 1, 1)
+        )  # the last row: a subset the other range never holds (range_showdown_kernels.disjoint_weight)
         weights = r1[k : k + 1, :n1].T
         for v in range(n1):
             if weights[v, 0] != 0.0:
@@ -89,15 +91,28 @@ def node_probabilities(problem, state, only=None) -> tuple[np.ndarray, tuple[np.
     r0, r1 = reaches(problem, state)
     if only is not None:
         r0, r1 = r0 * np.asarray(only[0], np.float64), r1 * np.asarray(only[1], np.float64)
-    deals = np.bincount(tree.deal_child, minlength=tree.nodes) if len(tree.deal_child) else np.zeros(tree.nodes, np.int64)
+    deals = (
+        np.bincount(tree.deal_child, minlength=tree.nodes) if len(tree.deal_child) else np.zeros(tree.nodes, np.int64)
+    )
     factor = np.ones(tree.nodes)
     for k in range(tree.nodes):  # breadth first: a parent's factor is known before its children's
         first, count = int(tree.first_child[k]), int(tree.children[k])
         step = problem.chance_weight[k] * deals[first : first + count] if tree.kind[k] == CHANCE else 1.0
         factor[first : first + count] = factor[k] * step
     masses = np.zeros(tree.nodes)
-    _pair_masses(r0, r1, problem.n_hands[0], problem.n_hands[1], problem.hero_subsets[0], problem.villain_subsets[0],
-                 problem.signs, problem.full_sign, problem.match[0], int(problem.ids[0]), masses)
+    _pair_masses(
+        r0,
+        r1,
+        problem.n_hands[0],
+        problem.n_hands[1],
+        problem.hero_subsets[0],
+        problem.villain_subsets[0],
+        problem.signs,
+        problem.full_sign,
+        problem.match[0],
+        int(problem.ids[0]),
+        masses,
+    )
     return masses * factor / pair_mass(problem, only), (r0, r1), factor
 
 
@@ -112,9 +127,26 @@ def tie_mass(problem, board: int, r0: np.ndarray, r1: np.ndarray) -> float:
     offsets = np.full(n0, -1, np.int64)
     offsets[problem.alive[0][board, :m0]] = 0
     tallies = np.zeros((int(problem.ids[0]) + 1, 1))  # the last row stays 0 (range_showdown_kernels.disjoint_weight)
-    sweep(problem.sd_order_high[0][row], m0, problem.sd_high[0][row], problem.sd_order_high[1][row], m1,
-           problem.sd_high[1][row], weights, problem.hero_subsets[0], problem.villain_subsets[0], problem.signs,
-           problem.full_sign, problem.match[0], tallies, offsets, 1, below, upto, np.zeros((n0, 0)))
+    sweep(
+        problem.sd_order_high[0][row],
+        m0,
+        problem.sd_high[0][row],
+        problem.sd_order_high[1][row],
+        m1,
+        problem.sd_high[1][row],
+        weights,
+        problem.hero_subsets[0],
+        problem.villain_subsets[0],
+        problem.signs,
+        problem.full_sign,
+        problem.match[0],
+        tallies,
+        offsets,
+        1,
+        below,
+        upto,
+        np.zeros((n0, 0)),
+    )
     return float(r0 @ (upto[:, 0] - below[:, 0]))
 
 
@@ -152,8 +184,13 @@ def outcomes(problem, state, only=None) -> dict[str, float]:
         unopened = tree.contributed[k, 1 - p] == tree.contributed[k, p]
         name = _street(int(size[k]))
         parent = int(tree.parent[k])
-        first_bet = (parent >= 0 and tree.kind[parent] == DECISION and size[parent] == size[k]
-                     and tree.contributed[parent, 0] == tree.contributed[parent, 1] and tree.labels[k].split()[0] in ("bet", "allin"))
+        first_bet = (
+            parent >= 0
+            and tree.kind[parent] == DECISION
+            and size[parent] == size[k]
+            and tree.contributed[parent, 0] == tree.contributed[parent, 1]
+            and tree.labels[k].split()[0] in ("bet", "allin")
+        )
         who = f"{name}_{PLAYERS[p]}"
         if first_bet:
             facing[who] = facing.get(who, 0.0) + prob[k]
@@ -181,8 +218,9 @@ def outcomes(problem, state, only=None) -> dict[str, float]:
     out["showdown"] = reach_showdown
     out["fold"] = float(prob[tree.kind == FOLD].sum())
     out["pot_showdown"] = float(prob[showdowns] @ pots[showdowns]) / reach_showdown if reach_showdown else float("nan")
-    out["paid_showdown"] = (float(prob[showdowns] @ (tree.contributed[showdowns, 0])) / reach_showdown
-                            if reach_showdown else float("nan"))
+    out["paid_showdown"] = (
+        float(prob[showdowns] @ (tree.contributed[showdowns, 0])) / reach_showdown if reach_showdown else float("nan")
+    )
     if first_street < 5:
         rivers = np.nonzero((tree.kind == CHANCE) & (size == 4))[0]
         dealt = float(prob[rivers].sum())

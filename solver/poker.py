@@ -44,9 +44,11 @@ def poker_problem(g: Game, spot: Spot, ranges: tuple[Range, Range], fold_suits: 
     if problem.pairs == 0:
         raise SampyongError("no hand of the oop range can face a hand of the ip range: every pair shares a card")
     if problem.memory() > MEMORY_LIMIT:
-        raise SampyongError(f"this spot needs {problem.memory() / 2**30:.1f} GB of solver arrays "
-                            f"({tree.nodes:,} nodes), above the {MEMORY_LIMIT >> 30} GB limit: "
-                            "narrow the ranges or the bet sizes, or solve a later street")
+        raise SampyongError(
+            f"this spot needs {problem.memory() / 2**30:.1f} GB of solver arrays "
+            f"({tree.nodes:,} nodes), above the {MEMORY_LIMIT >> 30} GB limit: "
+            "narrow the ranges or the bet sizes, or solve a later street"
+        )
     return problem
 
 
@@ -130,15 +132,24 @@ def settings_problem(g: Game, settings, top=None, range_game: Game | None = None
     street = ("flop", "turn", "river")[min(max(len(board), 3), 5) - 3]
     if settings.bets.strip() and not any(bets.values()):
         raise SampyongError(f"bets {settings.bets!r} give no bet size")
-    if not any(bets[s] for s in ("flop", "turn", "river")[("flop", "turn", "river").index(street):]):
+    if not any(bets[s] for s in ("flop", "turn", "river")[("flop", "turn", "river").index(street) :]):
         raise SampyongError(f"bets {settings.bets!r} give no bet size from the {street} on")
     if settings.max_raises < 0:
         raise SampyongError(f"max raises must be 0 or more, not {settings.max_raises}")
-    spot = Spot(board=board, pot=settings.pot, stack=settings.stack, bets=bets,
-                raises=parse_sizes(settings.raises, raises=True), max_raises=settings.max_raises, betting=structure)
+    spot = Spot(
+        board=board,
+        pot=settings.pot,
+        stack=settings.stack,
+        bets=bets,
+        raises=parse_sizes(settings.raises, raises=True),
+        max_raises=settings.max_raises,
+        betting=structure,
+    )
     range_game = range_game or g
-    oop, ip = (board_range(range_game, text, board) if is_board_rule(text) else parse_range(text, range_game, top)
-               for text in (settings.oop, settings.ip))
+    oop, ip = (
+        board_range(range_game, text, board) if is_board_rule(text) else parse_range(text, range_game, top)
+        for text in (settings.oop, settings.ip)
+    )
     return poker_problem(g, spot, (oop, ip))
 
 

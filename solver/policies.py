@@ -62,7 +62,9 @@ def any_hand_strengths(g: Game, hands: np.ndarray, board: tuple[int, ...]) -> np
         return out
     deck = [c for c in range(52) if c not in board]
     every = np.array(list(itertools.combinations(deck, g.hole_cards)), np.uint8)
-    spot = range_showdown.spot(g, [hands[alive], every], [np.ones(int(alive.sum())), np.ones(len(every))], list(board), [])
+    spot = range_showdown.spot(
+        g, [hands[alive], every], [np.ones(int(alive.sum())), np.ones(len(every))], list(board), []
+    )
     result = range_showdown.showdown(g, spot, threads=1, fold=False)
     assert result.per_hand is not None  # heads-up, every board evaluated: each hand's own sums
     sums = result.per_hand[0]
@@ -112,7 +114,11 @@ def policy_strategies(problem: Problem, policy: Policy, by_board: dict) -> tuple
         call = int(paid[1 - p] - paid[p])
         pot = tree.pot + int(paid.sum())
         labels = tree.actions(k)
-        sizes = [(a, int(label.split()[1])) for a, label in enumerate(labels) if label.split()[0] in ("bet", "raise", "allin")]
+        sizes = [
+            (a, int(label.split()[1]))
+            for a, label in enumerate(labels)
+            if label.split()[0] in ("bet", "raise", "allin")
+        ]
         passive = labels.index("call" if call else "check")
         if policy.style == "check-call":
             chosen = np.full(problem.n_hands[p], passive)

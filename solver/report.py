@@ -45,9 +45,14 @@ def report(solution) -> str:
     check = tree.find(["check"]) if "check" in tree.actions(0) else None
     if check is not None and tree.kind[check] == DECISION:
         lines += ["", "## ip after oop checks", "", _table(solution.by_category(["check"]))]
-    lines += ["", "Frequencies are weighted by how much of each combo reaches the node; EV is the node's, in chips. "
-              "Every combo's strategy is in `strategy.parquet`.", "",
-              "![exploitability by iteration](exploitability.png)", ""]
+    lines += [
+        "",
+        "Frequencies are weighted by how much of each combo reaches the node; EV is the node's, in chips. "
+        "Every combo's strategy is in `strategy.parquet`.",
+        "",
+        "![exploitability by iteration](exploitability.png)",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -57,7 +62,9 @@ def _table(frame) -> str:
     rule = "|" + "|".join("---" if c in ("category", "class") else "---:" for c in columns) + "|"
     rows = []
     for row in frame.iter_rows():
-        cells = [row[0]] + [f"{100 * v:.1f} %" if c != "ev" and v is not None else (f"{v:.1f}" if v is not None else "")
-                            for c, v in zip(columns[1:], row[1:])]
+        cells = [row[0]] + [
+            f"{100 * v:.1f} %" if c != "ev" and v is not None else (f"{v:.1f}" if v is not None else "")
+            for c, v in zip(columns[1:], row[1:])
+        ]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join([head, rule, *rows])

@@ -25,8 +25,20 @@ from solver.dcfr import Problem, Progress, State
 from solver.kernels import AVERAGE
 from solver.tree import CHANCE, DECISION, KIND_NAMES
 
-SETTINGS_KEYS = ("game", "board", "oop", "ip", "pot", "stack", "bets", "raises", "max_raises", "betting", "target",
-                 "iterations")
+SETTINGS_KEYS = (
+    "game",
+    "board",
+    "oop",
+    "ip",
+    "pot",
+    "stack",
+    "bets",
+    "raises",
+    "max_raises",
+    "betting",
+    "target",
+    "iterations",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,8 +76,9 @@ class Solution:
         history: the exploitability checks made (``Progress``); seconds: the solve's time.
     """
 
-    def __init__(self, settings: Settings, game, problem: Problem, state: State, history: list[Progress],
-                 seconds: float):
+    def __init__(
+        self, settings: Settings, game, problem: Problem, state: State, history: list[Progress], seconds: float
+    ):
         self.settings, self.game, self.problem, self.state = settings, game, problem, state
         self.history, self.seconds = history, seconds
         # Per player, per node: its row of counterfactual values, of the other's reach and of
@@ -102,8 +115,11 @@ class Solution:
             if not rows:  # the first ask: the first street's decisions and their children too
                 t = self.tree
                 first = [k for k in range(t.nodes) if t.kind[k] == DECISION and _first_street(t, k)]
-                missing = sorted(set(missing) | set(first) | {int(t.first_child[k]) + a for k in first
-                                                              for a in range(int(t.children[k]))})
+                missing = sorted(
+                    set(missing)
+                    | set(first)
+                    | {int(t.first_child[k]) + a for k in first for a in range(int(t.children[k]))}
+                )
             n, m = self.problem.n_hands[p], self.problem.n_hands[1 - p]
             self.state.run(AVERAGE, 1 - p)
             own = self.state.reach[missing, :n].astype(np.float64)
@@ -144,10 +160,18 @@ class Solution:
         for a, label in enumerate(tree.actions(node)):
             with np.errstate(invalid="ignore", divide="ignore"):
                 ev = np.where(against > 0, rows[first + a][0][live] / against, np.nan)
-            frames.append(pl.DataFrame({
-                "combo": combos, "class": classes, "action": [label] * len(live),
-                "frequency": frequencies[a, live], "ev": ev, "weight": own[live],
-            }))
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "combo": combos,
+                        "class": classes,
+                        "action": [label] * len(live),
+                        "frequency": frequencies[a, live],
+                        "ev": ev,
+                        "weight": own[live],
+                    }
+                )
+            )
         return pl.concat(frames)
 
     def by_category(self, path: str | list[str] = ""):
@@ -162,14 +186,17 @@ class Solution:
         frame = self.strategy(path)
         p = int(self.tree.player[node])
         board = self.tree.boards[int(self.tree.board[node])]
-        live = self.problem.alive[p][int(self.tree.board[node]), : self.problem.alive_count[p, int(self.tree.board[node])]]
+        live = self.problem.alive[p][
+            int(self.tree.board[node]), : self.problem.alive_count[p, int(self.tree.board[node])]
+        ]
         high, low = categories(self.game, self.problem.hands[p][live], board)
         names = [Category(int(c)).name.replace("_", " ") for c in high]
         if self.game.low is not None:
             names = [f"{n}, {'low' if has else 'no low'}" for n, has in zip(names, low)]
         count = len(self.tree.actions(node))
-        frame = frame.with_columns(pl.Series("category", names * count),
-                                   pl.Series("rank", np.tile(high, count).astype(np.int64)))
+        frame = frame.with_columns(
+            pl.Series("category", names * count), pl.Series("rank", np.tile(high, count).astype(np.int64))
+        )
         out = _summary(frame, ["category", "rank"], self.tree.actions(node))
         return out.sort(["rank", "category"], descending=[True, False]).drop("rank")
 
@@ -186,13 +213,18 @@ class Solution:
         import polars as pl
 
         t = self.tree
-        return pl.DataFrame({
-            "node": np.arange(t.nodes), "path": [t.path(k) for k in range(t.nodes)],
-            "kind": [KIND_NAMES[k] for k in t.kind],
-            "player": [("oop", "ip")[p] if p >= 0 else None for p in t.player],
-            "pot": t.pot + t.contributed.sum(axis=1),
-            "actions": [", ".join(t.actions(k)) if t.kind[k] != CHANCE else f"{t.children[k]} deals" for k in range(t.nodes)],
-        })
+        return pl.DataFrame(
+            {
+                "node": np.arange(t.nodes),
+                "path": [t.path(k) for k in range(t.nodes)],
+                "kind": [KIND_NAMES[k] for k in t.kind],
+                "player": [("oop", "ip")[p] if p >= 0 else None for p in t.player],
+                "pot": t.pot + t.contributed.sum(axis=1),
+                "actions": [
+                    ", ".join(t.actions(k)) if t.kind[k] != CHANCE else f"{t.children[k]} deals" for k in range(t.nodes)
+                ],
+            }
+        )
 
     def grid(self, path: str | list[str] = "", file: str | Path | None = None) -> str:
         """An HTML page of the action frequencies at ``path`` by hand class, drawn by the equity
@@ -204,14 +236,25 @@ class Solution:
         frame = self.strategy(path)
         actions = list(self.tree.actions(self.node(path)))
         weighted = frame.with_columns((pl.col("weight") * pl.col("frequency")).alias("w_freq"))
-        table = weighted.group_by("class", "action").agg(pl.col("w_freq").sum(), pl.col("weight").sum(),
-                                                       pl.col("combo").first().alias("example"), pl.len().alias("combos"))
+        table = weighted.group_by("class", "action").agg(
+            pl.col("w_freq").sum(),
+            pl.col("weight").sum(),
+            pl.col("combo").first().alias("example"),
+            pl.len().alias("combos"),
+        )
         table = table.with_columns((pl.col("w_freq") / pl.col("weight")).fill_nan(0.0).alias("frequency"))
         wide = table.pivot(on="action", index=["class", "example", "combos"], values="frequency").fill_null(0.0)
         rows = wide.select("class", "example", "combos", *actions).to_dicts()
         title = f"{self.game.name}: {self.settings.board}, {self.tree.path(self.node(path)) or 'root'} (solved)"
-        data = {"game": self.game.name, "players": 2, "hole_cards": self.game.hole_cards, "columns": actions,
-                "classes": rows, "stops": COLOR_STOPS, "title": title}
+        data = {
+            "game": self.game.name,
+            "players": 2,
+            "hole_cards": self.game.hole_cards,
+            "columns": actions,
+            "classes": rows,
+            "stops": COLOR_STOPS,
+            "title": title,
+        }
         page = PAGE.replace("__TITLE__", title).replace("__DATA__", json.dumps(data).replace("</", "<\\/"))
         if file is not None:
             Path(file).write_text(page)
@@ -237,17 +280,30 @@ class Solution:
             frames = []
             for k in range(self.tree.nodes):
                 if self.tree.kind[k] == DECISION and _first_street(self.tree, k):
-                    frames.append(self.strategy(self.tree.path(k)).with_columns(
-                        pl.lit(k).alias("node"), pl.lit(self.tree.path(k)).alias("path"),
-                        pl.lit(("oop", "ip")[int(self.tree.player[k])]).alias("player")))
-            pl.concat(frames).select("node", "path", "player", "combo", "class", "action", "frequency", "ev",
-                                     "weight").write_parquet(scratch / "strategy.parquet")
-            np.savez_compressed(scratch / "state.npz", strat0=self.state.strat[0], strat1=self.state.strat[1],
-                                iterations=self.state.iterations, seconds=self.seconds)
-            pl.DataFrame({"iteration": [h.iteration for h in self.history],
-                          "exploitability": [h.exploitability for h in self.history]},
-                         schema={"iteration": pl.Int64, "exploitability": pl.Float64}).write_parquet(
-                scratch / "exploitability.parquet")
+                    frames.append(
+                        self.strategy(self.tree.path(k)).with_columns(
+                            pl.lit(k).alias("node"),
+                            pl.lit(self.tree.path(k)).alias("path"),
+                            pl.lit(("oop", "ip")[int(self.tree.player[k])]).alias("player"),
+                        )
+                    )
+            pl.concat(frames).select(
+                "node", "path", "player", "combo", "class", "action", "frequency", "ev", "weight"
+            ).write_parquet(scratch / "strategy.parquet")
+            np.savez_compressed(
+                scratch / "state.npz",
+                strat0=self.state.strat[0],
+                strat1=self.state.strat[1],
+                iterations=self.state.iterations,
+                seconds=self.seconds,
+            )
+            pl.DataFrame(
+                {
+                    "iteration": [h.iteration for h in self.history],
+                    "exploitability": [h.exploitability for h in self.history],
+                },
+                schema={"iteration": pl.Int64, "exploitability": pl.Float64},
+            ).write_parquet(scratch / "exploitability.parquet")
             _figure(self).savefig(scratch / "exploitability.png", dpi=110)
             (scratch / "report.md").write_text(self.report())
             if folder.exists():
@@ -290,12 +346,16 @@ def _summary(frame, keys: list[str], actions: tuple[str, ...]):
     reach-weighted frequency, and ``ev`` (the node's, reach-weighted)."""
     import polars as pl
 
-    weighted = frame.with_columns((pl.col("weight") * pl.col("frequency")).alias("w_freq"),
-                                  (pl.col("weight") * pl.col("frequency") * pl.col("ev")).alias("w_ev"))
+    weighted = frame.with_columns(
+        (pl.col("weight") * pl.col("frequency")).alias("w_freq"),
+        (pl.col("weight") * pl.col("frequency") * pl.col("ev")).alias("w_ev"),
+    )
     table = weighted.group_by(*keys, "action").agg(pl.col("w_freq").sum(), pl.col("w_ev").sum(), pl.col("weight").sum())
     table = table.with_columns((pl.col("w_freq") / pl.col("weight")).alias("frequency"))
     wide = table.pivot(on="action", index=keys, values="frequency")
-    sizes = table.group_by(*keys).agg(pl.col("weight").first(), (pl.col("w_ev").sum() / pl.col("weight").first()).alias("ev"))
+    sizes = table.group_by(*keys).agg(
+        pl.col("weight").first(), (pl.col("w_ev").sum() / pl.col("weight").first()).alias("ev")
+    )
     total = sizes["weight"].sum()
     out = wide.join(sizes, on=keys).with_columns((pl.col("weight") / total).alias("share"))
     return out.select(*keys, "share", *actions, "ev")

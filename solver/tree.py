@@ -129,7 +129,7 @@ class Tree:
                 deal_child.append(first[i] + k)
                 deal_map.append(0)
                 deal_labels.append(label)
-                for other_label, card_map in (node.symmetric[k] if node.symmetric else []):
+                for other_label, card_map in node.symmetric[k] if node.symmetric else []:
                     key = np.asarray(card_map, np.int64).tobytes()
                     if key not in map_ids:
                         map_ids[key] = len(maps)
@@ -140,16 +140,22 @@ class Tree:
         deals_start[count] = len(deal_child)
         level_start = np.searchsorted(np.array(depth), np.arange(max(depth) + 2)).astype(np.int64)
         return cls(
-            pot=int(pot), boards=tuple(tuple(b) for b in boards),
+            pot=int(pot),
+            boards=tuple(tuple(b) for b in boards),
             kind=np.array([n.kind for n in order], np.int64),
             player=np.array([n.player for n in order], np.int64),
             board=np.array([n.board for n in order], np.int64),
             parent=np.array(parents, np.int64),
             contributed=np.array([n.contributed for n in order], np.int64).reshape(count, 2),
-            first_child=first, children=np.array([len(n.children) for n in order], np.int64),
-            labels=tuple(labels), level_start=level_start,
-            deals_start=deals_start, deal_child=np.array(deal_child, np.int64),
-            deal_map=np.array(deal_map, np.int64), deal_labels=tuple(deal_labels), maps=np.array(maps, np.int64),
+            first_child=first,
+            children=np.array([len(n.children) for n in order], np.int64),
+            labels=tuple(labels),
+            level_start=level_start,
+            deals_start=deals_start,
+            deal_child=np.array(deal_child, np.int64),
+            deal_map=np.array(deal_map, np.int64),
+            deal_labels=tuple(deal_labels),
+            maps=np.array(maps, np.int64),
         )
 
     @property
@@ -187,8 +193,10 @@ class Tree:
                     if self.deal_labels[d].lower() == step.lower():
                         node = int(self.deal_child[d])
                         if self.deal_map[d]:
-                            raise SampyongError(f"{step} is the same deal as {self.labels[node]} up to suits here: "
-                                                f"ask for {self.labels[node]}")
+                            raise SampyongError(
+                                f"{step} is the same deal as {self.labels[node]} up to suits here: "
+                                f"ask for {self.labels[node]}"
+                            )
                         break
                 else:
                     raise SampyongError(f"no card {step!r} at {self.path(node) or 'the root'}")

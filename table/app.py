@@ -42,9 +42,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException
 
-from evaluator.errors import SampyongError
 from engine.hand import IllegalAction
-
+from evaluator.errors import SampyongError
 from table.bots import Bots
 from table.session import Conflict, Forbidden, NotFound, Session
 from table.store import Store
@@ -109,8 +108,9 @@ def create_app(folder: Path, bots: Bots = Bots(), announce=None):
 
     @app.exception_handler(RequestValidationError)
     async def unreadable(request: Request, error: RequestValidationError):
-        return JSONResponse({"error": "the request must be a JSON object with the fields the API names"},
-                            status_code=400)
+        return JSONResponse(
+            {"error": "the request must be a JSON object with the fields the API names"}, status_code=400
+        )
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException):
@@ -131,7 +131,7 @@ def create_app(folder: Path, bots: Bots = Bots(), announce=None):
 
     def body_key(body) -> str:
         if not isinstance(body, dict) or not isinstance(body.get("key"), str):
-            raise SampyongError("the request needs the key, as {\"key\": ...}")
+            raise SampyongError('the request needs the key, as {"key": ...}')
         return body["key"]
 
     @app.get("/", include_in_schema=False)
@@ -143,9 +143,13 @@ def create_app(folder: Path, bots: Bots = Bots(), announce=None):
         """The presets, betting structures and bot policies the page offers."""
         from evaluator.games import PRESETS
 
-        return {"games": [{"name": name, "hole_cards": g.hole_cards, "max_players": g.max_players}
-                          for name, g in PRESETS.items()],
-                "betting": ["no-limit", "pot-limit", "fixed-limit"], "policies": tables.bots.names()}
+        return {
+            "games": [
+                {"name": name, "hole_cards": g.hole_cards, "max_players": g.max_players} for name, g in PRESETS.items()
+            ],
+            "betting": ["no-limit", "pot-limit", "fixed-limit"],
+            "policies": tables.bots.names(),
+        }
 
     @app.post("/api/tables")
     def create(config: dict = Depends(json_body)):

@@ -14,8 +14,8 @@ import dataclasses
 import re
 from pathlib import Path
 
-from evaluator.errors import SampyongError
 from engine.policy import Policy, builtin, builtin_names, load_policy
+from evaluator.errors import SampyongError
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

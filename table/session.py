@@ -37,16 +37,15 @@ import secrets
 import threading
 from pathlib import Path
 
+from engine.betting import default_betting, parse_betting
+from engine.hand import Hand
+from engine.phh import ACTION, apply, hand_fields, write_fields
+from engine.player import act as bot_act
+from engine.player import positions
 from evaluator.cards import format_cards
 from evaluator.errors import SampyongError
 from evaluator.games import resolve_game
 from evaluator.settle import clockwise_from_button
-
-from engine.betting import default_betting, parse_betting
-from engine.hand import Hand, IllegalAction
-from engine.phh import ACTION, apply, hand_fields, write_fields
-from engine.player import act as bot_act, positions
-
 from table.bots import Bots
 from table.store import Store
 from table.views import hidden, summary
@@ -104,12 +103,21 @@ def parse_rules(config: dict) -> Rules:
     ...
     evaluator.errors.SampyongError: unknown game 'pls9'; choose one of ...
     """
-    game = resolve_game(_text(config.get("game", "pls7"), "game"), hole_use=_optional(config, "hole_use"),
-                        ranking=_optional(config, "ranking"), low=_optional(config, "low"))
+    game = resolve_game(
+        _text(config.get("game", "pls7"), "game"),
+        hole_use=_optional(config, "hole_use"),
+        ranking=_optional(config, "ranking"),
+        low=_optional(config, "low"),
+    )
     betting = parse_betting(_text(config["betting"], "betting")) if config.get("betting") else default_betting(game)
     blinds = config.get("blinds", [1, 2])
-    if not isinstance(blinds, list) or len(blinds) != 2 or not all(_is_int(b) for b in blinds) \
-            or not 0 <= blinds[0] <= blinds[1] or not 0 < blinds[1] <= MAX_CHIPS:
+    if (
+        not isinstance(blinds, list)
+        or len(blinds) != 2
+        or not all(_is_int(b) for b in blinds)
+        or not 0 <= blinds[0] <= blinds[1]
+        or not 0 < blinds[1] <= MAX_CHIPS
+    ):
         raise SampyongError("blinds must be [small, big], whole chips, 0 <= small <= big, big at least 1")
     straddle, ante = config.get("straddle", 0), config.get("ante", 0)
     if not _is_int(straddle) or not (straddle == 0 or blinds[1] <= straddle <= MAX_CHIPS):
@@ -178,8 +186,21 @@ class Session:
         nothing written then); its first hand is dealt unless it waits for the dealer."""
         if not isinstance(config, dict):
             raise SampyongError("the table must be a JSON object")
-        known = {"game", "hole_use", "ranking", "low", "betting", "seats", "stacks", "blinds", "straddle", "ante",
-                 "deal", "bots", "wait"}
+        known = {
+            "game",
+            "hole_use",
+            "ranking",
+            "low",
+            "betting",
+            "seats",
+            "stacks",
+            "blinds",
+            "straddle",
+            "ante",
+            "deal",
+            "bots",
+            "wait",
+        }
         unknown = sorted(set(config) - known)
         if unknown:
             raise SampyongError(f"unknown field {unknown[0]!r}; the fields are {', '.join(sorted(known))}")
@@ -205,11 +226,22 @@ class Session:
             seat_bots[int(where)] = policy
         if seat_bots and rules.deal == "physical":
             raise SampyongError("bots play only when the app deals: a bot cannot see physical cards")
-        seats = [Seat(name, stack, secrets.token_urlsafe(16), seat_bots.get(i)) for i, (name, stack) in
-                 enumerate(zip(names, stacks))]
-        state = {"config": config, "dealer_key": secrets.token_urlsafe(16), "seats": [dataclasses.asdict(s) for s in seats],
-                 "button": None, "next_button": None, "number": 0, "current": None, "records_size": 0, "pending": [],
-                 "last": None}
+        seats = [
+            Seat(name, stack, secrets.token_urlsafe(16), seat_bots.get(i))
+            for i, (name, stack) in enumerate(zip(names, stacks))
+        ]
+        state = {
+            "config": config,
+            "dealer_key": secrets.token_urlsafe(16),
+            "seats": [dataclasses.asdict(s) for s in seats],
+            "button": None,
+            "next_button": None,
+            "number": 0,
+            "current": None,
+            "records_size": 0,
+            "pending": [],
+            "last": None,
+        }
         table_id = secrets.token_hex(6)
         store = Store(folder, table_id)
         session = cls(store, state, bots)  # loads the bots' policies: a bad one is refused here
@@ -260,41 +292,76 @@ class Session:
             p = player.get(index) if hand else None
             stack = hand.stacks[p] if p is not None else seat.stack
             stacks.append(stack)
-            seats.append({
-                "name": seat.name, "stack": stack, "bot": seat.bot, "out": seat.out,
-                "player": None if p is None else f"p{p + 1}",
-                "bet": hand.bets[p] if p is not None else 0,
-                "in_hand": p is not None and p in hand.live,
-                "folded": p is not None and hand.folded[p],
-                "all_in": p is not None and p in hand.live and stack == 0,
-            })
-            shown = p is not None and hand.hole[p] is not None and (
-                hand.showed[p] or (who == index and self.rules.deal == "app"))
+            seats.append(
+                {
+                    "name": seat.name,
+                    "stack": stack,
+                    "bot": seat.bot,
+                    "out": seat.out,
+                    "player": None if p is None else f"p{p + 1}",
+                    "bet": hand.bets[p] if p is not None else 0,
+                    "in_hand": p is not None and p in hand.live,
+                    "folded": p is not None and hand.folded[p],
+                    "all_in": p is not None and p in hand.live and stack == 0,
+                }
+            )
+            shown = (
+                p is not None
+                and hand.hole[p] is not None
+                and (hand.showed[p] or (who == index and self.rules.deal == "app"))
+            )
             holes.append(format_cards(hand.hole[p]).split() if shown else None)
         legal = None
         if hand is not None and hand.actor is not None:
             allowed = hand.legal()
-            legal = {"fold": allowed.fold, "call": allowed.call, "min_raise_to": allowed.min_raise_to,
-                     "max_raise_to": allowed.max_raise_to, "player": f"p{hand.actor + 1}", "seat": order[hand.actor]}
+            legal = {
+                "fold": allowed.fold,
+                "call": allowed.call,
+                "min_raise_to": allowed.min_raise_to,
+                "max_raise_to": allowed.max_raise_to,
+                "player": f"p{hand.actor + 1}",
+                "seat": order[hand.actor],
+            }
         due = None
         if hand is not None and self.rules.deal == "physical":
-            due = {"board": hand.board_due} if hand.board_due else ({"showdown": [
-                f"p{p + 1}" for p in hand.live if not hand.showed[p]]} if hand.showdown_due else None)
+            due = (
+                {"board": hand.board_due}
+                if hand.board_due
+                else (
+                    {"showdown": [f"p{p + 1}" for p in hand.live if not hand.showed[p]]} if hand.showdown_due else None
+                )
+            )
         return {
-            "id": self.id, "you": who, "game": self.rules.game.name, "betting": self.rules.betting.kind,
-            "deal": self.rules.deal, "blinds": list(self.rules.blinds), "straddle": self.rules.straddle,
-            "ante": self.rules.ante, "wait": self.rules.wait,
+            "id": self.id,
+            "you": who,
+            "game": self.rules.game.name,
+            "betting": self.rules.betting.kind,
+            "deal": self.rules.deal,
+            "blinds": list(self.rules.blinds),
+            "straddle": self.rules.straddle,
+            "ante": self.rules.ante,
+            "wait": self.rules.wait,
             "hand": self.number if self.current else None,
             "button": self.current["button"] if self.current else self.button,
-            "actor": legal["seat"] if legal else None, "legal": legal, "due": due,
+            "actor": legal["seat"] if legal else None,
+            "legal": legal,
+            "due": due,
             "board": format_cards(hand.board).split() if hand else [],
             "pot": hand.pot if hand else 0,
-            "pots": [{"amount": chips, "seats": [order[p] for p in eligible]}
-                     for chips, eligible in hand.pots(collected=hand.actor is not None)] if hand else [],
-            "stacks": stacks, "holes": holes, "seats": seats,
-            "actions": [hidden(a, None if who == "dealer" or who not in player else player[who])
-                        for a in hand.actions] if hand else [],
-            "pending": [_public(entry) for entry in self.pending], "last": self.last,
+            "pots": [
+                {"amount": chips, "seats": [order[p] for p in eligible]}
+                for chips, eligible in hand.pots(collected=hand.actor is not None)
+            ]
+            if hand
+            else [],
+            "stacks": stacks,
+            "holes": holes,
+            "seats": seats,
+            "actions": [hidden(a, None if who == "dealer" or who not in player else player[who]) for a in hand.actions]
+            if hand
+            else [],
+            "pending": [_public(entry) for entry in self.pending],
+            "last": self.last,
         }
 
     # --- acting ----------------------------------------------------------------------------------------
@@ -380,7 +447,9 @@ class Session:
             entry = {"op": op, "seat": seat, **({"amount": change["amount"]} if op == "chips" else {})}
         elif op == "seat":
             name, stack = change.get("name"), change.get("stack")
-            taken = [s.name for s in self.seats if not s.out] + [e["new"]["name"] for e in self.pending if e["op"] == "seat"]
+            taken = [s.name for s in self.seats if not s.out] + [
+                e["new"]["name"] for e in self.pending if e["op"] == "seat"
+            ]
             if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or name.strip() in taken:
                 raise SampyongError(f"the new seat needs a name of its own, at most {MAX_NAME} characters")
             if not (_is_int(stack) and 0 < stack <= MAX_CHIPS):
@@ -447,12 +516,19 @@ class Session:
         n = len(order)
         blinds = [*rules.blinds, *([rules.straddle] if n > 2 and rules.straddle else [])]
         blinds += [0] * (n - len(blinds))
-        hand = Hand(rules.game, rules.betting, [self.seats[s].stack for s in order], blinds, [rules.ante] * n,
-                    min_bet=rules.blinds[1], auto_showdown=rules.deal == "app")
+        hand = Hand(
+            rules.game,
+            rules.betting,
+            [self.seats[s].stack for s in order],
+            blinds,
+            [rules.ante] * n,
+            min_bet=rules.blinds[1],
+            auto_showdown=rules.deal == "app",
+        )
         hole = rules.game.hole_cards
         deck = self.current["deck"]
         for p in range(n):
-            hand.deal_hole(p, deck[p * hole:(p + 1) * hole] if deck else None)
+            hand.deal_hole(p, deck[p * hole : (p + 1) * hole] if deck else None)
         hand.key = self.current["key"]
         self.positions = positions(hand)
         return hand
@@ -471,7 +547,7 @@ class Session:
                 self._log(hand.actions[before], "bot")
             elif hand.board_due and self.current["deck"]:
                 start = len(self.current["order"]) * self.rules.game.hole_cards + len(hand.board)
-                action = "d db " + format_cards(self.current["deck"][start:start + hand.board_due]).replace(" ", "")
+                action = "d db " + format_cards(self.current["deck"][start : start + hand.board_due]).replace(" ", "")
                 apply(self.hand, action, 0, departures_allowed=False)
                 self._log(action, "app")
             else:
@@ -483,9 +559,16 @@ class Session:
         """Write the finished hand, carry the stacks, and deal the next (unless the table waits)."""
         hand, order = self.hand, self.current["order"]
         today = datetime.date.today()
-        fields = {"hand": self.number, "seat_count": len(self.seats), "seats": [s + 1 for s in order],
-                  "players": [self.seats[s].name for s in order], "day": today.day, "month": today.month,
-                  "year": today.year, "_table": self.id}
+        fields = {
+            "hand": self.number,
+            "seat_count": len(self.seats),
+            "seats": [s + 1 for s in order],
+            "players": [self.seats[s].name for s in order],
+            "day": today.day,
+            "month": today.month,
+            "year": today.year,
+            "_table": self.id,
+        }
         text = f"[{self.number}]\n" + write_fields(hand_fields(hand, 0, fields))
         self.records_size = self.store.append_record(("\n" if self.records_size else "") + text)
         for p, seat in enumerate(order):
@@ -555,14 +638,21 @@ class Session:
         self.pending = []
 
     def _state(self) -> dict:
-        return {"config": self.config, "dealer_key": self.dealer_key,
-                "seats": [dataclasses.asdict(s) for s in self.seats], "button": self.button,
-                "next_button": self.next_button, "number": self.number, "current": self.current,
-                "records_size": self.records_size, "pending": self.pending, "last": self.last}
+        return {
+            "config": self.config,
+            "dealer_key": self.dealer_key,
+            "seats": [dataclasses.asdict(s) for s in self.seats],
+            "button": self.button,
+            "next_button": self.next_button,
+            "number": self.number,
+            "current": self.current,
+            "records_size": self.records_size,
+            "pending": self.pending,
+            "last": self.last,
+        }
 
     def _save(self) -> None:
         self.store.save_state(self._state())
-
 
 
 def _public(change: dict) -> dict:

@@ -25,8 +25,11 @@ def ray_session():
 
 
 def pytest_addoption(parser):
-    parser.addoption("--full-size", action="store_true",
-                     help="run the slow tests at their full size (default: their CI size, same checks on fewer hands)")
+    parser.addoption(
+        "--full-size",
+        action="store_true",
+        help="run the slow tests at their full size (default: their CI size, same checks on fewer hands)",
+    )
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,8 @@ import numpy as np
 from evaluator.cards import parse_cards
 from evaluator.equity import _boards, _entry, _Tally
 from evaluator.fast import fast_evaluator
-from evaluator.games import Game, game as preset
+from evaluator.games import Game
+from evaluator.games import game as preset
 from evaluator.ranges import Range
 from evaluator.settle import share_unit
 

@@ -47,7 +47,11 @@ class Writer(HandHistory):
     required_field_names = {**HandHistory.required_field_names, "PO/8": HandHistory.required_field_names["PO"]}
 
 
-GAMES = {"NT": (pokerkit.NoLimitTexasHoldem, 2), "PO": (pokerkit.PotLimitOmahaHoldem, 4), "PO/8": (PotLimitOmahaHighLow, 4)}
+GAMES = {
+    "NT": (pokerkit.NoLimitTexasHoldem, 2),
+    "PO": (pokerkit.PotLimitOmahaHoldem, 4),
+    "PO/8": (PotLimitOmahaHighLow, 4),
+}
 BLINDS, MIN_BET = (1, 2), 2
 
 
@@ -89,7 +93,7 @@ def random_hand(code: str, rng: random.Random) -> str:
     return Writer.from_game_state(game, state, finishing_stacks=list(state.stacks)).dumps()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def random_records(seed: int, hands: int, codes=("NT", "PO", "PO/8")) -> tuple[str, ...]:
     """``hands`` pokerkit-written records, the codes in turn, from ``random.Random(seed)``.
     Remembered: two test modules read the same 3,000 (pokerkit takes 45 s to play them)."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -47,7 +47,7 @@ class TaskCounter:
     def _poll(self) -> None:
         while not self._stop.is_set():
             running = running_shard_tasks()
-            self._recent = [*self._recent[1 - self.window:], running]
+            self._recent = [*self._recent[1 - self.window :], running]
             if len(self._recent) == self.window:
                 self.peak = max(self.peak, min(self._recent))
             self.polls_busy += running > 0
@@ -96,7 +96,10 @@ class LocalCluster:
         log = open(self.temp_dir / f"node-{len(self.processes)}.log", "w")
         process = subprocess.Popen(
             ["ray", "start", "--block", "--temp-dir", str(self.temp_dir), *args],
-            env={**self.node_env, **(env or {})}, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**self.node_env, **(env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.processes.append(process)
 
@@ -114,8 +117,9 @@ class LocalCluster:
             "    time.sleep(0.2)\n"
             f"sys.exit(ray.cluster_resources().get('CPU', 0) < {cpus})\n"
         )
-        subprocess.run([sys.executable, "-c", probe], env=self.node_env, check=True,
-                       capture_output=True, timeout=timeout + 60)
+        subprocess.run(
+            [sys.executable, "-c", probe], env=self.node_env, check=True, capture_output=True, timeout=timeout + 60
+        )
 
     def shutdown(self) -> None:
         """SIGTERM each ``ray start --block`` (it ends its own children), then SIGKILL whatever

@@ -73,8 +73,10 @@ class Reference:
             p = t.player[node]
             hand = i if p == 0 else j
             first, s0 = int(t.first_child[node]), int(self.problem.slot[node])
-            return sum(self.strategies[p][s0 + a, hand] * self.value(first + a, i, j, player)
-                       for a in range(int(t.children[node])))
+            return sum(
+                self.strategies[p][s0 + a, hand] * self.value(first + a, i, j, player)
+                for a in range(int(t.children[node]))
+            )
         if kind == CHANCE:
             cards = self.unseen(node, i, j)
             return sum(self.value(self.child_for(node, c), i, j, player) for c in cards) / len(cards)
@@ -118,8 +120,12 @@ class Reference:
             first, s0, count = int(t.first_child[node]), int(self.problem.slot[node]), int(t.children[node])
             if t.player[node] == player:
                 return max(self._best(first + a, h, against, player, other) for a in range(count))
-            return sum(self._best(first + a, h, {o: r * self.strategies[other][s0 + a, o] for o, r in against.items()},
-                                  player, other) for a in range(count))
+            return sum(
+                self._best(
+                    first + a, h, {o: r * self.strategies[other][s0 + a, o] for o, r in against.items()}, player, other
+                )
+                for a in range(count)
+            )
         if kind == CHANCE:
             out = 0.0
             # Deal card by card: the other's hands holding the card drop out of that deal.
@@ -134,7 +140,6 @@ class Reference:
                     out += self._best(self.child_for(node, c), h, kept, player, other) / count
             return out
         return sum(r * self.payoff(node, *pair(o), player) for o, r in against.items())
-
 
     def high_tie(self, node: int, i: int, j: int) -> bool:
         board = self.tree.boards[self.tree.board[node]]
@@ -186,7 +191,9 @@ def unfolded_sums(folded, sums, full) -> list[np.ndarray]:
         u, f, hand_of = stack.pop()
         if ut.kind[u] == DECISION:
             p, count = int(ut.player[u]), int(ut.children[u])
-            out[p][full.slot[u]: full.slot[u] + count] = sums[p][folded.slot[f]: folded.slot[f] + count][:, hand_of[p]]
+            out[p][full.slot[u] : full.slot[u] + count] = sums[p][folded.slot[f] : folded.slot[f] + count][
+                :, hand_of[p]
+            ]
             stack.extend((int(ut.first_child[u]) + a, int(ft.first_child[f]) + a, hand_of) for a in range(count))
         elif ut.kind[u] == CHANCE:
             deals = {ft.deal_labels[d]: d for d in range(ft.deals_start[f], ft.deals_start[f + 1])}
@@ -194,5 +201,7 @@ def unfolded_sums(folded, sums, full) -> list[np.ndarray]:
                 d = deals[ut.labels[int(ut.first_child[u]) + a]]
                 # The folded child's hand h stands for hand perms[p][map][h] of this deal.
                 inverse = [np.argsort(folded.perms[p][ft.deal_map[d]]) for p in range(2)]
-                stack.append((int(ut.first_child[u]) + a, int(ft.deal_child[d]), [inverse[p][hand_of[p]] for p in range(2)]))
+                stack.append(
+                    (int(ut.first_child[u]) + a, int(ft.deal_child[d]), [inverse[p][hand_of[p]] for p in range(2)])
+                )
     return out

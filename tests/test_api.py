@@ -7,9 +7,9 @@ import polars as pl
 import pytest
 
 import sampyong as sy
+from engine.policy import builtin_names
 from evaluator.errors import SampyongError
 from evaluator.games import PRESETS
-from engine.policy import builtin_names
 
 
 def test_run_is_the_cli_run(tmp_path):
@@ -17,9 +17,33 @@ def test_run_is_the_cli_run(tmp_path):
     tables, read lazily as polars frames; ``check`` finds it sound, then finds a removed shard."""
     args = dict(deals="30k", shard_deals="10k", players=3, seed=4, game="plo8")
     run = sy.run("showdown", backend="serial", out=tmp_path / "api", **args)
-    cli = subprocess.run([sys.executable, "-m", "sampyong", "run", "showdown", "--deals", "30k", "--shard-deals", "10k",
-                          "--players", "3", "--seed", "4", "--game", "plo8", "--backend", "serial", "--quiet",
-                          "--out", str(tmp_path / "cli")], capture_output=True, text=True, timeout=600)
+    cli = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "run",
+            "showdown",
+            "--deals",
+            "30k",
+            "--shard-deals",
+            "10k",
+            "--players",
+            "3",
+            "--seed",
+            "4",
+            "--game",
+            "plo8",
+            "--backend",
+            "serial",
+            "--quiet",
+            "--out",
+            str(tmp_path / "cli"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert cli.returncode == 0, cli.stderr[-2000:]
     printed = cli.stdout.strip().splitlines()[-1]
     assert run.dir.name == printed.rsplit("/", 1)[-1] and run.config.game == "plo8"
@@ -30,11 +54,14 @@ def test_run_is_the_cli_run(tmp_path):
     assert run.check() and "1" in run.check()[0]
 
 
-@pytest.mark.parametrize("job, options, message", [
-    ("showdown", {"policy": "regular"}, "showdown has no use for --policy"),
-    ("coin", {}, "unknown job 'coin'"),
-    ("showdown", {"deals": "1e30"}, "deal count"),
-])
+@pytest.mark.parametrize(
+    "job, options, message",
+    [
+        ("showdown", {"policy": "regular"}, "showdown has no use for --policy"),
+        ("coin", {}, "unknown job 'coin'"),
+        ("showdown", {"deals": "1e30"}, "deal count"),
+    ],
+)
 def test_run_refuses_what_the_cli_refuses(tmp_path, job, options, message):
     """A bad option or value is the CLI's one-line ``SampyongError``, and nothing is written."""
     with pytest.raises(SampyongError, match=message):
@@ -66,12 +93,47 @@ def test_each_public_name_is_read_from_the_face_that_defines_it():
         for name in names:
             assert getattr(sy, name).__module__ == f"sampyong.{face}", name
     assert sy.__all__ == [
-        "Conversion", "Equity", "Fit", "IncompleteRun", "Range", "Replays", "Run", "Tuned", "Verdict", "check", "convert",
-        "equity", "evaluate", "fit", "games", "jobs", "load_solution", "play", "policies", "precompute", "range", "ranking",
-        "replay", "report", "run", "solve", "table", "table_app", "tune", "view",
+        "Conversion",
+        "Equity",
+        "Fit",
+        "IncompleteRun",
+        "Range",
+        "Replays",
+        "Run",
+        "Tuned",
+        "Verdict",
+        "check",
+        "convert",
+        "equity",
+        "evaluate",
+        "fit",
+        "games",
+        "jobs",
+        "load_solution",
+        "play",
+        "policies",
+        "precompute",
+        "range",
+        "ranking",
+        "replay",
+        "report",
+        "run",
+        "solve",
+        "table",
+        "table_app",
+        "tune",
+        "view",
     ]
     with pytest.raises(AttributeError, match="no attribute 'api'"):
         sy.api  # noqa: B018
-    loaded = subprocess.run([sys.executable, "-c", "import sys, sampyong; print(sorted(m for m in sys.modules if m.split('.')[0] == 'sampyong'))"],
-                            capture_output=True, text=True, check=True).stdout
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, sampyong; print(sorted(m for m in sys.modules if m.split('.')[0] == 'sampyong'))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert loaded.split() == ["['sampyong']"]

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-SPEC = importlib.util.spec_from_file_location("bench_evaluator", Path(__file__).parent.parent / "bench" / "evaluator.py")
+SPEC = importlib.util.spec_from_file_location(
+    "bench_evaluator", Path(__file__).parent.parent / "bench" / "evaluator.py"
+)
 bench = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(bench)
 
@@ -36,13 +38,15 @@ def test_the_batch_entry_points_build_and_read_rows_of_cards(tmp_path, monkeypat
     (tmp_path / "phevaluator").mkdir()
     (tmp_path / "phevaluator" / "phevaluator.h").write_text(
         "int evaluate_7cards(int, int, int, int, int, int, int);\n"
-        "int evaluate_plo4_cards(int, int, int, int, int, int, int, int, int);\n")
+        "int evaluate_plo4_cards(int, int, int, int, int, int, int, int, int);\n"
+    )
     stub = tmp_path / "stub.c"
     stub.write_text(
         "int evaluate_7cards(int a, int b, int c, int d, int e, int f, int g) {\n"
         "  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g; }\n"
         "int evaluate_plo4_cards(int a, int b, int c, int d, int e, int f, int g, int h, int i) {\n"
-        "  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i; }\n")
+        "  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i; }\n"
+    )
     sources = [bench.PEERS / "phe_batch.c", stub]
     library = bench.build("phe-stub", sources, [tmp_path])
     assert bench.build("phe-stub", sources, [tmp_path])._name == library._name

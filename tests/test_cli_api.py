@@ -5,11 +5,10 @@ import re
 import sys
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from jobs import STUDIES, campaigns
 import sampyong
+from jobs import STUDIES, campaigns
 from sampyong import cli, runs
 
 runner = CliRunner()
@@ -47,7 +46,9 @@ def commands(group, prefix=""):
     """Every leaf command of the typer app, by its words (``run play``)."""
     import typer.main
 
-    context = typer.main.get_command(cli.app).make_context("sampyong", [], resilient_parsing=True) if not prefix else None
+    context = (
+        typer.main.get_command(cli.app).make_context("sampyong", [], resilient_parsing=True) if not prefix else None
+    )
     found = {}
     for name in group.list_commands(context):
         command = group.get_command(context, name)
@@ -110,7 +111,9 @@ def test_play_help_names_no_option_of_another_study():
 def test_option_help_reads_as_plain_text():
     """Every declared option's help is plain sentences: no RST backquotes, no line breaks, no space
     before a stop or comma, no square brackets (rich would read them as markup and drop them)."""
-    options = {o for study in STUDIES.values() for o in (*study.options, *study.output_options)} | {o for c in campaigns().values() for o in c.OPTIONS}
+    options = {o for study in STUDIES.values() for o in (*study.options, *study.output_options)} | {
+        o for c in campaigns().values() for o in c.OPTIONS
+    }
     for option in options:
         assert "`" not in option.help and "\n" not in option.help, option
         assert not re.search(r"\s[.,;]|\s{2}|[\[\]]", option.help), option

@@ -12,7 +12,9 @@ runner = CliRunner()
 
 def test_eval_text():
     """The human form lists each seat's high, low and chips."""
-    result = runner.invoke(app, ["eval", "--board", "Ad 8c 5h Ks 2c", "--game", "plo8", "As Ah 3s 6d", "Kh Qc Jh Td", "--pot", "101"])
+    result = runner.invoke(
+        app, ["eval", "--board", "Ad 8c 5h Ks 2c", "--game", "plo8", "As Ah 3s 6d", "Kh Qc Jh Td", "--pot", "101"]
+    )
     assert result.exit_code == 0, result.output
     assert "three_of_a_kind" in result.output and "wins 101" in result.output
 
@@ -20,7 +22,21 @@ def test_eval_text():
 def test_eval_json_shape():
     """--json prints the documented object with cards as text."""
     result = runner.invoke(
-        app, ["eval", "--game", "pls7", "--board", "Ad 7s 4h 8s Qc", "As 2c Kh", "Kd Qd Jd", "--pot", "101", "--button", "0", "--json"]
+        app,
+        [
+            "eval",
+            "--game",
+            "pls7",
+            "--board",
+            "Ad 7s 4h 8s Qc",
+            "As 2c Kh",
+            "Kd Qd Jd",
+            "--pot",
+            "101",
+            "--button",
+            "0",
+            "--json",
+        ],
     )
     data = json.loads(result.stdout)
     assert data["game"] == "pls7" and data["board"] == ["Ad", "7s", "4h", "8s", "Qc"]

@@ -8,20 +8,41 @@ is checked for its limits without computing it; every other command runs for rea
 
 import contextlib
 import io
-import os
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-import sampyong.runs as runs
 import sampyong.cli as cli
+import sampyong.runs as runs
 from pipeline.plan import MAX_DEALS, MAX_SEED, MAX_SHARDS, check_limits
 
 EXTREME_INTS = st.sampled_from([0, 1, 2, -1, 3, 8, 16, 999, 2**31, 2**63, 2**64 - 1, 2**64, -(2**70), 10**30])
-COUNTS = st.sampled_from(["1", "4", "1000", "20k", "1M", "1e3", "2.5k", "0", "-5", "1e30", "1e400", "9" * 40,
-                          "many", "", "1.5", "1e15", "1e16", "10G", "1_000"])
+COUNTS = st.sampled_from(
+    [
+        "1",
+        "4",
+        "1000",
+        "20k",
+        "1M",
+        "1e3",
+        "2.5k",
+        "0",
+        "-5",
+        "1e30",
+        "1e400",
+        "9" * 40,
+        "many",
+        "",
+        "1.5",
+        "1e15",
+        "1e16",
+        "10G",
+        "1_000",
+    ]
+)
 GAMES = st.sampled_from(["pls7", "pls", "pls7-2", "holdem", "plo", "plo8", "plo5-8", "PLS7", "stud", "", "x" * 300])
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20)
 CARDS = st.sampled_from(["As", "Kd", "Qh", "2c", "7s", "Td", "10h", "9♠", "Ah", "As", "Xx", "", "1s", "Aa"])
@@ -30,8 +51,10 @@ HANDS = st.one_of(
     st.sampled_from(["random", "As Ks Qh", "2c 3c 4c", "Ad Kd", "7h 8h 9h Th", "As Ks"]),
     TEXT,
 )
-BOARDS = st.one_of(st.sampled_from(["", "Ad 7s 4h", "Ad 7s 4h 8s Qc", "2c 3d 4h 5s 6c", "Ad 7s 4h 8s"]),
-                   st.lists(CARDS, max_size=6).map(" ".join))
+BOARDS = st.one_of(
+    st.sampled_from(["", "Ad 7s 4h", "Ad 7s 4h 8s Qc", "2c 3d 4h 5s 6c", "Ad 7s 4h 8s"]),
+    st.lists(CARDS, max_size=6).map(" ".join),
+)
 
 
 def option(name: str, values, sensible=None) -> st.SearchStrategy:
@@ -53,7 +76,12 @@ def command_line(head, *parts) -> st.SearchStrategy:
 
 RUN = command_line(
     [],
-    st.sampled_from([["run", job] for job in ("showdown", "variants", "textures", "draws", "distribution", "grid", "rulebook", "nosuch")]),
+    st.sampled_from(
+        [
+            ["run", job]
+            for job in ("showdown", "variants", "textures", "draws", "distribution", "grid", "rulebook", "nosuch")
+        ]
+    ),
     option("--game", GAMES, st.sampled_from(["pls7", "holdem", "plo8"])),
     option("--hole-use", st.sampled_from(["free", "pls-2", "2-3", "0-4", "4-4", "3-1", "x", "at-least-one", "-1-2"])),
     option("--ranking", st.sampled_from(["base", "both", "standard", "skip_over_flush", "silly"])),
@@ -82,7 +110,7 @@ def deal(draw, board_sizes=(5,)):
     board = draw(st.sampled_from(board_sizes))
     hands = draw(st.integers(1, 4))
     size = HOLE_CARDS[game]
-    holes = [" ".join(cards[board + i * size: board + (i + 1) * size]) for i in range(hands)]
+    holes = [" ".join(cards[board + i * size : board + (i + 1) * size]) for i in range(hands)]
     return ["--game", game, "--board", " ".join(cards[:board]), *holes]
 
 
@@ -111,8 +139,13 @@ EQUITY = command_line(
 RECORDS = command_line(
     [],
     st.sampled_from([["replay"], ["fit"], ["run", "records"], ["policies"]]),
-    st.lists(st.sampled_from(["hand.phh", "records", "records/deep.phh", "deep.toml", "bad.phh", "missing.phh",
-                              "deals.jsonl"]), min_size=1, max_size=2),
+    st.lists(
+        st.sampled_from(
+            ["hand.phh", "records", "records/deep.phh", "deep.toml", "bad.phh", "missing.phh", "deals.jsonl"]
+        ),
+        min_size=1,
+        max_size=2,
+    ),
     option("--game", GAMES, st.sampled_from(["holdem", "pls7"])),
     option("--against", st.sampled_from(["regular", "nosuch", "deep.toml", "", "hand.phh"])),
     option("--hands", COUNTS),
@@ -129,14 +162,32 @@ def workdir(tmp_path_factory) -> Path:
     """A folder with a finished run, a broken one, and JSON-lines files for ``eval --input``."""
     root = tmp_path_factory.mktemp("fuzz")
     with contextlib.chdir(root):
-        code, _ = invoke(["run", "showdown", "--deals", "3000", "--shard-deals", "1000", "--players", "3",
-                          "--backend", "serial", "--out", "outputs", "--quiet"], real_run=True)
+        code, _ = invoke(
+            [
+                "run",
+                "showdown",
+                "--deals",
+                "3000",
+                "--shard-deals",
+                "1000",
+                "--players",
+                "3",
+                "--backend",
+                "serial",
+                "--out",
+                "outputs",
+                "--quiet",
+            ],
+            real_run=True,
+        )
     assert code == 0
     run_dir = next((root / "outputs" / "showdown").iterdir())
     run_dir.rename(root / "run")
     (root / "brokenrun").mkdir()
     (root / "brokenrun" / "run.json").write_text('{"job": "showdown", "game": 3}')
-    (root / "deals.jsonl").write_text('{"game": "plo8", "board": "Ad 8c 5h Ks 2c", "hands": ["As Ah 3s 6d", "Kh Qc Jh Td"]}\n')
+    (root / "deals.jsonl").write_text(
+        '{"game": "plo8", "board": "Ad 8c 5h Ks 2c", "hands": ["As Ah 3s 6d", "Kh Qc Jh Td"]}\n'
+    )
     (root / "bad.jsonl").write_text('{"board": "Ad 8c 5h Ks 2c", "hands": ["As Ah", 3], "pot": -7}\n[1, 2]\n')
     # Nested too deep for the parsers (they recurse once per level): one line and exit 2, as any bad file.
     (root / "deep.jsonl").write_text("[" * 100_000 + "\n")
@@ -145,7 +196,8 @@ def workdir(tmp_path_factory) -> Path:
     (root / "deep.toml").write_text("name = " + "[" * 5000 + "\n")
     (root / "hand.phh").write_text(
         'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [100, 100]\n'
-        'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]\nfinishing_stacks = [98, 102]\n')
+        'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]\nfinishing_stacks = [98, 102]\n'
+    )
     (root / "bad.phh").write_text("variant = \n")
     return root
 
@@ -238,8 +290,16 @@ def test_random_record_command_lines(workdir, monkeypatch, args):
     _check(workdir, args, monkeypatch)
 
 
-@pytest.mark.parametrize("args", [["replay", "records/deep.phh"], ["fit", "records/deep.phh"], ["run", "records", "records"],
-                                  ["policies", "deep.toml"], ["eval", "--input", "deep.jsonl"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "records/deep.phh"],
+        ["fit", "records/deep.phh"],
+        ["run", "records", "records"],
+        ["policies", "deep.toml"],
+        ["eval", "--input", "deep.jsonl"],
+    ],
+)
 def test_records_nested_too_deep_end_in_one_line(workdir, monkeypatch, args):
     """A file nested five thousand levels deep ends the command in one line naming the file, exit 2, nothing written."""
     _check(workdir, args, monkeypatch)

@@ -5,9 +5,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from sampyong import cli, runs
 from pipeline.backends import RayBackend, SerialBackend
 from pipeline.plan import RunConfig
+from sampyong import cli, runs
 
 runner = CliRunner()
 
@@ -29,15 +29,47 @@ def test_run_flags_build_the_config(captured, tmp_path):
     """Every flag lands in RunConfig or the backend; the last line printed is the run directory."""
     result = runner.invoke(
         cli.app,
-        ["run", "showdown", "--game", "pls7", "--ranking", "skip_over_flush", "--low", "8", "--hole-use", "2-3",
-         "--deals", "200M", "--players", "6", "--seed", "9", "--shard-deals", "1_000_000", "--address", "auto",
-         "--workers", "3", "--out", str(tmp_path), "--no-resume", "--quiet"],
+        [
+            "run",
+            "showdown",
+            "--game",
+            "pls7",
+            "--ranking",
+            "skip_over_flush",
+            "--low",
+            "8",
+            "--hole-use",
+            "2-3",
+            "--deals",
+            "200M",
+            "--players",
+            "6",
+            "--seed",
+            "9",
+            "--shard-deals",
+            "1_000_000",
+            "--address",
+            "auto",
+            "--workers",
+            "3",
+            "--out",
+            str(tmp_path),
+            "--no-resume",
+            "--quiet",
+        ],
     )
     assert result.exit_code == 0, result.output
     call = captured[0]
     assert call["config"] == RunConfig(
-        job="showdown", game="pls7", deals=200_000_000, shard_deals=1_000_000, players=6, seed=9,
-        hole_use="2-3", ranking="skip_over_flush", low="8",
+        job="showdown",
+        game="pls7",
+        deals=200_000_000,
+        shard_deals=1_000_000,
+        players=6,
+        seed=9,
+        hole_use="2-3",
+        ranking="skip_over_flush",
+        low="8",
     )
     assert isinstance(call["backend"], RayBackend) and call["backend"].address == "auto"
     assert call["backend"].workers == 3
@@ -51,7 +83,9 @@ def test_run_defaults(captured, monkeypatch):
     result = runner.invoke(cli.app, ["run", "showdown"])
     assert result.exit_code == 0, result.output
     call = captured[0]
-    assert call["config"] == RunConfig(job="showdown", game="pls7", deals=20_000_000, shard_deals=1_000_000, players=8, seed=0)
+    assert call["config"] == RunConfig(
+        job="showdown", game="pls7", deals=20_000_000, shard_deals=1_000_000, players=8, seed=0
+    )
     assert call["backend"].address == "local" and str(call["out"]) == "outputs"
     assert call["resume"] is True
 
@@ -125,11 +159,10 @@ def test_version_and_help():
 def test_the_cli_names_no_study():
     """sampyong/cli.py is handed studies by name through jobs.STUDIES: it imports no study module
     and compares no string with a study's name."""
+    import re
     from pathlib import Path
 
     from jobs import STUDIES
-
-    import re
 
     text = (Path(__file__).resolve().parents[1] / "sampyong" / "cli.py").read_text()
     text = re.sub(r'command\("[a-z]+"\)', "", text)  # a command's own name (sampyong solve) names no study

@@ -35,11 +35,20 @@ def cluster():
 def test_run_scales_out_to_a_node_that_joins(cluster, tmp_path):
     """With one 1-CPU node one shard runs at a time; once a 2-CPU node joins, three do, through
     a token-authenticated head reached by --address alone, and the tables equal a serial run's."""
-    serial = subprocess.run(["sampyong", *RUN, "--backend", "serial", "--out", str(tmp_path / "serial")],
-                            capture_output=True, text=True, check=True)
+    serial = subprocess.run(
+        ["sampyong", *RUN, "--backend", "serial", "--out", str(tmp_path / "serial")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     with TaskCounter() as counter:
-        driver = subprocess.Popen(["sampyong", *RUN, "--address", cluster.address, "--out", str(tmp_path / "ray")],
-                                  env=cluster.driver_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        driver = subprocess.Popen(
+            ["sampyong", *RUN, "--address", cluster.address, "--out", str(tmp_path / "ray")],
+            env=cluster.driver_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.time() + 120
         while counter.polls_busy < 5 and driver.poll() is None and time.time() < deadline:
             time.sleep(0.05)
@@ -66,8 +75,24 @@ def test_embedded_run_ignores_a_cluster_recorded_on_the_machine(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     env.update(RAY_TMPDIR=str(ray_tmp), RAY_USAGE_STATS_ENABLED="0")
     try:
-        result = subprocess.run(["sampyong", "run", "showdown", "--deals", "20000", "--shard-deals", "10000",
-                                 "--out", str(tmp_path), "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+        result = subprocess.run(
+            [
+                "sampyong",
+                "run",
+                "showdown",
+                "--deals",
+                "20000",
+                "--shard-deals",
+                "10000",
+                "--out",
+                str(tmp_path),
+                "--quiet",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     finally:
         shutil.rmtree(ray_tmp, ignore_errors=True)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -81,20 +106,40 @@ def test_play_ranks_hands_in_the_driver_and_no_worker_cache_gets_a_grid(tmp_path
     root = Path(tempfile.mkdtemp(prefix="rp", dir="/tmp"))
     worker_cache = tmp_path / "worker-cache"
     worker_cache.mkdir()
-    play = ["run", "play", "--game", "pls7", "--deals", "4000", "--shard-deals", "1000", "--policy",
-            "regular,loose,tight,station,pro-like,regular", "--quiet"]
+    play = [
+        "run",
+        "play",
+        "--game",
+        "pls7",
+        "--deals",
+        "4000",
+        "--shard-deals",
+        "1000",
+        "--policy",
+        "regular,loose,tight,station,pro-like,regular",
+        "--quiet",
+    ]
     cluster = LocalCluster(root)
     try:
         cluster.add_node(cpus=2, env={"SAMPYONG_CACHE": str(worker_cache)})
         cluster.wait_for_cpus(2)
-        ray = subprocess.run(["sampyong", *play, "--address", cluster.address, "--out", str(tmp_path / "ray")],
-                             env=cluster.driver_env, capture_output=True, text=True, timeout=1200)
+        ray = subprocess.run(
+            ["sampyong", *play, "--address", cluster.address, "--out", str(tmp_path / "ray")],
+            env=cluster.driver_env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
     finally:
         cluster.shutdown()
         shutil.rmtree(root, ignore_errors=True)
     assert ray.returncode == 0, ray.stderr[-2000:]
-    serial = subprocess.run(["sampyong", *play, "--backend", "serial", "--out", str(tmp_path / "serial")],
-                            capture_output=True, text=True, timeout=1200)
+    serial = subprocess.run(
+        ["sampyong", *play, "--backend", "serial", "--out", str(tmp_path / "serial")],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert serial.returncode == 0, serial.stderr[-2000:]
     assert tables(Path(ray.stdout.strip().splitlines()[-1])) == tables(Path(serial.stdout.strip().splitlines()[-1]))
     kept = [p.relative_to(worker_cache).as_posix() for p in worker_cache.rglob("*") if p.is_file()]

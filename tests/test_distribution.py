@@ -31,13 +31,12 @@ from evaluator import reference
 from evaluator.errors import SampyongError
 from evaluator.games import Category
 from jobs import STUDIES, distribution
-from jobs.distribution import HOLDEM_7
 from jobs.common import game_of
+from jobs.distribution import HOLDEM_7
 from pipeline import runner
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, ShardSpec
 from tests.helpers import execute
-
 
 SMALL_DECK = np.sort(np.random.default_rng(3).choice(52, 14, replace=False)).astype(np.uint8)
 
@@ -45,8 +44,10 @@ SMALL_DECK = np.sort(np.random.default_rng(3).choice(52, 14, replace=False)).ast
 def _small_deck_plan(config):
     """The job's plan for a 14-card deck: shard i takes the pools whose lowest card is card i."""
     size = distribution.pool_size(config)
-    return [ShardSpec(index=i, deals=comb(len(SMALL_DECK) - 1 - i, size - 1), root_seed=0)
-            for i in range(len(SMALL_DECK) - size + 1)]
+    return [
+        ShardSpec(index=i, deals=comb(len(SMALL_DECK) - 1 - i, size - 1), root_seed=0)
+        for i in range(len(SMALL_DECK) - size + 1)
+    ]
 
 
 @pytest.mark.parametrize("name, ranking", [("pls7", None), ("holdem", None), ("pls7", "both")])
@@ -55,7 +56,9 @@ def test_small_deck_equals_brute_force(name, ranking, tmp_path, monkeypatch):
     column of both tables equals a count over every pool with the reference evaluator:
     categories' best, present, pools and their shares; low's low_pools per qualifier (the best
     8-or-better low's top card at most the qualifier), pools and low_share."""
-    config = distribution.configure(RunConfig(job="distribution", game=name, deals=1, shard_deals=0, players=1, seed=0, ranking=ranking))
+    config = distribution.configure(
+        RunConfig(job="distribution", game=name, deals=1, shard_deals=0, players=1, seed=0, ranking=ranking)
+    )
     g = game_of(config)
     size = g.hole_cards + g.board_cards
     monkeypatch.setattr(distribution, "DECK", SMALL_DECK)
@@ -108,7 +111,9 @@ def test_low_hand_count_matches_the_rule_book():
 
 @pytest.fixture(scope="module")
 def holdem_run(tmp_path_factory):
-    config = distribution.configure(RunConfig(job="distribution", game="holdem", deals=1, shard_deals=1, players=2, seed=5))
+    config = distribution.configure(
+        RunConfig(job="distribution", game="holdem", deals=1, shard_deals=1, players=2, seed=5)
+    )
     return execute(config, SerialBackend(), tmp_path_factory.mktemp("distribution"), quiet=True)
 
 

@@ -200,7 +200,9 @@ def _check_against_reference(game_name, knobs, deals, seed, monkeypatch, tmp_pat
         return cards
 
     monkeypatch.setattr(draws, "deal_cards", spy)
-    config = RunConfig(job="draws", game=game_name, deals=deals, shard_deals=deals * 2 // 3, players=2, seed=seed, **knobs)
+    config = RunConfig(
+        job="draws", game=game_name, deals=deals, shard_deals=deals * 2 // 3, players=2, seed=seed, **knobs
+    )
     game = game_of(config)
     study = dataclasses.replace(STUDIES["draws"], prepare=lambda config: None)  # no warm-up deals
     run_dir = runner.execute(study, config, SerialBackend(), tmp_path, quiet=True)  # 2 unequal shards, summed
@@ -258,7 +260,9 @@ def test_tables_equal_a_reference_brute_force(game_name, knobs, deals, monkeypat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_name, knobs", [("pls7", {}), ("pls", {"ranking": "both"}), ("pls7-2", {}), ("holdem", {})])
+@pytest.mark.parametrize(
+    "game_name, knobs", [("pls7", {}), ("pls", {"ranking": "both"}), ("pls7-2", {}), ("holdem", {})]
+)
 def test_tables_equal_a_reference_brute_force_large(game_name, knobs, monkeypatch, tmp_path, ci_size):
     """Slow: the same brute force on 6,000 sampled turns per game (CI: 1,500)."""
     _check_against_reference(game_name, knobs, ci_size(full=6000, ci=1500), 9, monkeypatch, tmp_path)

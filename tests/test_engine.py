@@ -441,8 +441,11 @@ def test_one_seat_extra_antes_and_negative_amounts_are_refused():
         Hand(HOLDEM, NO_LIMIT, stacks=[100], blinds=[1])
     with pytest.raises(SampyongError, match="^a hand needs two or more seats"):
         Hand(HOLDEM, NO_LIMIT, stacks=[100] * 3, blinds=[1, 2, 0], antes=[0, 0, 0, 0])
-    for stacks, blinds, antes in (([-1, 100, 100], [1, 2, 0], None), ([100] * 3, [-1, 2, 0], None),
-                                  ([100] * 3, [1, 2, 0], [0, -1, 0])):
+    for stacks, blinds, antes in (
+        ([-1, 100, 100], [1, 2, 0], None),
+        ([100] * 3, [-1, 2, 0], None),
+        ([100] * 3, [1, 2, 0], [0, -1, 0]),
+    ):
         with pytest.raises(SampyongError, match="^stacks, blinds and antes cannot be negative$"):
             Hand(HOLDEM, NO_LIMIT, stacks=stacks, blinds=blinds, antes=antes)
     with pytest.raises(SampyongError, match="^the minimum bet cannot be negative$"):

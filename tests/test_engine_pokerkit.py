@@ -51,8 +51,8 @@ from engine.chance import FOLD, RAISE, random_action  # noqa: E402
 from engine.fast import play_batch  # noqa: E402
 from engine.hand import Hand, IllegalAction, Legal  # noqa: E402
 from engine.policy import Policy, Random  # noqa: E402
-from evaluator.cards import parse_cards  # noqa: E402
 from evaluator import reference  # noqa: E402
+from evaluator.cards import parse_cards  # noqa: E402
 from evaluator.games import game  # noqa: E402
 from evaluator.settle import side_pots, split_pot  # noqa: E402
 
@@ -68,8 +68,11 @@ AUTOMATIONS = (
 )
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
 BLINDS, MIN_BET = (1, 2), 2
-RANDOM_LEGAL = Policy("random-legal", style="random-legal",
-                      random=Random(fold=0.15, check_call=0.45, bet_raise=0.40, min_raise=0.3, max_raise=0.25))
+RANDOM_LEGAL = Policy(
+    "random-legal",
+    style="random-legal",
+    random=Random(fold=0.15, check_call=0.45, bet_raise=0.40, min_raise=0.3, max_raise=0.25),
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +122,9 @@ class Tally:
             f"{self.side_pot_hands} with side pots, {self.showdowns} showdowns, "
             f"{self.fast_compared} also played by the numba engine"
         ]
-        lines += [f"  skipped {n}: {reason} (first: {self.examples[reason]})" for reason, n in sorted(self.skips.items())]
+        lines += [
+            f"  skipped {n}: {reason} (first: {self.examples[reason]})" for reason, n in sorted(self.skips.items())
+        ]
         return "\n".join(lines)
 
 
@@ -134,9 +139,7 @@ def new_pair(code: str, stacks, antes=None, blinds=BLINDS):
     variant = VARIANTS[code]
     n = len(stacks)
     antes = list(antes) if antes is not None else [0] * n
-    state = variant.peer.create_state(
-        AUTOMATIONS, False, antes, blinds, MIN_BET, list(stacks), n, mode=Mode.TOURNAMENT
-    )
+    state = variant.peer.create_state(AUTOMATIONS, False, antes, blinds, MIN_BET, list(stacks), n, mode=Mode.TOURNAMENT)
     hand = Hand(game(variant.game), variant.betting, list(stacks), [*blinds, *[0] * (n - 2)], antes, min_bet=MIN_BET)
     return state, hand
 
@@ -177,7 +180,7 @@ class Street:
 
     def short_all_ins_since(self, seat: int) -> int:
         """Raises short of a full raise since ``seat`` last acted."""
-        return sum(self.shorts[self.last_action.get(seat, 0):])
+        return sum(self.shorts[self.last_action.get(seat, 0) :])
 
     def reopened(self, seat: int, top: int) -> bool:
         """Whether ``seat`` may raise by Rules 96/96a: it has not acted yet, or what it faces
@@ -192,7 +195,9 @@ def classify(state, street: Street, betting, peer: tuple, ours: tuple) -> str | 
     seat, top = ours[0], max(state.bets)
     others = [i for i in range(len(state.stacks)) if i != seat and state.statuses[i]]
     if peer[3] is not None and ours[3] is None and not street.reopened(seat, top):
-        return ISSUE_45  # only the raise differs: pokerkit allows it, yet the seat acted and faces less than a full raise
+        return (
+            ISSUE_45  # only the raise differs: pokerkit allows it, yet the seat acted and faces less than a full raise
+        )
     if (
         peer[3] is None
         and ours[3] is not None
@@ -297,7 +302,9 @@ def play_one(code: str, seed, number: int, tally: Tally, record: list | None = N
             tally.compared += 1
         seat, top = ours[0], max(state.bets)
         step = len(hand.actions) - n  # actions and board deals so far, as both engines count them
-        choice, amount = random_action(row, key, step, ours[1], ours[3] if raise_ok else -1, ours[4] if raise_ok else -1)
+        choice, amount = random_action(
+            row, key, step, ours[1], ours[3] if raise_ok else -1, ours[4] if raise_ok else -1
+        )
         if choice == FOLD:
             state.fold()
             hand.fold()
@@ -345,16 +352,28 @@ def fast_agrees(code: str, hand: Hand, stacks, cards, key: int, where: str) -> N
     import numpy as np
 
     n = len(stacks)
-    fast = play_batch(hand.game, hand.betting, [RANDOM_LEGAL] * n, list(stacks), [*BLINDS, *[0] * (n - 2)],
-                      np.array([cards], np.uint8), np.array([key], np.uint64), np.full((1, n), 0.5), keep_actions=True)
-    played = [a for a in hand.actions if not a.startswith("d dh") and " sm " not in a]  # the fast engine logs no showdown
+    fast = play_batch(
+        hand.game,
+        hand.betting,
+        [RANDOM_LEGAL] * n,
+        list(stacks),
+        [*BLINDS, *[0] * (n - 2)],
+        np.array([cards], np.uint8),
+        np.array([key], np.uint64),
+        np.full((1, n), 0.5),
+        keep_actions=True,
+    )
+    played = [
+        a for a in hand.actions if not a.startswith("d dh") and " sm " not in a
+    ]  # the fast engine logs no showdown
     logged = fast.actions[0, : fast.action_count[0]]
     assert len(played) == len(logged), f"{where}: {played} against {logged.tolist()}"
     for action, (seat, kind, amount) in zip(played, logged.tolist()):
         words = action.split()
         expected = ("d", "db") if seat < 0 else (f"p{seat + 1}", ("f", "cc", "cbr")[kind])
         assert tuple(words[:2]) == expected and (kind != RAISE or seat < 0 or int(words[2]) == amount), (
-            f"{where}: {played} against {logged.tolist()}")
+            f"{where}: {played} against {logged.tolist()}"
+        )
     assert fast.finishing[0].tolist() == hand.finishing_stacks, where
 
 
@@ -434,7 +453,10 @@ def test_pokerkit_issue_45_short_raise_over_limpers_reopens():
         hand.raise_to(5)
     # pokerkit measured the raise of 1 against its largest earlier raise, 0, so counted it full.
     assert state.completion_betting_or_raising_amount == 1 and 2 not in state.acted_player_indices
-    assert (state.min_completion_betting_or_raising_to_amount, state.max_completion_betting_or_raising_to_amount) == (5, 100)
+    assert (state.min_completion_betting_or_raising_to_amount, state.max_completion_betting_or_raising_to_amount) == (
+        5,
+        100,
+    )
     assert state.can_complete_bet_or_raise_to(5)
 
 
@@ -510,7 +532,16 @@ def test_pokerkit_a_further_short_all_in_closes_what_short_all_ins_reopened():
         for _ in range(6):
             both(state, hand, "call")
         deal_board(state, hand, "2d7d9h")
-        for action in (("raise", 2), ("raise", 10), ("call",), ("raise", 46), ("raise", 65), ("raise", 93), ("call",), last):
+        for action in (
+            ("raise", 2),
+            ("raise", 10),
+            ("call",),
+            ("raise", 46),
+            ("raise", 65),
+            ("raise", 93),
+            ("call",),
+            last,
+        ):
             both(state, hand, *action)
         assert hand.actor == state.actor_index == 3
         assert our_options(hand)[3:] == (100, 100)

@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from evaluator import reference
 import evaluator.equity
 import evaluator.range_showdown
+from evaluator import reference
 from evaluator.cards import format_cards, make_card, parse_cards
 from evaluator.equity import equity
 from evaluator.errors import SampyongError
 from evaluator.games import game
-from tests.equity_reference import brute_force_equity
 from sampyong.cli import app
+from tests.equity_reference import brute_force_equity
 
 
 def test_aces_against_kings_specific_suits():
@@ -38,7 +38,10 @@ def test_aces_against_kings_averaged_over_suits():
     assert round(100 * sum(values) / len(values), 2) == 81.95
 
 
-@pytest.mark.parametrize("game, hands, board", [("holdem", ["As Ah", "Kd Kc"], "Qs 7d 2c"), ("pls7", ["As 2h 3d", "Kd Kc Qs", "7c 8c 9c"], "4s 5h Td")])
+@pytest.mark.parametrize(
+    "game, hands, board",
+    [("holdem", ["As Ah", "Kd Kc"], "Qs 7d 2c"), ("pls7", ["As 2h 3d", "Kd Kc Qs", "7c 8c 9c"], "4s 5h Td")],
+)
 def test_exact_and_monte_carlo_agree(game, hands, board):
     """Sampled equity lies within 4 standard errors of the exact value."""
     exact = equity(game, hands, board=board)
@@ -61,8 +64,10 @@ def _reference_parts(g, holes, board):
     low_winners = [p for p, lo in enumerate(lows) if lo and lo == max(lows)]
     high_pot = Fraction(1, 2) if low_winners else Fraction(1)
     return [
-        (high_pot / len(high_winners) if p in high_winners else Fraction(0),
-         Fraction(1, 2) / len(low_winners) if p in low_winners else Fraction(0))
+        (
+            high_pot / len(high_winners) if p in high_winners else Fraction(0),
+            Fraction(1, 2) / len(low_winners) if p in low_winners else Fraction(0),
+        )
         for p in range(len(holes))
     ]
 
@@ -76,14 +81,16 @@ def _stats(parts_per_deal):
         low = [d[p][1] for d in parts_per_deal]
         share = [h + lo for h, lo in zip(high, low)]
         n = len(share)
-        out.append({
-            "equity": sum(share) / n,
-            "win": Fraction(sum(s == 1 for s in share), n),
-            "tie": Fraction(sum(0 < s < 1 for s in share), n),
-            "high": sum(high) / n,
-            "low": sum(low) / n,
-            "sd": statistics.pstdev([float(s) for s in share]),
-        })
+        out.append(
+            {
+                "equity": sum(share) / n,
+                "win": Fraction(sum(s == 1 for s in share), n),
+                "tie": Fraction(sum(0 < s < 1 for s in share), n),
+                "high": sum(high) / n,
+                "low": sum(low) / n,
+                "sd": statistics.pstdev([float(s) for s in share]),
+            }
+        )
     return out
 
 
@@ -135,8 +142,10 @@ def test_monte_carlo_random_hand_within_4_se_of_a_brute_force(game_name, hero, b
     result = equity(game_name, [hero, "random"], board=board, dead=dead, samples=samples, seed=7, exact=False)
     assert not result["exact"] and result["samples"] == samples
     hero_cards, board_cards = parse_cards(hero), parse_cards(board)
-    parts = [_reference_parts(g, [hero_cards, list(other)], board_cards)
-             for other in itertools.combinations(_unseen(hero, board, dead), g.hole_cards)]
+    parts = [
+        _reference_parts(g, [hero_cards, list(other)], board_cards)
+        for other in itertools.combinations(_unseen(hero, board, dead), g.hole_cards)
+    ]
     expected = _stats(parts)
     for p, (got, want) in enumerate(zip(result["hands"], expected)):
         per_deal = {
@@ -156,7 +165,9 @@ def test_cli_json():
     """--json prints the documented object with As Ah winning 42 of 44 rivers against Kd Kc on Qs 7d 2c 3h."""
     # Counted by hand: only Ks and Kh make the kings a set, and no river makes a straight or a
     # flush (the board is rainbow and A-2-3 needs both 4 and 5).
-    result = CliRunner().invoke(app, ["equity", "As Ah", "Kd Kc", "--game", "holdem", "--board", "Qs 7d 2c 3h", "--json"])
+    result = CliRunner().invoke(
+        app, ["equity", "As Ah", "Kd Kc", "--game", "holdem", "--board", "Qs 7d 2c 3h", "--json"]
+    )
     data = json.loads(result.stdout)
     assert data["exact"] is True and data["samples"] == 44 and data["board"] == "Qs 7d 2c 3h"
     assert set(data["hands"][0]) >= {"hand", "equity", "win", "tie", "equity_se"}
@@ -171,6 +182,7 @@ def test_cli_samples_force_sampling_and_threads_change_nothing():
     """--samples samples even what enumerates at once; --threads 1 and 2 print the same exact
     answer; --exact enumerates what the budget would sample (a hand against a random hand
     before the flop, 0.5 s or so)."""
+
     def run(*args):
         result = CliRunner().invoke(app, ["equity", *args, "--game", "holdem", "--json"])
         assert result.exit_code == 0, result.stderr
@@ -313,7 +325,11 @@ def test_two_random_hands_on_a_flop_match_a_brute_force():
     assert len(shares) == 28 * 15 * 6
     for p, got in enumerate(result["hands"]):
         share = [d[p] for d in shares]
-        for field, values in (("equity", share), ("win", [float(s == 1) for s in share]), ("tie", [float(0 < s < 1) for s in share])):
+        for field, values in (
+            ("equity", share),
+            ("win", [float(s == 1) for s in share]),
+            ("tie", [float(0 < s < 1) for s in share]),
+        ):
             se = statistics.pstdev(values) / samples**0.5
             assert abs(got[field] - statistics.fmean(values)) <= 4 * se + 1e-12, (p, field)
 
@@ -350,11 +366,18 @@ def test_range_results_give_combos_and_hands_do_not():
     assert all("combos" not in h for h in equity("holdem", ["As Ah", "Kd Kc"], board="Qs 7d 2c 3h")["hands"])
 
 
-@pytest.mark.parametrize("game_name, hands, board", [
-    ("holdem", ["As Ah", "Kd Kc", "7c 2d"], "Qs 7d 2c"),
-    ("pls7", ["As 2h 3d", "Kc Kd 4s"], "5h 6c 9d"),  # high and low
-    ("holdem", ["As Ah", "Kd Kc", "Qs Qh", "Jd Jc", "Ts Th", "9d 9c", "8s 8h", "7d 7c", "6s 6h"], "2c 3c 4d"),  # 9 seats
-])
+@pytest.mark.parametrize(
+    "game_name, hands, board",
+    [
+        ("holdem", ["As Ah", "Kd Kc", "7c 2d"], "Qs 7d 2c"),
+        ("pls7", ["As 2h 3d", "Kc Kd 4s"], "5h 6c 9d"),  # high and low
+        (
+            "holdem",
+            ["As Ah", "Kd Kc", "Qs Qh", "Jd Jc", "Ts Th", "9d 9c", "8s 8h", "7d 7c", "6s 6h"],
+            "2c 3c 4d",
+        ),  # 9 seats
+    ],
+)
 def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, hands, board):
     """A small exact enumeration of fixed hands reads the tables in numpy (``evaluator.vectorized``)
     in a process without numba; through the fixed-hands kernel, every figure of the answer is the same."""
@@ -367,6 +390,7 @@ def test_numpy_and_numba_enumerate_to_the_same_answer(monkeypatch, game_name, ha
             if answer is not None:  # the small path declines spots it does not cover
                 picked.append(name)
             return answer
+
         return call
 
     monkeypatch.setattr(evaluator.equity, "_light_equity", spy(light_path, "numpy"))
@@ -391,15 +415,18 @@ def test_boards_complete_the_board_with_every_subset_in_order(monkeypatch, size,
     assert np.concatenate(blocks).tolist() == [board + list(c) for c in itertools.combinations(rest, missing)]
 
 
-@pytest.mark.parametrize("game_name, hands, board, dead", [
-    ("holdem", ["As Ks", "Qd Qc"], "Qh 7s 2d 9c", ""),  # the turn OMPEval answers in 0.04 ms
-    ("holdem", ["As Ah", "QQ+,AKs,JTs"], "Ks 7d 2c 3h 9s", ""),  # a river against a range
-    ("holdem", ["AsQs, AhQh@50", "QQ, JsTs", "Jd Jc"], "Ks 7s 2c 3s", "4s"),  # weights, three-way, a flush to come
-    ("holdem", ["Ad Kd", "random"], "Qd 7d 2c 3h 9s", ""),  # a river against every hand
-    ("holdem", ["Ah Kh", "7c 7d"], "", "2s 3s"),  # preflop, dead cards
-    ("pls7", ["KK*!KKK@50", "As 2h 3d"], "4s 5h Td Kc", "9c"),  # high and low, a weighted range
-    ("pls", ["AsKsQs", "JJ*, TsTh9s"], "2s 3s 4d 5c", ""),
-])
+@pytest.mark.parametrize(
+    "game_name, hands, board, dead",
+    [
+        ("holdem", ["As Ks", "Qd Qc"], "Qh 7s 2d 9c", ""),  # the turn OMPEval answers in 0.04 ms
+        ("holdem", ["As Ah", "QQ+,AKs,JTs"], "Ks 7d 2c 3h 9s", ""),  # a river against a range
+        ("holdem", ["AsQs, AhQh@50", "QQ, JsTs", "Jd Jc"], "Ks 7s 2c 3s", "4s"),  # weights, three-way, a flush to come
+        ("holdem", ["Ad Kd", "random"], "Qd 7d 2c 3h 9s", ""),  # a river against every hand
+        ("holdem", ["Ah Kh", "7c 7d"], "", "2s 3s"),  # preflop, dead cards
+        ("pls7", ["KK*!KKK@50", "As 2h 3d"], "4s 5h Td Kc", "9c"),  # high and low, a weighted range
+        ("pls", ["AsKsQs", "JJ*, TsTh9s"], "2s 3s 4d 5c", ""),
+    ],
+)
 def test_small_spots_answer_as_the_general_path_and_the_brute_force(monkeypatch, game_name, hands, board, dead):
     counts_result = evaluator.equity._counts_result
     """Small spots of free-use games take two kernel calls (``_small_equity``); every figure equals

@@ -47,7 +47,7 @@ FULL_DECK = frozenset(range(52))
 # --- the oracle ----------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _strengths(game_name: str, hole: tuple[int, ...], board: tuple[int, ...]) -> tuple[int, int | None]:
     """(high strength, low strength or None) of one hand by the reference evaluator."""
     shown = reference.showdown(game(game_name), hole, board)
@@ -117,7 +117,7 @@ class Expected:
     scooped: bool  # some player took both halves of a pot with a low
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def oracle(game_name: str, hands: tuple[str, ...], board: str = "", dead: str = "") -> Expected:
     """Brute force: every compatible hand assignment (weighted by the product of its range
     weights) times every board completion, each pot split in exact fractions."""

@@ -84,7 +84,9 @@ def players_at(hand) -> list[int]:
 
 
 def random_legal(fold=0.25, check_call=0.45, bet_raise=0.30, min_raise=0.3, max_raise=0.3) -> Policy:
-    return Policy("random-legal", style="random-legal", random=Random(fold, check_call, bet_raise, min_raise, max_raise))
+    return Policy(
+        "random-legal", style="random-legal", random=Random(fold, check_call, bet_raise, min_raise, max_raise)
+    )
 
 
 def policy(spec) -> Policy:
@@ -102,13 +104,16 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
     hole = cards[:, : seats * g.hole_cards].reshape(hands, seats, g.hole_cards)
     ranks = np.array([[percentile(sorted(h.tolist())) for h in row] for row in hole])
     ranking = percentile if isinstance(percentile, HandRanking) else None
-    fast = play_batch(g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking,
-                      keep_stats=True)
+    fast = play_batch(
+        g, betting, policies, stacks, blinds, cards, keys, ranks, keep_actions=True, ranking=ranking, keep_stats=True
+    )
     fast.references = []
     for i in range(hands):
         ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], percentile)
         where = f"{name} hand {i}"
-        assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), where
+        assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), (
+            where
+        )
         assert fast.finishing[i].tolist() == ref.finishing_stacks, where
         assert fast.voluntary[i].tolist() == [s in ref.voluntary for s in range(seats)], where
         assert fast.reached[i] == reached(ref) and fast.pot[i] == ref.pot, where
@@ -121,10 +126,19 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
     return fast
 
 
-@pytest.mark.parametrize("name, betting, seats, hands", [
-    ("pls7", POT_LIMIT, 6, 1000), ("holdem", NO_LIMIT, 6, 1000), ("plo8", POT_LIMIT, 6, 1000), ("plo", POT_LIMIT, 6, 1000),
-    ("holdem", FIXED_LIMIT, 4, 300), ("plo8", POT_LIMIT, 5, 300), ("plo", POT_LIMIT, 2, 300), ("pls7", NO_LIMIT, 3, 300),
-])
+@pytest.mark.parametrize(
+    "name, betting, seats, hands",
+    [
+        ("pls7", POT_LIMIT, 6, 1000),
+        ("holdem", NO_LIMIT, 6, 1000),
+        ("plo8", POT_LIMIT, 6, 1000),
+        ("plo", POT_LIMIT, 6, 1000),
+        ("holdem", FIXED_LIMIT, 4, 300),
+        ("plo8", POT_LIMIT, 5, 300),
+        ("plo", POT_LIMIT, 2, 300),
+        ("pls7", NO_LIMIT, 3, 300),
+    ],
+)
 def test_fast_engine_equals_the_reference_hand_by_hand(name, betting, seats, hands):
     """Mixed policies, 1,000 six-handed hands per game (and 300 of other tables and structures):
     every action and every finishing stack agree."""
@@ -136,8 +150,9 @@ def test_percentiles_exactly_on_the_policies_thresholds_agree():
     """Percentiles equal to a policy's thresholds (open, call, overcall, re-raise shares): both
     engines take the same side of every boundary (a hand exactly at a share is outside it)."""
     regular = builtin("regular").preflop
-    edges = sorted({regular.open_early, regular.open_late, regular.call, regular.overcall, regular.reraise,
-                    regular.call_reraised})
+    edges = sorted(
+        {regular.open_early, regular.open_late, regular.call, regular.overcall, regular.reraise, regular.call_reraised}
+    )
 
     def on_an_edge(hole) -> float:
         return edges[sum(hole) % len(edges)]
@@ -147,8 +162,12 @@ def test_percentiles_exactly_on_the_policies_thresholds_agree():
 
 
 BY_STREET = [  # bluffs, and thresholds that differ by street (None: the street plays as the flop)
-    dict(bluff=0.3), dict(bluff=0.2, bet_river=0.55, call_factor_river=2.5), dict(bluff=0.45, bluff_turn=0.1),
-    dict(bet_turn=0.9, call_factor_turn=0.5, bluff_river=0.4), dict(bluff=0.35, bet_river=0.8), dict(call_factor=2.0, call_factor_river=0.8),
+    dict(bluff=0.3),
+    dict(bluff=0.2, bet_river=0.55, call_factor_river=2.5),
+    dict(bluff=0.45, bluff_turn=0.1),
+    dict(bet_turn=0.9, call_factor_turn=0.5, bluff_river=0.4),
+    dict(bluff=0.35, bet_river=0.8),
+    dict(call_factor=2.0, call_factor_river=0.8),
 ]
 
 
@@ -158,7 +177,10 @@ def test_bluffs_and_thresholds_by_street_agree_hand_by_hand(name, betting):
     set their thresholds street by street (``bet_river``, ``call_factor_turn``, ...) play alike in
     both engines, and bet more than the same policies without them."""
     names = ("regular", "tight", "loose", "regular", "station", "tight")
-    changed = [dataclasses.replace(builtin(p), postflop=dataclasses.replace(builtin(p).postflop, **c)) for p, c in zip(names, BY_STREET)]
+    changed = [
+        dataclasses.replace(builtin(p), postflop=dataclasses.replace(builtin(p).postflop, **c))
+        for p, c in zip(names, BY_STREET)
+    ]
     fast = compare(name, betting, 6, 400, 23, policies=changed)
     plain = compare(name, betting, 6, 400, 23, policies=[builtin(p) for p in names])
     raises = lambda played: int((played.actions[:, :, 1] == RAISE).sum())  # noqa: E731
@@ -170,8 +192,15 @@ def test_short_and_uneven_stacks_side_pots_agree():
     rng = np.random.default_rng(3)
     for k in range(6):
         stacks = [int(x) for x in rng.integers(3, 300, size=6)]
-        compare("pls7", POT_LIMIT if k % 2 else NO_LIMIT, 6, 60, seed=100 + k, stacks=stacks,
-                policies=["loose", "station", "loose", "pro-like", "loose", "regular"])
+        compare(
+            "pls7",
+            POT_LIMIT if k % 2 else NO_LIMIT,
+            6,
+            60,
+            seed=100 + k,
+            stacks=stacks,
+            policies=["loose", "station", "loose", "pro-like", "loose", "regular"],
+        )
 
 
 STRUCTURES = {"NL": NO_LIMIT, "PL": POT_LIMIT, "FL": FIXED_LIMIT, "FL uncapped": fixed_limit(max_bets=None)}
@@ -201,8 +230,12 @@ def test_random_legal_reaches_the_pot_limit_maximum_and_no_limit_overbets():
     """The random-legal policy raises to the pot-limit maximum and overbets the pot in no-limit,
     the branches no built-in policy takes, and both engines agree on those hands."""
     deep = [2000] * 4
-    pl = compare("pls7", POT_LIMIT, 4, 200, seed=7, policies=[random_legal(min_raise=0.0, max_raise=1.0)] * 4, stacks=deep)
-    nl = compare("holdem", NO_LIMIT, 4, 200, seed=8, policies=[random_legal(min_raise=0.0, max_raise=0.0)] * 4, stacks=deep)
+    pl = compare(
+        "pls7", POT_LIMIT, 4, 200, seed=7, policies=[random_legal(min_raise=0.0, max_raise=1.0)] * 4, stacks=deep
+    )
+    nl = compare(
+        "holdem", NO_LIMIT, 4, 200, seed=8, policies=[random_legal(min_raise=0.0, max_raise=0.0)] * 4, stacks=deep
+    )
     assert (pl.actions[:, :, 1] == RAISE).sum() > 100 and (nl.actions[:, :, 1] == RAISE).sum() > 100
     # A pot-limit maximum raise puts in the pot after the call: a street total above the bet faced.
     assert (pl.pot > 2000).any() and (nl.pot == 8000).any()
@@ -215,20 +248,46 @@ def with_ranges(name: str) -> Policy:
 
 
 # Every read: opens, re-raises, calls, overcalls, calls of raises, limps (loose, station), the big blind's checks.
-RANGES_TABLE = [with_ranges("loose"), "station", with_ranges("regular"), random_legal(), with_ranges("pro-like"), "tight"]
+RANGES_TABLE = [
+    with_ranges("loose"),
+    "station",
+    with_ranges("regular"),
+    random_legal(),
+    with_ranges("pro-like"),
+    "tight",
+]
 
 
-@pytest.mark.parametrize("name, betting, seats", [
-    ("pls7", POT_LIMIT, 6), ("holdem", NO_LIMIT, 6), ("plo8", POT_LIMIT, 6), ("plo", POT_LIMIT, 6), ("pls7", NO_LIMIT, 3),
-])
+@pytest.mark.parametrize(
+    "name, betting, seats",
+    [
+        ("pls7", POT_LIMIT, 6),
+        ("holdem", NO_LIMIT, 6),
+        ("plo8", POT_LIMIT, 6),
+        ("plo", POT_LIMIT, 6),
+        ("pls7", NO_LIMIT, 3),
+    ],
+)
 def test_strength_against_ranges_agrees_hand_by_hand(name, betting, seats):
     """Policies that read ranges beside ones that do not: both engines note the same reads, cap
     the same ranges and draw the same opponent hands, so every action agrees; and the ranges
     change some hands from what the same seats play against random hands."""
-    fast = compare(name, betting, seats, 500, seed=77, policies=RANGES_TABLE[:seats], percentile=crude_ranking(game(name).hole_cards))
-    plain = [builtin(p.name.removesuffix("+ranges")) if isinstance(p, Policy) and p.postflop.ranges else p
-             for p in RANGES_TABLE[:seats]]
-    against_random = compare(name, betting, seats, 500, seed=77, policies=plain, percentile=crude_ranking(game(name).hole_cards))
+    fast = compare(
+        name,
+        betting,
+        seats,
+        500,
+        seed=77,
+        policies=RANGES_TABLE[:seats],
+        percentile=crude_ranking(game(name).hole_cards),
+    )
+    plain = [
+        builtin(p.name.removesuffix("+ranges")) if isinstance(p, Policy) and p.postflop.ranges else p
+        for p in RANGES_TABLE[:seats]
+    ]
+    against_random = compare(
+        name, betting, seats, 500, seed=77, policies=plain, percentile=crude_ranking(game(name).hole_cards)
+    )
     assert (fast.finishing != against_random.finishing).any(axis=1).sum() >= 5
 
 
@@ -241,7 +300,9 @@ def test_a_ranges_policy_without_a_ranking_is_refused():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, betting", [("pls7", POT_LIMIT), ("holdem", NO_LIMIT), ("plo8", POT_LIMIT), ("plo", POT_LIMIT)])
+@pytest.mark.parametrize(
+    "name, betting", [("pls7", POT_LIMIT), ("holdem", NO_LIMIT), ("plo8", POT_LIMIT), ("plo", POT_LIMIT)]
+)
 def test_fast_engine_equals_the_reference_on_many_hands(name, betting, ci_size):
     """100,000 six-handed hands per game with mixed policies (CI: 10,000): the engines agree hand by hand."""
     compare(name, betting, 6, ci_size(full=100_000, ci=10_000), seed=2026)
@@ -257,7 +318,9 @@ def agree(name, betting, seats, hands, seed, policies, stacks, blinds):
     for i in range(hands):
         ref = play_hand(g, betting, policies, list(stacks), blinds, cards[i], keys[i], crude_percentile)
         where = f"{name} blinds {blinds} hand {i}"
-        assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), where
+        assert [tuple(int(x) for x in row) for row in fast.actions[i, : fast.action_count[i]]] == reference_log(ref), (
+            where
+        )
         assert fast.finishing[i].tolist() == ref.finishing_stacks and fast.pot[i] == ref.pot, where
     return fast
 
@@ -268,7 +331,9 @@ def test_blinds_of_one_chip_or_none_make_the_minimum_bet_one_chip(structure):
     the reference: minimum raises, fixed-limit bets and pot-limit bounds agree hand by hand."""
     minimum = random_legal(fold=0.1, bet_raise=0.5, min_raise=1.0, max_raise=0.0)  # every raise the minimum
     for seats, blinds in ((2, [0, 1]), (3, [1, 1, 0]), (3, [0, 0, 0])):
-        fast = agree("holdem", STRUCTURES[structure], seats, 40, seats + sum(blinds), [minimum] * seats, [60] * seats, blinds)
+        fast = agree(
+            "holdem", STRUCTURES[structure], seats, 40, seats + sum(blinds), [minimum] * seats, [60] * seats, blinds
+        )
         raises = fast.actions[:, :, 1] == RAISE
         assert raises.sum() > 20
         # A 1-chip minimum: every first raise of a hand is to 1 or 2 chips (a 2-chip one: 2 to 4).
@@ -284,8 +349,18 @@ def test_strengths_given_to_play_batch_are_the_ones_played():
     cards, keys = deal_hands(np.random.default_rng(21), hands, seats, g)
     showdown = [builtin("showdown")] * seats
     ranks = np.full((hands, seats), 0.5)
-    tied = play_batch(g, POT_LIMIT, showdown, [200] * seats, [1, 2, 0, 0], cards, keys, ranks,
-                      highs=np.full((hands, seats), 7), lows=np.zeros((hands, seats), np.int64))
+    tied = play_batch(
+        g,
+        POT_LIMIT,
+        showdown,
+        [200] * seats,
+        [1, 2, 0, 0],
+        cards,
+        keys,
+        ranks,
+        highs=np.full((hands, seats), 7),
+        lows=np.zeros((hands, seats), np.int64),
+    )
     assert (tied.reached == 4).all() and (tied.finishing == 200).all()
     dealt = play_batch(g, POT_LIMIT, showdown, [200] * seats, [1, 2, 0, 0], cards, keys, ranks)
     assert (dealt.finishing != 200).any()  # the cards' own strengths have winners and losers
@@ -327,8 +402,16 @@ def test_a_table_without_thresholds_seats_asks_for_no_strength():
     """Check-call and random-legal seats never need a strength: one round, no request."""
     g = game("holdem")
     cards, keys = deal_hands(np.random.default_rng(51), 100, 3, g)
-    fast = play_batch(g, NO_LIMIT, [builtin("showdown"), random_legal(), random_legal()], [200] * 3, [1, 2, 0],
-                      cards, keys, np.full((100, 3), 0.5))
+    fast = play_batch(
+        g,
+        NO_LIMIT,
+        [builtin("showdown"), random_legal(), random_legal()],
+        [200] * 3,
+        [1, 2, 0],
+        cards,
+        keys,
+        np.full((100, 3), 0.5),
+    )
     assert fast.rounds == 1 and fast.strength_requests == 0 and (fast.reached == 4).any()
 
 
@@ -350,7 +433,9 @@ def test_a_hand_of_more_actions_than_the_log_holds_is_an_error(stack, fits):
         agree("holdem", uncapped, 2, 1, 61, [RAISER] * 2, [stack] * 2, [1, 2])
     else:
         with pytest.raises(SampyongError, match=f"past {MAX_ACTIONS} actions"):
-            play_batch(g, uncapped, [RAISER] * 2, [stack] * 2, [1, 2], cards, keys, np.full((1, 2), 0.5), keep_actions=True)
+            play_batch(
+                g, uncapped, [RAISER] * 2, [stack] * 2, [1, 2], cards, keys, np.full((1, 2), 0.5), keep_actions=True
+            )
 
 
 def test_chips_stay_exact_with_stacks_past_float64_integers():
@@ -362,8 +447,9 @@ def test_chips_stay_exact_with_stacks_past_float64_integers():
     stacks = [2**55 + 1, 2**55 + 3, 2**54 + 5]
     shover = random_legal(fold=0.1, check_call=0.3, bet_raise=0.6, min_raise=0.0, max_raise=1.0)
     cards, keys = deal_hands(np.random.default_rng(4), hands, seats, g)
-    fast = play_batch(g, NO_LIMIT, [shover] * seats, stacks, [1, 2, 0], cards, keys, np.full((hands, seats), 0.5),
-                      keep_actions=True)
+    fast = play_batch(
+        g, NO_LIMIT, [shover] * seats, stacks, [1, 2, 0], cards, keys, np.full((hands, seats), 0.5), keep_actions=True
+    )
     for i in range(hands):
         ref = play_hand(g, NO_LIMIT, [shover] * seats, list(stacks), [1, 2, 0], cards[i], keys[i], crude_percentile)
         assert fast.finishing[i].tolist() == ref.finishing_stacks and fast.pot[i] == ref.pot, i

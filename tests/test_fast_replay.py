@@ -32,8 +32,21 @@ from evaluator.cards import format_cards
 from evaluator.games import game
 
 HANDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "hands"
-FIELDS = ("matched", "seats", "reached", "players_at", "live", "voluntary", "pot", "net", "won", "stats", "known",
-          "flags", "blind")
+FIELDS = (
+    "matched",
+    "seats",
+    "reached",
+    "players_at",
+    "live",
+    "voluntary",
+    "pot",
+    "net",
+    "won",
+    "stats",
+    "known",
+    "flags",
+    "blind",
+)
 
 
 def agree(records: list[phh.Record], every: bool = True) -> collections.Counter:
@@ -48,9 +61,20 @@ def agree(records: list[phh.Record], every: bool = True) -> collections.Counter:
         reference = phh.replay(record)
         plain = reference.status is phh.Status.MATCH and not reference.departures and not reference.message
         assert bool(batch.matched[i]) == plain or not (every or batch.matched[i]), (
-            i, reference.status, reference.message, phh.write_fields(record.fields))
-        counts["match" if plain else "departure" if reference.departures else "noted"
-               if reference.status is phh.Status.MATCH else reference.status.value] += 1
+            i,
+            reference.status,
+            reference.message,
+            phh.write_fields(record.fields),
+        )
+        counts[
+            "match"
+            if plain
+            else "departure"
+            if reference.departures
+            else "noted"
+            if reference.status is phh.Status.MATCH
+            else reference.status.value
+        ] += 1
         counts["taken"] += bool(batch.matched[i])
         if plain and batch.matched[i]:
             expected.take(i, reference.hand)
@@ -70,7 +94,9 @@ def test_the_real_records_replay_alike():
     with the reference's figures; the two half-chip notes, the stud, razz and draw hands and the two
     without a result are the reference's."""
     counts = agree(list(phh.load_paths([HANDS])))
-    assert counts["match"] == 1742 and counts["noted"] == 2 and counts["showdown"] > 300 and counts["known"] > 300, counts
+    assert counts["match"] == 1742 and counts["noted"] == 2 and counts["showdown"] > 300 and counts["known"] > 300, (
+        counts
+    )
 
 
 def test_pokerkit_records_replay_alike():
@@ -191,8 +217,9 @@ def in_hundredths(record: phh.Record) -> phh.Record:
             fields[name] = [Decimal(v) / 100 for v in fields[name]]
         elif name in fields:
             fields[name] = Decimal(fields[name]) / 100
-    fields["actions"] = [" ".join([*a.split()[:2], str(Decimal(a.split()[2]) / 100)]) if " cbr " in a else a
-                         for a in fields["actions"]]
+    fields["actions"] = [
+        " ".join([*a.split()[:2], str(Decimal(a.split()[2]) / 100)]) if " cbr " in a else a for a in fields["actions"]
+    ]
     return phh.loads(phh.write_fields(fields))[0]
 
 
@@ -204,13 +231,13 @@ def test_amounts_in_decimals_replay_alike(ours):
 
 
 SPELLINGS = (
-    lambda a: f"  {a}  ",                                           # spaces around
-    lambda a: f"{a} # a note",                                      # a comment
+    lambda a: f"  {a}  ",  # spaces around
+    lambda a: f"{a} # a note",  # a comment
     lambda a: a.replace("d dh p", "d dh p0") if a.startswith("d dh p") else a.replace("p", "p0", 1),  # p01
-    lambda a: a.lower() if a.startswith("d d") else a,              # lower-case cards
-    lambda a: a.replace("T", "10") if a.startswith("d d") else a,   # 10 for T
-    lambda a: a.replace(" ", "  ", 1),                              # two spaces
-    lambda a: a + " x" if a.endswith((" f", " cc")) else a,        # a word too many
+    lambda a: a.lower() if a.startswith("d d") else a,  # lower-case cards
+    lambda a: a.replace("T", "10") if a.startswith("d d") else a,  # 10 for T
+    lambda a: a.replace(" ", "  ", 1),  # two spaces
+    lambda a: a + " x" if a.endswith((" f", " cc")) else a,  # a word too many
 )
 
 

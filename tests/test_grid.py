@@ -32,7 +32,7 @@ import math
 import statistics
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 import numpy as np
@@ -102,7 +102,20 @@ def test_board_tally_equals_brute_force(name):
         lookup[hands[b].astype(np.int64) @ (52 ** np.arange(g.hole_cards - 1, -1, -1))] = np.arange(len(positions))
         win, tie, lose, hilo4 = (np.zeros(len(positions), np.int64) for _ in range(4))
         opponents = comb(47 - g.hole_cards, g.hole_cards)
-        grid_kernels.tally_boards(np.ones(1, np.int64), positions, hands[b : b + 1], high[b : b + 1], low[b : b + 1], True, lookup, opponents, win, tie, lose, hilo4)
+        grid_kernels.tally_boards(
+            np.ones(1, np.int64),
+            positions,
+            hands[b : b + 1],
+            high[b : b + 1],
+            low[b : b + 1],
+            True,
+            lookup,
+            opponents,
+            win,
+            tie,
+            lose,
+            hilo4,
+        )
         sample = rng.choice(len(positions), 60, replace=False)
         for h, (less, equal, share4) in zip(sample, _brute_force(g, board, hands[b], sample)):
             assert (win[h], tie[h], hilo4[h]) == (less, equal, share4)
@@ -178,7 +191,9 @@ def test_too_many_players_refused():
     from evaluator.errors import SampyongError
 
     with pytest.raises(SampyongError, match="players must be 2 to 15"):
-        grid.validate(dataclasses.replace(RunConfig(job="grid", game="pls7", deals=1, shard_deals=1, players=16, seed=0)))
+        grid.validate(
+            dataclasses.replace(RunConfig(job="grid", game="pls7", deals=1, shard_deals=1, players=16, seed=0))
+        )
 
 
 # --- every column against an independent count ------------------------------------------------
@@ -187,12 +202,11 @@ def test_too_many_players_refused():
 def _member_boards(representative) -> set[tuple[int, ...]]:
     """Every board of the representative's suit class: its 24 suit relabellings, deduplicated."""
     return {
-        tuple(sorted((c >> 2) * 4 + perm[c & 3] for c in representative))
-        for perm in itertools.permutations(range(4))
+        tuple(sorted((c >> 2) * 4 + perm[c & 3] for c in representative)) for perm in itertools.permutations(range(4))
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _classes_by_name(hole_cards: int) -> dict[str, int]:
     """Starting hands per class, counted over all C(52, h) hands by ``cards.class_name``."""
     return dict(Counter(class_name(hand) for hand in itertools.combinations(range(52), hole_cards)))
@@ -203,8 +217,15 @@ def _grid_on_boards(g, boards, weights, tmp_path, monkeypatch):
     ``weights`` boards), through the pipeline in 2 shards."""
     monkeypatch.setattr(grid, "board_classes", lambda: (np.array(boards, np.uint8), np.array(weights, np.int64)))
     monkeypatch.setattr(grid, "BOARD_SHARDS", 2)
-    config = RunConfig(job="grid", game=g.name.split("[")[0], deals=1, shard_deals=1, players=2, seed=0,
-                       low=None if "[" not in g.name else str(g.low))
+    config = RunConfig(
+        job="grid",
+        game=g.name.split("[")[0],
+        deals=1,
+        shard_deals=1,
+        players=2,
+        seed=0,
+        low=None if "[" not in g.name else str(g.low),
+    )
     study = dataclasses.replace(STUDIES["grid"], prepare=lambda config: None)
     run_dir = runner.execute(study, grid.configure(config), SerialBackend(), tmp_path, quiet=True)
     assert game_of(config) == g
@@ -276,8 +297,9 @@ def test_holdem_exact_columns_equal_eval7_over_every_board_of_three_classes(tmp_
         for board in _member_boards(representative):
             hands = list(itertools.combinations([c for c in range(52) if c not in board], 2))
             strength = np.array([eval7.evaluate([deck[c] for c in (*hand, *board)]) for hand in hands], np.int64)
-            for name, counts in _pair_counts(strength, np.zeros(len(hands), np.int64), hands,
-                                             [class_name(h) for h in hands]).items():
+            for name, counts in _pair_counts(
+                strength, np.zeros(len(hands), np.int64), hands, [class_name(h) for h in hands]
+            ).items():
                 row = expected.setdefault(name, [0, 0, 0, 0])
                 for i, v in enumerate(counts):
                     row[i] += v
@@ -340,7 +362,9 @@ def test_pls7_exact_columns_equal_the_reference_on_one_board(tmp_path, monkeypat
     high, low = _reference_strengths(g, board, hands)
     classes = set(np.random.default_rng(6).choice(sorted(set(names)), 80, replace=False).tolist())
     sample = [i for i, name in enumerate(names) if name in classes]
-    expected = {name: [weight * v for v in counts] for name, counts in _pair_counts(high, low, hands, names, sample).items()}
+    expected = {
+        name: [weight * v for v in counts] for name, counts in _pair_counts(high, low, hands, names, sample).items()
+    }
     _check_exact(tables, g, expected, classes)
 
 

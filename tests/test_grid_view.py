@@ -12,9 +12,8 @@ from evaluator.ranges import parse_range, top_percent
 from jobs.grid_view import color, write_grid_view
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
-from tests.helpers import execute
-
 from tests.browser import ARGS, CHROMIUM, needs_browser, sync_playwright
+from tests.helpers import execute
 
 pytestmark = needs_browser
 
@@ -23,9 +22,18 @@ pytestmark = needs_browser
 def runs(tmp_path_factory):
     """An exact hold'em grid and a sampled 3-handed PLS7 grid, each with its grid.html."""
     out = tmp_path_factory.mktemp("grids")
-    holdem = execute(RunConfig(job="grid", game="holdem", deals=1, shard_deals=1, players=2, seed=0), SerialBackend(), out, quiet=True)
-    pls7 = execute(RunConfig(job="grid", game="pls7", deals=300_000, shard_deals=100_000, players=3, seed=1),
-                   SerialBackend(), out, quiet=True)
+    holdem = execute(
+        RunConfig(job="grid", game="holdem", deals=1, shard_deals=1, players=2, seed=0),
+        SerialBackend(),
+        out,
+        quiet=True,
+    )
+    pls7 = execute(
+        RunConfig(job="grid", game="pls7", deals=300_000, shard_deals=100_000, players=3, seed=1),
+        SerialBackend(),
+        out,
+        quiet=True,
+    )
     return {"holdem": holdem, "pls7": pls7}
 
 

@@ -84,7 +84,13 @@ def reference_equities(game_, text: str, deals: int, seed: int):
     hilo, high_only = [], []
     for row in random_deals(hand, deals, seed).tolist():
         mine, theirs = reference.showdown(game_, hand, row[4:]), reference.showdown(game_, row[:4], row[4:])
-        high = 1.0 if mine.high.strength > theirs.high.strength else 0.5 if mine.high.strength == theirs.high.strength else 0.0
+        high = (
+            1.0
+            if mine.high.strength > theirs.high.strength
+            else 0.5
+            if mine.high.strength == theirs.high.strength
+            else 0.0
+        )
         lows = [s.low.strength if s.low is not None else 0 for s in (mine, theirs)]
         if max(lows) > 0:
             hilo.append(high / 2 + (0.5 if lows[0] > lows[1] else 0.25 if lows[0] == lows[1] else 0.0))
@@ -155,6 +161,7 @@ def test_every_hand_once(small_run):
 
 def test_a_complete_run_is_read_not_run_again(small_run):
     """Asked again, the complete strength run is only read: no shard runs and its report stays."""
+
     class Counting(SerialBackend):
         tasks = 0
 

@@ -20,14 +20,24 @@ def test_a_fresh_install_on_python_311_runs_away_from_the_checkout(tmp_path, mon
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)], check=True, cwd=tmp_path,
-                   timeout=600)
-    where = subprocess.run([str(python), "-c", "import sampyong, engine; print(sampyong.__file__); "
-                            "print(len(sampyong.policies()))"], check=True, capture_output=True, text=True,
-                           cwd=tmp_path).stdout.split()
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)], check=True, cwd=tmp_path, timeout=600
+    )
+    where = subprocess.run(
+        [str(python), "-c", "import sampyong, engine; print(sampyong.__file__); print(len(sampyong.policies()))"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    ).stdout.split()
     assert where[0].startswith(str(venv)) and int(where[1]) >= 5  # the package, with its policies' data files
-    answer = subprocess.run([str(venv / "bin" / "sampyong"), "equity", "As Ah", "Kd Kc", "--game", "holdem"], check=True,
-                            capture_output=True, text=True, cwd=tmp_path).stdout
+    answer = subprocess.run(
+        [str(venv / "bin" / "sampyong"), "equity", "As Ah", "Kd Kc", "--game", "holdem"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    ).stdout
     assert "81.255%" in answer  # AA against KK, exact
 
 
@@ -54,6 +64,11 @@ def test_python_310_is_refused(tmp_path):
     python = _python_310()
     if python is None:
         pytest.skip("no Python 3.10 on this machine")
-    result = subprocess.run([python, "-m", "pip", "install", "--dry-run", "--no-deps", str(ROOT)],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    result = subprocess.run(
+        [python, "-m", "pip", "install", "--dry-run", "--no-deps", str(ROOT)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert result.returncode != 0 and "requires a different Python" in result.stderr + result.stdout

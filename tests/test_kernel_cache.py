@@ -32,9 +32,12 @@ def write_kernels(tmp: Path, value: int) -> None:
     package = tmp / "kernels"
     package.mkdir(exist_ok=True)
     (package / "__init__.py").write_text("")
-    (package / "callee.py").write_text(f"from numba import njit\n\n@njit(cache=True)\ndef value():\n    return {value}\n")
+    (package / "callee.py").write_text(
+        f"from numba import njit\n\n@njit(cache=True)\ndef value():\n    return {value}\n"
+    )
     (package / "caller.py").write_text(
-        "from numba import njit\nfrom kernels.callee import value\n\n@njit(cache=True)\ndef twice():\n    return 2 * value()\n")
+        "from numba import njit\nfrom kernels.callee import value\n\n@njit(cache=True)\ndef twice():\n    return 2 * value()\n"
+    )
 
 
 def test_a_changed_callee_in_another_module_recompiles_its_caller(tmp_path):
@@ -56,7 +59,8 @@ def write_constant(tmp: Path, value: int) -> None:
     (package / "__init__.py").write_text("")
     (package / "callee.py").write_text(f"VALUE = {value}\n")
     (package / "caller.py").write_text(
-        "from numba import njit\nfrom kernels.callee import VALUE\n\n@njit(cache=True)\ndef twice():\n    return 2 * VALUE\n")
+        "from numba import njit\nfrom kernels.callee import VALUE\n\n@njit(cache=True)\ndef twice():\n    return 2 * VALUE\n"
+    )
 
 
 def test_a_changed_constant_imported_by_name_recompiles_its_reader(tmp_path):
@@ -93,7 +97,11 @@ def test_every_project_kernel_takes_njit_from_evaluator_jit():
                 continue
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 stripped = line.strip()
-                if stripped.startswith(("from numba import", "import numba")) and "njit" in stripped or "numba.njit" in stripped:
+                if (
+                    stripped.startswith(("from numba import", "import numba"))
+                    and "njit" in stripped
+                    or "numba.njit" in stripped
+                ):
                     if not stripped.startswith(">>>"):
                         offenders.append(f"{path.relative_to(ROOT)}:{number}: {stripped}")
     assert offenders == []

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluator import reference
+from evaluator.card_words import PREFETCH_AHEAD as AHEAD
 from evaluator.cards import make_card
 from evaluator.deal import deal_cards, split_deal
 from evaluator.fast import FastEvaluator
-from evaluator.card_words import PREFETCH_AHEAD as AHEAD
 from evaluator.games import PRESETS, RANKINGS, Category, Game, game
 from evaluator.tables import distinct_present
 from tests.strategies import deals, suit_permutations
@@ -74,9 +74,14 @@ def test_fast_equals_reference(g, pool):
 
 @pytest.mark.parametrize(
     "g, path",
-    [(game("pls7"), "tables"), (game("plo8"), "split"), (game("pls7-2"), "split"),
-     (game("pls7").variant(hole_use="0-2"), "split"), (game("plo5-8"), "split"),
-     (game("plo8").variant(hole_use="0-4"), "tables")],
+    [
+        (game("pls7"), "tables"),
+        (game("plo8"), "split"),
+        (game("pls7-2"), "split"),
+        (game("pls7").variant(hole_use="0-2"), "split"),
+        (game("plo5-8"), "split"),
+        (game("plo8").variant(hole_use="0-4"), "tables"),
+    ],
     ids=lambda x: getattr(x, "name", x),
 )
 def test_fast_paths_agree_with_the_subset_kernel(g, path):
@@ -120,7 +125,9 @@ def test_views_of_one_deal_array_give_the_same_hands(name, players):
     """Hole and board as views of one dealt array (the jobs' layout, compiled apart from
     contiguous arrays) give the same highs, lows and categories as contiguous copies."""
     g = game(name)
-    hole, board = split_deal(deal_cards(np.random.default_rng(4), 3000, players * g.hole_cards + 5), players, g.hole_cards)
+    hole, board = split_deal(
+        deal_cards(np.random.default_rng(4), 3000, players * g.hole_cards + 5), players, g.hole_cards
+    )
     fast = FastEvaluator(g)
     contiguous = np.ascontiguousarray(hole), np.ascontiguousarray(board)
     for got, want in zip(fast.high_low(hole, board), fast.high_low(*contiguous)):
@@ -129,8 +136,9 @@ def test_views_of_one_deal_array_give_the_same_hands(name, players):
         assert np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("g", [game("holdem"), game("holdem").variant(low=8), game("pls7"), game("pls")],
-                         ids=lambda g: g.name)
+@pytest.mark.parametrize(
+    "g", [game("holdem"), game("holdem").variant(low=8), game("pls7"), game("pls")], ids=lambda g: g.name
+)
 def test_one_hand_per_deal_is_read_from_the_deal_rows_only_when_the_views_are_all_of_them(g):
     """``split_deal``'s views of a deal array's rows, all or some, are read as those rows (one
     array, the fast one-player kernel); every other pair of views is read as given, and every
@@ -173,7 +181,9 @@ def test_high_alone_equals_the_high_of_high_low(name, players):
     """``FastEvaluator.high`` gives ``high_low``'s highs in every game, from the deal's views
     and from contiguous copies, in a fresh array or written into the ``out`` it is given."""
     g = game(name)
-    hole, board = split_deal(deal_cards(np.random.default_rng(5), 3000, players * g.hole_cards + 5), players, g.hole_cards)
+    hole, board = split_deal(
+        deal_cards(np.random.default_rng(5), 3000, players * g.hole_cards + 5), players, g.hole_cards
+    )
     fast = FastEvaluator(g)
     for h, b in ((hole, board), (np.ascontiguousarray(hole), np.ascontiguousarray(board))):
         want = fast.high_low(h, b)[0]
@@ -191,7 +201,9 @@ def test_high_ordinals_are_the_places_of_the_high_strengths(g, players):
     from evaluator.fast import ROWS_FROM
 
     n = ROWS_FROM + 1000
-    hole, board = split_deal(deal_cards(np.random.default_rng(11), n, players * g.hole_cards + 5), players, g.hole_cards)
+    hole, board = split_deal(
+        deal_cards(np.random.default_rng(11), n, players * g.hole_cards + 5), players, g.hole_cards
+    )
     fast = FastEvaluator(g)
     high = fast.high_low(hole, board)[0]
     ordinals = fast.high_ordinals(hole, board)
@@ -212,9 +224,15 @@ def test_strength_of_holds_7462_distinct_five_card_hands_in_every_ranking(rankin
     assert np.all(np.diff(strength_of.astype(np.int64)) > 0)
 
 
-@pytest.mark.parametrize("wrong", [lambda dtype: np.empty((3000, 2), dtype), lambda dtype: np.empty((3000, 1), np.int64),
-                                   lambda dtype: np.empty((3000, 2), dtype)[:, :1]],
-                         ids=["shape", "dtype", "strided"])
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda dtype: np.empty((3000, 2), dtype),
+        lambda dtype: np.empty((3000, 1), np.int64),
+        lambda dtype: np.empty((3000, 2), dtype)[:, :1],
+    ],
+    ids=["shape", "dtype", "strided"],
+)
 def test_high_refuses_an_out_it_cannot_write_whole(wrong):
     """An ``out`` of another shape, another dtype or not C-contiguous is refused before any work,
     by ``high`` (uint32) and ``high_ordinals`` (uint16)."""
@@ -248,7 +266,9 @@ def test_free_kernels_of_a_game_without_a_low_never_write_the_low(name, ordinals
     assert np.array_equal(scale[high], fast.high_low(rows[:, None, : g.hole_cards], rows[:, g.hole_cards :])[0][:, 0])
     hole, board = split_deal(cards, 3, g.hole_cards)
     high3 = np.empty((500, 3), dtype)
-    njit(boundscheck=True)(free.shared_board.py_func)(np.ascontiguousarray(hole), np.ascontiguousarray(board), high3, no_low)
+    njit(boundscheck=True)(free.shared_board.py_func)(
+        np.ascontiguousarray(hole), np.ascontiguousarray(board), high3, no_low
+    )
     assert np.array_equal(scale[high3], fast.high_low(hole, board)[0])
 
 
@@ -265,9 +285,18 @@ def test_five_card_counts_pls_ranking():
     """All 2,598,960 five-card hands split into the 12 PLS categories as RULES section 9 says."""
     counts, _, _ = _five_card_counts("base")
     assert counts == {
-        "royal_flush": 4, "skip_straight_flush": 24, "straight_flush": 36, "four_of_a_kind": 624,
-        "full_house": 3744, "flush": 5084, "skip_straight": 6120, "straight": 10200,
-        "three_of_a_kind": 54912, "two_pair": 123552, "one_pair": 1098240, "high_card": 1296420,
+        "royal_flush": 4,
+        "skip_straight_flush": 24,
+        "straight_flush": 36,
+        "four_of_a_kind": 624,
+        "full_house": 3744,
+        "flush": 5084,
+        "skip_straight": 6120,
+        "straight": 10200,
+        "three_of_a_kind": 54912,
+        "two_pair": 123552,
+        "one_pair": 1098240,
+        "high_card": 1296420,
     }
 
 
@@ -275,8 +304,14 @@ def test_five_card_counts_standard_ranking():
     """The standard 9 categories: 40 straight flushes, 5,108 flushes, 1,302,540 high cards."""
     counts, _, _ = _five_card_counts("standard")
     assert counts == {
-        "straight_flush": 40, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108,
-        "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552, "one_pair": 1098240,
+        "straight_flush": 40,
+        "four_of_a_kind": 624,
+        "full_house": 3744,
+        "flush": 5108,
+        "straight": 10200,
+        "three_of_a_kind": 54912,
+        "two_pair": 123552,
+        "one_pair": 1098240,
         "high_card": 1302540,
     }
 

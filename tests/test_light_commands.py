@@ -29,8 +29,9 @@ with open(report, "w", encoding="utf-8") as f:
 def run_command(tmp_path, *args: str) -> tuple[str, list[str]]:
     """The command's stdout, and the heavy packages it imported (a cold numba cache compiles: minutes)."""
     report = tmp_path / "modules.json"
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(report), *args], capture_output=True, text=True,
-                          timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(report), *args], capture_output=True, text=True, timeout=900
+    )
     assert done.returncode == 0, done.stderr
     seen = json.loads(report.read_text(encoding="utf-8"))
     assert seen["exit_code"] == 0, done.stdout + done.stderr
@@ -42,7 +43,9 @@ def run_command(tmp_path, *args: str) -> tuple[str, list[str]]:
 def test_eval_imports_no_heavy_package(tmp_path):
     """Refereeing a PLO8 showdown prints the verdict without importing Ray, polars, matplotlib,
     pyarrow or even numba (the referee is the reference rule book)."""
-    out, heavy = run_command(tmp_path, "eval", "--board", "Ad 8c 5h Ks 2c", "As Ah 3s 6d", "Kh Qc Jh Td", "--game", "plo8")
+    out, heavy = run_command(
+        tmp_path, "eval", "--board", "Ad 8c 5h Ks 2c", "As Ah 3s 6d", "Kh Qc Jh Td", "--game", "plo8"
+    )
     assert heavy == [], f"sampyong eval imported {heavy}"
     assert "numba" not in _imported, "sampyong eval imported numba: the referee needs no kernel"
     seats = [line.split() for line in out.splitlines() if line.lstrip().startswith("seat")]
@@ -136,7 +139,9 @@ def test_a_percent_range_reads_the_saved_ranking_without_heavy_packages(tmp_path
 
     rankings.ranking("holdem")  # built (once per cache folder) and saved
     out, heavy = run_command(tmp_path, "range", "15%", "--game", "holdem")
-    assert heavy == [] and "numba" not in _imported, f"sampyong range imported {heavy} {'numba' * ('numba' in _imported)}"
+    assert heavy == [] and "numba" not in _imported, (
+        f"sampyong range imported {heavy} {'numba' * ('numba' in _imported)}"
+    )
     assert "holdem  15%: 200 hands, 15.083 % of all starting hands" in out, out
 
 
@@ -159,6 +164,12 @@ def test_the_saved_ranking_is_the_one_its_run_gives(tmp_path, monkeypatch):
     want = run_and_read(game("holdem"), SerialBackend(), runs)
     assert np.array_equal(saved.percentile, want.percentile) and np.array_equal(saved.order, want.order)
     assert [p.name for p in (tmp_path / rankings.RANKINGS).iterdir()] == [rankings._ranking_file(game("holdem")).name]
-    games = [game("holdem"), game("holdem").variant(low=8), game("holdem").variant(ranking="base"), game("pls7"),
-             game("pls"), game("pls7").variant(hole_use=(2, 2))]
+    games = [
+        game("holdem"),
+        game("holdem").variant(low=8),
+        game("holdem").variant(ranking="base"),
+        game("pls7"),
+        game("pls"),
+        game("pls7").variant(hole_use=(2, 2)),
+    ]
     assert len({rankings._ranking_file(g) for g in games}) == len(games)

@@ -38,7 +38,9 @@ def test_a_policy_against_itself_is_exactly_zero_deal_by_deal(twin, players):
     assert match.labels(run) == ["regular", "twin"]
     assert not per_deal.any()
     assert per_hand.shape[0] == match.rotations(run) == (2 if players % 2 == 0 else players) and per_hand.any()
-    plain, _, _ = match.match_shard(config(players, f"regular,{twin}", duplicate=False), ShardSpec(index=0, deals=400, root_seed=5), rank)
+    plain, _, _ = match.match_shard(
+        config(players, f"regular,{twin}", duplicate=False), ShardSpec(index=0, deals=400, root_seed=5), rank
+    )
     assert plain.any() and (plain.sum(axis=1) == 0).all()  # zero-sum, but not zero per policy
 
 
@@ -60,15 +62,25 @@ def test_match_equals_the_reference_engine(twin):
         for deal in range(shard.deals):
             hand = rotated.play_hand(cards[deal], keys[deal], rank)
             for seat, policy in enumerate(rotated.policies):
-                expected[shift, deal, names.index(policy.name)] += hand.finishing_stacks[seat] - hand.starting_stacks[seat]
+                expected[shift, deal, names.index(policy.name)] += (
+                    hand.finishing_stacks[seat] - hand.starting_stacks[seat]
+                )
     assert (per_hand == expected).all() and (per_deal == expected.sum(axis=0)).all()
 
 
 def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
     """In hold'em, regular beats station by more than 5 standard errors, the two results are equal
     and opposite, and the duplicate standard error is smaller than plain play's on the same hands."""
-    run = sy.run("match", game="holdem", players=6, policies="regular,station", hands="20k", shard_deals="10k",
-                  backend="serial", out=tmp_path)
+    run = sy.run(
+        "match",
+        game="holdem",
+        players=6,
+        policies="regular,station",
+        hands="20k",
+        shard_deals="10k",
+        backend="serial",
+        out=tmp_path,
+    )
     results = {row["policy"]: row for row in run.tables["results"].iter_rows(named=True)}
     regular, station = results["regular"], results["station"]
     assert regular["bb_per_100"] > 5 * regular["bb_per_100_se"]
@@ -76,8 +88,10 @@ def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
     assert regular["bb_per_100_se"] < regular["plain_se"] and regular["se_shrink"] > 1
     # the errors, recomputed from every hand of the run: one sample per deal (rotations summed), and
     # for plain play one sample per hand dealt (a seating of a deal)
-    per_hand = np.concatenate([match.match_shard(run.config, shard, sy.ranking("holdem"))[1]
-                               for shard in match.STUDY.plan(run.config)], axis=1)
+    per_hand = np.concatenate(
+        [match.match_shard(run.config, shard, sy.ranking("holdem"))[1] for shard in match.STUDY.plan(run.config)],
+        axis=1,
+    )
     label = match.labels(run.config).index("regular")
     scale = 100 / 2 / 3  # big blinds per 100 hands, of the 3 seats regular holds
     per_deal = per_hand[:, :, label].sum(axis=0)
@@ -92,12 +106,38 @@ def test_regular_beats_station_and_duplicate_shrinks_the_error(tmp_path):
 
 def test_duplicate_flag(tmp_path):
     """``--duplicate`` is the default (the same run); ``--no-duplicate`` plays each deal once."""
-    first = sy.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
-                    backend="serial", out=tmp_path)
-    same = sy.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
-                   duplicate=True, backend="serial", out=tmp_path)
-    once = sy.run("match", game="holdem", players=2, policies="showdown", hands="2k", shard_deals="1k",
-                   duplicate=False, backend="serial", out=tmp_path)
+    first = sy.run(
+        "match",
+        game="holdem",
+        players=2,
+        policies="showdown",
+        hands="2k",
+        shard_deals="1k",
+        backend="serial",
+        out=tmp_path,
+    )
+    same = sy.run(
+        "match",
+        game="holdem",
+        players=2,
+        policies="showdown",
+        hands="2k",
+        shard_deals="1k",
+        duplicate=True,
+        backend="serial",
+        out=tmp_path,
+    )
+    once = sy.run(
+        "match",
+        game="holdem",
+        players=2,
+        policies="showdown",
+        hands="2k",
+        shard_deals="1k",
+        duplicate=False,
+        backend="serial",
+        out=tmp_path,
+    )
     assert first.dir == same.dir != once.dir
     assert first.tables["results"]["hands"].to_list() == [4000] == once.tables["results"]["hands"].to_list()
     from typer.testing import CliRunner

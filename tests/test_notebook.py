@@ -24,7 +24,9 @@ def test_the_notebook_runs_top_to_bottom(tmp_path):
     """Every cell runs without an error (in a scratch folder); the grid shows inline, the figure
     draws, the equity and the replay show their results."""
     notebook = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nbclient.NotebookClient(
+        notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     shown = [outputs(cell) for cell in code]
     assert all(output.get("output_type") != "error" for cell in code for output in cell.get("outputs", []))

@@ -39,5 +39,14 @@ def test_the_default_panel_runs_each_run_once():
     runs = panel.runs(RunConfig("panel", "pls7", 10_000, 1, 6, 0))
     tuned = [g for g in panel.SKILL_GAMES if f"tuned-{g}" in builtin_names()]
     assert len({c.run_id for c in runs}) == len(runs) == 6 + 3 * len(tuned) - ("pls7" in tuned)
-    assert [c.option("policy") for c in runs[:6]] == ["tight", "regular", "loose", "pro-like", "tuned-pls7", panel.MIXED]
-    assert {c.option("policies") for c in runs if c.job == "match"} == {f"tuned-{g},{o}" for g in tuned for o in ("station", "loose")}
+    assert [c.option("policy") for c in runs[:6]] == [
+        "tight",
+        "regular",
+        "loose",
+        "pro-like",
+        "tuned-pls7",
+        panel.MIXED,
+    ]
+    assert {c.option("policies") for c in runs if c.job == "match"} == {
+        f"tuned-{g},{o}" for g in tuned for o in ("station", "loose")
+    }

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pokerkit
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.betting import POT_LIMIT
 from engine.hand import Hand
@@ -60,7 +61,9 @@ def test_round_trip_keeps_the_hand_and_loads_in_pokerkit(records):
     as from the original."""
     rng = random.Random(3)
     sample = [r for r in records if r.fields.get("variant") in PLAYED]
-    sample = [r for r in sample if r.fields["variant"] != "NT"] + rng.sample([r for r in sample if r.fields["variant"] == "NT"], 40)
+    sample = [r for r in sample if r.fields["variant"] != "NT"] + rng.sample(
+        [r for r in sample if r.fields["variant"] == "NT"], 40
+    )
     for record in sample:
         first = replay(record)
         text = dumps(first.hand, unit=_unit(record), fields=record.fields)
@@ -126,7 +129,13 @@ def test_pls7_hand_carries_its_rules():
     text = dumps(_checked_down(eight))
     fields = loads(text)[0].fields
     assert fields["variant"] == "PS/7"
-    assert fields["_sampyong"] == {"game": "pls7", "hole_use": "0-3", "ranking": "base", "low": 8, "betting": "pot-limit"}
+    assert fields["_sampyong"] == {
+        "game": "pls7",
+        "hole_use": "0-3",
+        "ranking": "base",
+        "low": 8,
+        "betting": "pot-limit",
+    }
     again = replay(loads(text)[0])
     assert again.status == "match" and again.hand.game == eight and again.hand.game != game("pls7")
     assert "names game 'plo'" in replay(loads(text.replace('game = "pls7"', 'game = "plo"'))[0]).message
@@ -134,8 +143,14 @@ def test_pls7_hand_carries_its_rules():
 
 BAD = {
     "a card dealt twice": ('["d dh p1 AsAh", "d dh p2 AsKc"]', "action 2 'd dh p2 AsKc': card As is dealt twice"),
-    "an action out of turn": ('["d dh p1 AsAh", "d dh p2 KdKc", "p1 cc"]', "action 3 'p1 cc': p1 acts out of turn (p2 is to act)"),
-    "a raise above the pot limit": ('["d dh p1 AsAhKsKh", "d dh p2 KdKc2c3c", "p2 cbr 7"]', "p2 may raise to 4 through 6, not 7"),
+    "an action out of turn": (
+        '["d dh p1 AsAh", "d dh p2 KdKc", "p1 cc"]',
+        "action 3 'p1 cc': p1 acts out of turn (p2 is to act)",
+    ),
+    "a raise above the pot limit": (
+        '["d dh p1 AsAhKsKh", "d dh p2 KdKc2c3c", "p2 cbr 7"]',
+        "p2 may raise to 4 through 6, not 7",
+    ),
 }
 
 
@@ -180,8 +195,21 @@ def test_replay_cli_reports_problem_hands_and_exit_1(tmp_path):
     assert lines[2] == "3 hands: 1 match, 1 differ, 1 illegal, 0 skipped"
     as_json = [json.loads(line) for line in sampyong("replay", str(file), "--json").stdout.splitlines()]
     assert [h["status"] for h in as_json] == ["match", "differ", "illegal"]
-    assert set(as_json[0]) == {"path", "index", "variant", "status", "finishing_stacks", "expected", "message", "departures"}
-    assert as_json[1]["index"] == 2 and as_json[1]["expected"] == [100, 100] and as_json[1]["finishing_stacks"] == [98, 102]
+    assert set(as_json[0]) == {
+        "path",
+        "index",
+        "variant",
+        "status",
+        "finishing_stacks",
+        "expected",
+        "message",
+        "departures",
+    }
+    assert (
+        as_json[1]["index"] == 2
+        and as_json[1]["expected"] == [100, 100]
+        and as_json[1]["finishing_stacks"] == [98, 102]
+    )
 
 
 @needs_records
@@ -218,8 +246,10 @@ def test_fast_reading_equals_the_standard_library_on_every_real_record():
 
 _toml_keys = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
 _toml_scalars = (
-    st.integers(-(2**63), 2**63 - 1) | st.booleans() | st.text(max_size=12)
-    | st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-10**6, max_value=10**6)
+    st.integers(-(2**63), 2**63 - 1)
+    | st.booleans()
+    | st.text(max_size=12)
+    | st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-(10**6), max_value=10**6)
     | st.datetimes(timezones=st.none() | st.just(__import__("datetime").timezone.utc))
 )
 _toml_values = st.recursive(_toml_scalars, lambda inner: st.lists(inner, max_size=4), max_leaves=10)
@@ -237,7 +267,7 @@ def test_fast_reading_equals_the_standard_library_on_any_toml(fields, sectioned)
     assert [(r.fields, r.index) for r in loads(text)] == _tomllib_records(text)
 
 
-POSTED = '''variant = "NT"
+POSTED = """variant = "NT"
 antes = [0, 0, 0, 0.05]
 blinds_or_straddles = [0.05, 0.10, 0, 0]
 _posts = [0, 0, 0, 0.10]
@@ -246,7 +276,7 @@ starting_stacks = [10, 10, 10, 10]
 actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "d dh p4 ????", "p3 cc", "p4 cc", "p1 f", "p2 cc",
            "d db 2c3d4h", "p2 cc", "p3 cbr 0.30", "p4 f", "p2 f"]
 finishing_stacks = [9.95, 9.90, 10.30, 9.85]
-'''
+"""
 
 
 def test_live_posts_replay_from_the_user_defined_field_and_are_written_back():
@@ -262,7 +292,10 @@ def test_live_posts_replay_from_the_user_defined_field_and_are_written_back():
     assert result.status.value == "match", result.message
     assert result.hand.initial_posts == [0, 0, 0, 10] and result.hand.pot == 5 + 10 + 10 + 10 + 5
     written = loads(dumps(result.hand, unit=2, fields=record.fields))[0].fields
-    assert written["_posts"] == [0, 0, 0, Decimal("0.10")] and replay(loads(dumps(result.hand, 2, record.fields))[0]).status == "match"
+    assert (
+        written["_posts"] == [0, 0, 0, Decimal("0.10")]
+        and replay(loads(dumps(result.hand, 2, record.fields))[0]).status == "match"
+    )
     assert "_posts" not in loads(dumps(Hand(game("holdem"), POT_LIMIT, stacks=[100, 100], blinds=[1, 2])))[0].fields
     assert not replay_batch([record]).matched[0]
     unposted = dict(record.fields)

@@ -8,11 +8,11 @@ import polars as pl
 import pytest
 
 from evaluator.errors import SampyongError
+from jobs.showdown import STUDY as SHOWDOWN
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig, plan_shards
-from tests.helpers import execute, execute_all
-from jobs.showdown import STUDY as SHOWDOWN
 from pipeline.store import RunStore
+from tests.helpers import execute, execute_all
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=30_000, shard_deals=10_000, players=6, seed=3)
 
@@ -42,13 +42,36 @@ def test_summary_columns_and_ranges(reference_run):
     """summary.csv and categories.csv have the documented columns; rates lie in [0, 1]."""
     summary = pl.read_csv(reference_run / "tables" / "summary.csv")
     assert summary.columns == [
-        "game", "players", "deals", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se",
-        "low_tie", "low_tie_se", "scoop", "scoop_se", "quartered", "quartered_se", "hilo_split", "hilo_split_se",
+        "game",
+        "players",
+        "deals",
+        "hi_chop",
+        "hi_chop_se",
+        "low_exists",
+        "low_exists_se",
+        "low_tie",
+        "low_tie_se",
+        "scoop",
+        "scoop_se",
+        "quartered",
+        "quartered_se",
+        "hilo_split",
+        "hilo_split_se",
     ]
     assert summary["players"].to_list() == [2, 3, 4, 5, 6]
     assert (summary["deals"] == 30_000).all()
     categories = pl.read_csv(reference_run / "tables" / "categories.csv")
-    assert categories.columns == ["game", "players", "category", "best", "best_se", "present", "present_se", "win", "win_se"]
+    assert categories.columns == [
+        "game",
+        "players",
+        "category",
+        "best",
+        "best_se",
+        "present",
+        "present_se",
+        "win",
+        "win_se",
+    ]
     for column in ("best", "win"):
         sums = categories.group_by("players").agg(pl.col(column).sum())[column]
         assert ((sums - 1).abs() < 1e-9).all(), f"{column} shares must sum to 1"
@@ -99,9 +122,7 @@ def test_damaged_shard_is_detected_and_recomputed(reference_run, tmp_path, damag
     if damage == "truncate":
         target.write_bytes(target.read_bytes()[:100])
     elif damage == "foreign":
-        other = execute(
-            RunConfig(**{**CONFIG.__dict__, "seed": 99}), SerialBackend(), tmp_path / "other", quiet=True
-        )
+        other = execute(RunConfig(**{**CONFIG.__dict__, "seed": 99}), SerialBackend(), tmp_path / "other", quiet=True)
         shutil.copy(other / "shards" / "summary" / "shard-000002.parquet", target)
     else:
         target.unlink()

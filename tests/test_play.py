@@ -16,10 +16,20 @@ FLAGS = ("hi_chop", "low_exists", "low_tie", "scoop", "quartered", "hilo_split")
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("play")
-    play = execute(RunConfig(job="play", game="pls7", deals=3000, shard_deals=1000, players=6, seed=2,
-                             options=(("policy", "showdown"),)), SerialBackend(), out, quiet=True)
-    showdown = execute(RunConfig(job="showdown", game="pls7", deals=200_000, shard_deals=100_000, players=6, seed=9),
-                       SerialBackend(), out, quiet=True)
+    play = execute(
+        RunConfig(
+            job="play", game="pls7", deals=3000, shard_deals=1000, players=6, seed=2, options=(("policy", "showdown"),)
+        ),
+        SerialBackend(),
+        out,
+        quiet=True,
+    )
+    showdown = execute(
+        RunConfig(job="showdown", game="pls7", deals=200_000, shard_deals=100_000, players=6, seed=9),
+        SerialBackend(),
+        out,
+        quiet=True,
+    )
     return play, showdown
 
 
@@ -60,10 +70,20 @@ def _flags(highs, lows) -> tuple[int, ...]:
 
     high_winners = {i for i, h in enumerate(highs) if h == max(highs)}
     low_winners = {i for i, low in enumerate(lows) if low and low == max(lows)}
-    halves = [(Fraction(1, 2), high_winners), (Fraction(1, 2), low_winners)] if low_winners else [(Fraction(1), high_winners)]
+    halves = (
+        [(Fraction(1, 2), high_winners), (Fraction(1, 2), low_winners)]
+        if low_winners
+        else [(Fraction(1), high_winners)]
+    )
     shares = [sum((part / len(w) for part, w in halves if i in w), Fraction(0)) for i in range(len(highs))]
-    return (int(len(high_winners) > 1), int(bool(low_winners)), int(len(low_winners) > 1), int(1 in shares),
-            int(Fraction(1, 4) in shares), int(bool(low_winners) and low_winners != high_winners))
+    return (
+        int(len(high_winners) > 1),
+        int(bool(low_winners)),
+        int(len(low_winners) > 1),
+        int(1 in shares),
+        int(Fraction(1, 4) in shares),
+        int(bool(low_winners) and low_winners != high_winners),
+    )
 
 
 def test_showdown_flags_kernel_equals_the_readable_flags():
@@ -89,8 +109,20 @@ def test_showdown_flags_kernel_equals_the_readable_flags():
 def test_rulebook_table_under_everyone_showing_down(tmp_path):
     """With the `showdown` policy at four seats every hand is a four-player showdown: the split
     share of all hands is the everyone-shows-down figure exactly, and "three in ten" holds."""
-    run = execute(RunConfig(job="play", game="pls7", deals=20_000, shard_deals=10_000, players=4, seed=3,
-                            options=(("policy", "showdown"),)), SerialBackend(), tmp_path, quiet=True)
+    run = execute(
+        RunConfig(
+            job="play",
+            game="pls7",
+            deals=20_000,
+            shard_deals=10_000,
+            players=4,
+            seed=3,
+            options=(("policy", "showdown"),),
+        ),
+        SerialBackend(),
+        tmp_path,
+        quiet=True,
+    )
     rulebook = pl.read_csv(run / "tables" / "rulebook.csv")
     first = rulebook.row(0, named=True)
     assert first["among"] == "all hands" and first["play"] == first["everyone"] and first["holds"] == "yes"
@@ -100,32 +132,49 @@ def test_rulebook_table_under_everyone_showing_down(tmp_path):
 
 def test_regular_play_folds_and_conserves_chips(tmp_path):
     """Under `regular` most hands end before the flop and the seats' results sum to zero."""
-    run = execute(RunConfig(job="play", game="holdem", deals=1500, shard_deals=500, players=6, seed=4,
-                            options=(("policy", "regular"),)), SerialBackend(), tmp_path, quiet=True)
+    run = execute(
+        RunConfig(
+            job="play", game="holdem", deals=1500, shard_deals=500, players=6, seed=4, options=(("policy", "regular"),)
+        ),
+        SerialBackend(),
+        tmp_path,
+        quiet=True,
+    )
     streets = pl.read_csv(run / "tables" / "streets.csv")
     assert 0.5 < streets["won_here"][0] < 1 and streets["reach"][1] < 0.5
     positions = pl.read_csv(run / "tables" / "positions.csv")
     assert abs(positions["bb_per_hand"].sum()) < 1e-9
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--policy", "regular,tight"], "names 2 policies for 6 players"),
-    (["--policy", "maniac"], "unknown policy 'maniac'"),
-    (["--stacks", "lots"], "bad --stacks 'lots'"),
-    (["--game", "plo5-8"], "covers games of 2 to 4 hole cards"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--policy", "regular,tight"], "names 2 policies for 6 players"),
+        (["--policy", "maniac"], "unknown policy 'maniac'"),
+        (["--stacks", "lots"], "bad --stacks 'lots'"),
+        (["--game", "plo5-8"], "covers games of 2 to 4 hole cards"),
+    ],
+)
 def test_bad_play_options_are_one_line_exit_2(tmp_path, args, message):
     """A wrong number of policies, an unknown policy, bad stacks, a game without an exact grid: one line, exit 2, nothing written."""
-    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "play", *args, "--out", str(tmp_path / "out")],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "sampyong", "run", "play", *args, "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
 
 
 def test_other_studies_refuse_play_options(tmp_path):
     """--policy belongs to play: the showdown study refuses it."""
-    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "showdown", "--policy", "regular", "--out", str(tmp_path)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "sampyong", "run", "showdown", "--policy", "regular", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and "No such option: --policy" in result.stderr
 
 
@@ -137,8 +186,24 @@ def test_fit_command_prints_a_policy_that_loads(tmp_path):
     """`sampyong fit` on three Pluribus sessions prints a policy TOML that loads, with the records' figures in a comment."""
     from engine.policy import parse_policy
 
-    result = subprocess.run([sys.executable, "-m", "sampyong", "fit", *(str(HANDS / s) for s in ("30", "31", "32")), "--hands", "200", "--rounds", "1",
-                             "--name", "mine"], capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "fit",
+            *(str(HANDS / s) for s in ("30", "31", "32")),
+            "--hands",
+            "200",
+            "--rounds",
+            "1",
+            "--name",
+            "mine",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     policy = parse_policy(result.stdout)
     assert policy.name == "mine" and "# fitted to" in result.stdout and result.stderr.startswith("records: ")
@@ -149,9 +214,9 @@ def test_fit_command_prints_a_policy_that_loads(tmp_path):
 def test_pro_like_reproduces_the_pluribus_figures():
     """`pro-like`, six-handed no-limit hold'em on fresh deals, sees a flop, has players at the flop and
     reaches showdown as often as the Pluribus records do: within 2 points (0.1 players)."""
+    from engine.fit import play_figures, record_figures
     from engine.policy import builtin
     from evaluator.games import game
-    from engine.fit import play_figures, record_figures
 
     target, _, _ = record_figures([HANDS])
     played = play_figures(game("holdem"), builtin("pro-like"), 6, 100_000, 777, ranking(game("holdem")))
@@ -162,13 +227,41 @@ def test_pro_like_reproduces_the_pluribus_figures():
 def test_recorded_hands_replay_and_are_the_runs_own(tmp_path):
     """--record 300 over two shards writes hands.phhs; `sampyong replay` matches every hand, and
     the recorded results add up to the run's positions table."""
-    run = subprocess.run([sys.executable, "-m", "sampyong", "run", "play", "--game", "pls7", "--deals", "300", "--shard-deals", "150",
-                          "--policy", "regular,loose,tight,station,pro-like,regular", "--record", "300", "--backend", "serial",
-                          "--quiet", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "run",
+            "play",
+            "--game",
+            "pls7",
+            "--deals",
+            "300",
+            "--shard-deals",
+            "150",
+            "--policy",
+            "regular,loose,tight,station,pro-like,regular",
+            "--record",
+            "300",
+            "--backend",
+            "serial",
+            "--quiet",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     run_dir = __import__("pathlib").Path(run.stdout.strip().splitlines()[-1])
-    replayed = subprocess.run([sys.executable, "-m", "sampyong", "replay", str(run_dir / "hands.phhs"), "--json"],
-                              capture_output=True, text=True, timeout=600)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "sampyong", "replay", str(run_dir / "hands.phhs"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     results = [__import__("json").loads(line) for line in replayed.stdout.splitlines()]
     assert replayed.returncode == 0 and len(results) == 300 and {r["status"] for r in results} == {"match"}
     net = [sum(r["finishing_stacks"][seat] - 200 for r in results) for seat in range(6)]
@@ -178,9 +271,33 @@ def test_recorded_hands_replay_and_are_the_runs_own(tmp_path):
 
 def test_betting_knob_turns_the_structure(tmp_path):
     """--betting fixed-limit plays PLS7 as fixed limit: recorded as FS/7 with small and big bets, and every hand replays."""
-    run = subprocess.run([sys.executable, "-m", "sampyong", "run", "play", "--game", "pls7", "--betting", "fixed-limit",
-                          "--deals", "200", "--shard-deals", "200", "--record", "200", "--backend", "serial", "--quiet",
-                          "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "run",
+            "play",
+            "--game",
+            "pls7",
+            "--betting",
+            "fixed-limit",
+            "--deals",
+            "200",
+            "--shard-deals",
+            "200",
+            "--record",
+            "200",
+            "--backend",
+            "serial",
+            "--quiet",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     records = __import__("pathlib").Path(run.stdout.strip().splitlines()[-1]) / "hands.phhs"
     from engine.phh import loads, replay
@@ -194,8 +311,15 @@ def test_play_is_the_same_serial_and_on_ray(ray_session, tmp_path):
     """Mixed policies over three shards: the serial backend and Ray with 2 workers write bit-identical tables."""
     from pipeline.backends import RayBackend
 
-    config = RunConfig(job="play", game="plo8", deals=6000, shard_deals=2000, players=6, seed=11,
-                       options=(("policy", "regular,loose,tight,station,pro-like,regular"),))
+    config = RunConfig(
+        job="play",
+        game="plo8",
+        deals=6000,
+        shard_deals=2000,
+        players=6,
+        seed=11,
+        options=(("policy", "regular,loose,tight,station,pro-like,regular"),),
+    )
     serial = execute(config, SerialBackend(), tmp_path / "serial", quiet=True)
     ray = execute(config, RayBackend(workers=2), tmp_path / "ray", quiet=True)
     tables = lambda run: {p.name: p.read_bytes() for p in sorted((run / "tables").glob("*.csv"))}  # noqa: E731
@@ -205,14 +329,16 @@ def test_play_is_the_same_serial_and_on_ray(ray_session, tmp_path):
 def test_serial_play_ranks_hands_in_process(tmp_path, monkeypatch):
     """With the serial backend the game's ranking runs in this process (no Ray task), into the
     upstream folder given, and the play run's shards get it with their task."""
+    from jobs import STUDIES
     from pipeline import runner
     from pipeline.backends import RayBackend
-    from jobs import STUDIES
 
     monkeypatch.setattr(RayBackend, "run", lambda *a, **k: pytest.fail("a Ray task ran"))
-    config = RunConfig(job="play", game="holdem", deals=400, shard_deals=200, players=3, seed=1,
-                       options=(("policy", "regular"),))
-    run = runner.execute(STUDIES["play"], config, SerialBackend(), tmp_path / "out", quiet=True,
-                         upstream_out=tmp_path / "upstream")
+    config = RunConfig(
+        job="play", game="holdem", deals=400, shard_deals=200, players=3, seed=1, options=(("policy", "regular"),)
+    )
+    run = runner.execute(
+        STUDIES["play"], config, SerialBackend(), tmp_path / "out", quiet=True, upstream_out=tmp_path / "upstream"
+    )
     (grid_run,) = (tmp_path / "upstream" / "grid").iterdir()
     assert (grid_run / "tables" / "grid.parquet").is_file() and (run / "report.md").is_file()

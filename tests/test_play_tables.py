@@ -62,8 +62,14 @@ def flags(game, holes, board) -> dict[str, bool]:
     lows = [s.low.strength if s.low is not None else 0 for s in shown]
     high_winners = {i for i, h in enumerate(highs) if h == max(highs)}
     low_winners = {i for i, low in enumerate(lows) if low and low == max(lows)}
-    halves = [(Fraction(1, 2), high_winners), (Fraction(1, 2), low_winners)] if low_winners else [(Fraction(1), high_winners)]
-    shares = [sum((part / len(winners) for part, winners in halves if i in winners), Fraction(0)) for i in range(len(holes))]
+    halves = (
+        [(Fraction(1, 2), high_winners), (Fraction(1, 2), low_winners)]
+        if low_winners
+        else [(Fraction(1), high_winners)]
+    )
+    shares = [
+        sum((part / len(winners) for part, winners in halves if i in winners), Fraction(0)) for i in range(len(holes))
+    ]
     return {
         "hi_chop": len(high_winners) > 1,
         "low_exists": bool(low_winners),
@@ -83,8 +89,16 @@ def recount(config: RunConfig) -> dict:
     for shard in STUDY.plan(config):
         cards, keys = deal_hands(shard.generator(), shard.deals, seats, g)
         for i in range(shard.deals):
-            hand = play_hand(g, table.betting, list(table.policies), [stack] * seats, [1, 2] + [0] * (seats - 2), cards[i],
-                             keys[i], ranks)
+            hand = play_hand(
+                g,
+                table.betting,
+                list(table.policies),
+                [stack] * seats,
+                [1, 2] + [0] * (seats - 2),
+                cards[i],
+                keys[i],
+                ranks,
+            )
             count, at = seats, [seats]
             for action in hand.actions:
                 words = action.split()
@@ -95,13 +109,19 @@ def recount(config: RunConfig) -> dict:
             showdown = len(hand.live) > 1
             reached = 4 if showdown else len(at) - 1
             holes = [hand.hole[s] for s in range(seats)]
-            hands.append({
-                "reached": reached, "players_at": at + ([len(hand.live)] if showdown else []),
-                "live": list(hand.live), "voluntary": set(hand.voluntary), "pot": hand.pot,
-                "net": [f - stack for f in hand.finishing_stacks], "classes": [class_name(h) for h in holes],
-                "flags": flags(g, [holes[s] for s in hand.live], hand.board) if showdown else None,
-                "everyone": {k: flags(g, holes[:k], hand.runout) for k in range(2, seats + 1)},
-            })
+            hands.append(
+                {
+                    "reached": reached,
+                    "players_at": at + ([len(hand.live)] if showdown else []),
+                    "live": list(hand.live),
+                    "voluntary": set(hand.voluntary),
+                    "pot": hand.pot,
+                    "net": [f - stack for f in hand.finishing_stacks],
+                    "classes": [class_name(h) for h in holes],
+                    "flags": flags(g, [holes[s] for s in hand.live], hand.board) if showdown else None,
+                    "everyone": {k: flags(g, holes[:k], hand.runout) for k in range(2, seats + 1)},
+                }
+            )
     return {"hands": hands, "seats": seats}
 
 
@@ -128,7 +148,7 @@ def close(a, b) -> bool:
 def assert_rows(table: pl.DataFrame, key: str, expected: dict[object, dict[str, float]]) -> None:
     """``table``'s rows (by ``key``) hold exactly ``expected``'s columns, and no other rows."""
     got = {row[key]: row for row in table.iter_rows(named=True)}
-    assert set(got) == set(expected), (set(got) ^ set(expected))
+    assert set(got) == set(expected), set(got) ^ set(expected)
     for k, columns in expected.items():
         for column, value in columns.items():
             assert close(got[k][column], value), (key, k, column, got[k][column], value)
@@ -141,8 +161,14 @@ def check_streets(tables, hands):
         there = [h for h in hands if h["reached"] >= s]
         players = mean([h["players_at"][s] for h in there]) if there else (math.nan, math.nan)
         reach, won = rate(len(there), n), rate(sum(h["reached"] == s for h in hands) if s < 4 else 0, n)
-        expected[street] = {"reach": reach[0], "reach_se": reach[1], "players": players[0], "players_se": players[1],
-                            "won_here": won[0], "won_here_se": won[1]}
+        expected[street] = {
+            "reach": reach[0],
+            "reach_se": reach[1],
+            "players": players[0],
+            "players_se": players[1],
+            "won_here": won[0],
+            "won_here_se": won[1],
+        }
     assert_rows(tables["streets"], "street", expected)
 
 
@@ -165,11 +191,20 @@ def check_showdown_and_compare(tables, hands, seats):
         for flag in ("hi_chop", "low_exists", "scoop", "quartered", "hilo_split"):
             every, every_se = rate(sum(h["everyone"][k][flag] for h in hands), n)
             play, play_se = (row[flag], row[f"{flag}_se"]) if shown else (math.nan, math.nan)
-            compare[(k, flag)] = {"play": play, "play_se": play_se, "everyone": every, "everyone_se": every_se,
-                                  "difference": play - every, "difference_se": math.hypot(play_se, every_se)}
+            compare[(k, flag)] = {
+                "play": play,
+                "play_se": play_se,
+                "everyone": every,
+                "everyone_se": every_se,
+                "difference": play - every,
+                "difference_se": math.hypot(play_se, every_se),
+            }
     assert_rows(tables["showdown"], "players", expected)
-    frame = tables["compare"].with_columns(pl.struct("players", "figure").map_elements(
-        lambda r: f"{r['players']} {r['figure']}", return_dtype=pl.String).alias("key"))
+    frame = tables["compare"].with_columns(
+        pl.struct("players", "figure")
+        .map_elements(lambda r: f"{r['players']} {r['figure']}", return_dtype=pl.String)
+        .alias("key")
+    )
     assert_rows(frame, "key", {f"{k} {flag}": v for (k, flag), v in compare.items()})
     return by_k
 
@@ -187,8 +222,15 @@ def per_group(hands, group_of, seats):
     out = {}
     for key, g in groups.items():
         played, showdown, bb = rate(g["played"], g["dealt"]), rate(g["showdown"], g["dealt"]), mean(g["net"])
-        out[key] = {"played": played[0], "played_se": played[1], "showdown": showdown[0], "showdown_se": showdown[1],
-                    "bb_per_hand": bb[0], "bb_per_hand_se": bb[1], "dealt": g["dealt"]}
+        out[key] = {
+            "played": played[0],
+            "played_se": played[1],
+            "showdown": showdown[0],
+            "showdown_se": showdown[1],
+            "bb_per_hand": bb[0],
+            "bb_per_hand_se": bb[1],
+            "dealt": g["dealt"],
+        }
     return out
 
 
@@ -210,8 +252,11 @@ def check_positions_classes_pots(tables, hands, seats):
 def check_pot_buckets(run, hands):
     """The shards' pot counts by size in big blinds (``from_bb``, the lower edge of its bucket)."""
     counts = pl.concat([pl.read_parquet(p) for p in sorted((run / "shards" / "pots").glob("*.parquet"))])
-    got = {(r["ending"], r["from_bb"]): r["hands"] for r in counts.group_by("ending", "from_bb").agg(pl.col("hands").sum())
-           .iter_rows(named=True) if r["hands"]}
+    got = {
+        (r["ending"], r["from_bb"]): r["hands"]
+        for r in counts.group_by("ending", "from_bb").agg(pl.col("hands").sum()).iter_rows(named=True)
+        if r["hands"]
+    }
     expected = defaultdict(int)
     for h in hands:
         edge = max(edge for edge in POT_BUCKETS if edge <= h["pot"] / 2)
@@ -226,8 +271,12 @@ def check_rulebook(tables, hands, by_k, config, pls7: bool):
         k = c["everyone_at"]
         if k > config.players:
             continue
-        among = {"all hands": lambda m: True, "showdowns of 4 or more": lambda m: m >= 4,
-                 "heads-up showdowns": lambda m: m == 2, "showdowns of 6": lambda m: m == 6}[c["among"]]
+        among = {
+            "all hands": lambda m: True,
+            "showdowns of 4 or more": lambda m: m >= 4,
+            "heads-up showdowns": lambda m: m == 2,
+            "showdowns of 6": lambda m: m == 6,
+        }[c["among"]]
         picked = [f for m, shown in by_k.items() if among(m) for f in shown]
         hits = sum(f[c["flag"]] for f in picked)
         m = n if c["among"] == "all hands" else len(picked)
@@ -241,8 +290,14 @@ def check_rulebook(tables, hands, by_k, config, pls7: bool):
         else:
             holds = "yes" if low <= play <= high else "no"
         expected[f"{c['claim']} {c['among']}"] = {
-            "rulebook": c["rulebook"] if pls7 else None, "everyone": every, "everyone_se": every_se,
-            "play": play, "play_se": se, "play_hands": m, "holds": holds}
+            "rulebook": c["rulebook"] if pls7 else None,
+            "everyone": every,
+            "everyone_se": every_se,
+            "play": play,
+            "play_se": se,
+            "play_hands": m,
+            "holds": holds,
+        }
     frame = tables["rulebook"].with_columns(pl.concat_str("claim", pl.lit(" "), "among").alias("key"))
     assert_rows(frame, "key", expected)
 
@@ -266,8 +321,15 @@ def test_every_play_table_equals_a_recount_of_the_reference_engine(case, policy_
     """Every column of streets, showdown, positions, classes, pots, compare and rulebook equals
     the count of the same hands played by the reference engine, standard errors included."""
     name, stacks, policies, per_shard = CASES[case]
-    config = RunConfig(job="play", game=name, deals=2 * per_shard, shard_deals=per_shard, players=6, seed=5,
-                       options=(("policy", policies.format(r=policy_file)), ("stacks", stacks)))
+    config = RunConfig(
+        job="play",
+        game=name,
+        deals=2 * per_shard,
+        shard_deals=per_shard,
+        players=6,
+        seed=5,
+        options=(("policy", policies.format(r=policy_file)), ("stacks", stacks)),
+    )
     run = execute(config, SerialBackend(), tmp_path, quiet=True)
     tables = {p.stem: pl.read_parquet(p) for p in (run / "tables").glob("*.parquet")}
     assert set(tables) == {"streets", "showdown", "positions", "classes", "pots", "compare", "rulebook"}
@@ -297,10 +359,12 @@ def test_verdicts_read_each_outcome_in_words():
     few hands and one with none, each with its rates in percent."""
     from jobs.play import verdicts
 
-    rows = [("Heads-up only about one hand in seven splits (section 7)", "heads-up showdowns", 0.14, 1234, "yes", 0.15),
-            ("High chop about 7.05 % with all 6 players (section 9)", "showdowns of 6", 0.031, 800, "no", 0.0705),
-            ("From four players about three hands in ten split (section 7)", "all hands", 0.3, 40, "too few to tell", 0.3),
-            ("From four players about three hands in ten split (section 7)", "showdowns of 4 or more", 0.0, 0, "n/a", 0.3)]
+    rows = [
+        ("Heads-up only about one hand in seven splits (section 7)", "heads-up showdowns", 0.14, 1234, "yes", 0.15),
+        ("High chop about 7.05 % with all 6 players (section 9)", "showdowns of 6", 0.031, 800, "no", 0.0705),
+        ("From four players about three hands in ten split (section 7)", "all hands", 0.3, 40, "too few to tell", 0.3),
+        ("From four players about three hands in ten split (section 7)", "showdowns of 4 or more", 0.0, 0, "n/a", 0.3),
+    ]
     frame = pl.DataFrame([dict(zip(("claim", "among", "play", "play_hands", "holds", "everyone"), r)) for r in rows])
     said = verdicts(frame, RunConfig(job="play", game="pls7", deals=1, shard_deals=1, players=6, seed=0))
     assert said == [
@@ -321,8 +385,15 @@ def test_recorded_hands_are_exactly_the_count_asked_across_shards(tmp_path):
     from engine.phh import loads
     from jobs.play import record_hands
 
-    config = RunConfig(job="play", game="holdem", deals=400, shard_deals=100, players=3, seed=9,
-                       options=(("policy", "regular"), ("stacks", "50bb")))
+    config = RunConfig(
+        job="play",
+        game="holdem",
+        deals=400,
+        shard_deals=100,
+        players=3,
+        seed=9,
+        options=(("policy", "regular"), ("stacks", "50bb")),
+    )
     records = loads(record_hands(config, 250, ranking(table_of(config).game)))
     assert len(records) == 250 and [r.index for r in records[:2]] == [1, 2] and records[-1].index == 250
 

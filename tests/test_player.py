@@ -24,7 +24,9 @@ def test_showdown_policy_is_everyone_showing_down():
     the rule book's hi-lo split of the five hands on that board."""
     cards, keys = deal_hands(np.random.default_rng(11), 40, 5, PLS7)
     for i in range(40):
-        hand = play_hand(PLS7, POT_LIMIT, [builtin("showdown")] * 5, [100] * 5, [1, 2, 0, 0, 0], cards[i], keys[i], crude_percentile)
+        hand = play_hand(
+            PLS7, POT_LIMIT, [builtin("showdown")] * 5, [100] * 5, [1, 2, 0, 0, 0], cards[i], keys[i], crude_percentile
+        )
         assert all(a.endswith(" cc") for a in hand.actions if not a.startswith("d") and " sm " not in a)
         assert len(hand.board) == 5 and not any(hand.folded)
         shown = [reference.showdown(PLS7, hand.hole[s], hand.board) for s in range(5)]
@@ -36,10 +38,15 @@ def test_showdown_policy_is_everyone_showing_down():
 def test_same_seed_same_hand():
     """The same seed and policies give the same hand, action for action."""
     policies = [builtin(name) for name in ("tight", "regular", "loose", "station", "regular", "tight")]
+
     def hands(seed):
         cards, keys = deal_hands(np.random.default_rng(seed), 20, 6, HOLDEM)
-        return [play_hand(HOLDEM, NO_LIMIT, policies, [200] * 6, [1, 2, 0, 0, 0, 0], cards[i], keys[i], crude_percentile).actions
-                for i in range(20)]
+        return [
+            play_hand(
+                HOLDEM, NO_LIMIT, policies, [200] * 6, [1, 2, 0, 0, 0, 0], cards[i], keys[i], crude_percentile
+            ).actions
+            for i in range(20)
+        ]
 
     first, again = hands(5), hands(5)
     assert first == again

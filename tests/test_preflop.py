@@ -45,8 +45,14 @@ def _boards_won(first: str, second: str) -> tuple[int, int, int]:
     holes = np.array([parse_cards(first), parse_cards(second)], np.uint8)
     deck = np.array([c for c in range(52) if c not in holes], np.uint8)
     boards = completions(deck, 5).astype(np.uint8)
-    high = fast_evaluator(game("holdem")).high(np.ascontiguousarray(np.broadcast_to(holes, (len(boards), 2, 2))), boards)
-    return int((high[:, 0] > high[:, 1]).sum()), int((high[:, 0] < high[:, 1]).sum()), int((high[:, 0] == high[:, 1]).sum())
+    high = fast_evaluator(game("holdem")).high(
+        np.ascontiguousarray(np.broadcast_to(holes, (len(boards), 2, 2))), boards
+    )
+    return (
+        int((high[:, 0] > high[:, 1]).sum()),
+        int((high[:, 0] < high[:, 1]).sum()),
+        int((high[:, 0] == high[:, 1]).sum()),
+    )
 
 
 def test_pairs_fall_into_the_published_47008_classes():
@@ -54,10 +60,16 @@ def test_pairs_fall_into_the_published_47008_classes():
     assert len(first) == 1326 * 1225 and len(np.unique(np.abs(key))) == 47_008
 
 
-@pytest.mark.parametrize("first, second", [
-    ("As Ah", "Kd Kc"), ("Kd Kc", "As Ah"),  # both ways round
-    ("Ah Kh", "Qh Jh"), ("7c 2d", "Ah Kh"), ("5s 4s", "5h 4h"),  # suits shared, crossed classes, a mirror
-])
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("As Ah", "Kd Kc"),
+        ("Kd Kc", "As Ah"),  # both ways round
+        ("Ah Kh", "Qh Jh"),
+        ("7c 2d", "Ah Kh"),
+        ("5s 4s", "5h 4h"),  # suits shared, crossed classes, a mirror
+    ],
+)
 def test_table_counts_equal_every_board_evaluated(table, monkeypatch, first, second):
     monkeypatch.setenv("SAMPYONG_CACHE", str(table))
     i, j = pair = preflop.hand_index(np.array([sorted(parse_cards(first)), sorted(parse_cards(second))]))

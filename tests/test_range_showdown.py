@@ -39,7 +39,9 @@ def _draw_case(rng, g, players, board_cards, sizes):
             picked.add(tuple(sorted(rng.choice(window, g.hole_cards, replace=False).tolist())))
         combos = sorted(picked)
         w = rng.choice([1.0, 0.5, 0.25, 0.3], size=len(combos)) if p % 2 else np.ones(len(combos))
-        texts.append(", ".join(format_cards(c).replace(" ", "") + ("" if x == 1 else f"@{100 * x:g}") for c, x in zip(combos, w)))
+        texts.append(
+            ", ".join(format_cards(c).replace(" ", "") + ("" if x == 1 else f"@{100 * x:g}") for c, x in zip(combos, w))
+        )
         hands.append(np.array(combos, np.uint8))
         weights.append(np.asarray(w, np.float64))
     return board, texts, hands, weights
@@ -48,8 +50,14 @@ def _draw_case(rng, g, players, board_cards, sizes):
 def _figures(result):
     unit, weight = result.unit, result.totals[0, 6]
     return [
-        {"equity": t[0] / unit / weight, "high": t[1] / unit / weight, "low": t[2] / unit / weight,
-         "win": t[3] / weight, "tie": t[4] / weight, "scoop": t[5] / weight}
+        {
+            "equity": t[0] / unit / weight,
+            "high": t[1] / unit / weight,
+            "low": t[2] / unit / weight,
+            "win": t[3] / weight,
+            "tie": t[4] / weight,
+            "scoop": t[5] / weight,
+        }
         for t in result.totals
     ]
 
@@ -187,7 +195,11 @@ def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, boar
     g = game(game_name).variant(**knobs) if knobs else game(game_name)
     from evaluator.equity import equity
 
-    named = set(parse_cards(" ".join(hands))) | set(parse_cards(board) if board else []) | set(parse_cards(live) if live else [])
+    named = (
+        set(parse_cards(" ".join(hands)))
+        | set(parse_cards(board) if board else [])
+        | set(parse_cards(live) if live else [])
+    )
     dead = format_cards(sorted(set(range(52)) - named)) if live else ""
     got = equity(g, hands, board=board, dead=dead, exact=True)
     want = brute_force_equity(g, hands, board=board, dead=dead)
@@ -196,18 +208,21 @@ def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, boar
             assert have[field] == pytest.approx(value, abs=1e-12), (hands, field)
 
 
-@pytest.mark.parametrize("game_name, texts, board, dead", [
-    ("holdem", ["AA, KQs@50, 72o", "KK, 76s, T9o@25"], "2c 2d 2h", ""),  # the suits of the deuces permute
-    ("holdem", ["AK", "QQ", "JTs"], "", "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h 3h 4h 5h 6h"),
-    ("pls7", ["AA2, A23@40", "K45, 345"], "9c 9d 9h 9s", ""),
-    ("pls", ["AKQ", "JJ*@30"], "2s 3s 4h", "5c 6c 7c 8c 9c 5d 6d 7d 8d 9d 5h 6h 7h 8h 9h Tc Td Th Ts"),
-])
+@pytest.mark.parametrize(
+    "game_name, texts, board, dead",
+    [
+        ("holdem", ["AA, KQs@50, 72o", "KK, 76s, T9o@25"], "2c 2d 2h", ""),  # the suits of the deuces permute
+        ("holdem", ["AK", "QQ", "JTs"], "", "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h 3h 4h 5h 6h"),
+        ("pls7", ["AA2, A23@40", "K45, 345"], "9c 9d 9h 9s", ""),
+        ("pls", ["AKQ", "JJ*@30"], "2s 3s 4h", "5c 6c 7c 8c 9c 5d 6d 7d 8d 9d 5h 6h 7h 8h 9h Tc Td Th Ts"),
+    ],
+)
 def test_deals_folded_by_suit_equal_a_brute_force(monkeypatch, game_name, texts, board, dead):
     """Ranges that suit permutations keep, deal by deal: tuples equal up to those permutations
     counted once with their summed weights (fewer tuples than deals; folded however small the
     work), and every figure equal to the brute force over every tuple and board."""
     import evaluator.equity
-    from evaluator.equity import _folded_deals, _spot, _entry, equity
+    from evaluator.equity import _entry, _folded_deals, _spot, equity
 
     monkeypatch.setattr(evaluator.equity, "FOLD_FROM", 0)
     g = game(game_name)

@@ -17,9 +17,26 @@ from evaluator.ranges import parse_range, top_percent
 HOLDEM, PLS7, PLO = game("holdem"), game("pls7"), game("plo")
 ONE_CARD = dataclasses.replace(HOLDEM, name="one-card", hole_cards=1, hole_use=(0, 1))  # a legal 1-hole-card game
 HOLDEM_STRINGS = [
-    "QQ+", "AKs", "AKo", "AK", "A5s-A2s", "22-55", "T9s+", "K9s+", "A2s+", "KQo", "JJ-99, AQs+",
-    "QQ+, AKs, AKo", "88-JJ, A7o-ATo, KTs+", "As3c, 8c5s", "76s, 65s, 54s", "AK-AQ", "55-22", "ATs-AKs",
-    "KAs", "kqo",
+    "QQ+",
+    "AKs",
+    "AKo",
+    "AK",
+    "A5s-A2s",
+    "22-55",
+    "T9s+",
+    "K9s+",
+    "A2s+",
+    "KQo",
+    "JJ-99, AQs+",
+    "QQ+, AKs, AKo",
+    "88-JJ, A7o-ATo, KTs+",
+    "As3c, 8c5s",
+    "76s, 65s, 54s",
+    "AK-AQ",
+    "55-22",
+    "ATs-AKs",
+    "KAs",
+    "kqo",
 ]
 
 
@@ -48,58 +65,65 @@ def test_patterns_match_hand_counts():
 
 def test_weights_and_groups():
     """@50 halves a weight, eval7's 40%(...) and 0.6(...) weigh a group, and a hand named twice keeps its largest weight."""
-    weights = dict(zip(parse_range("AA@50, KK, 40%(AKs), 0.6(AA)", HOLDEM).combos,
-                       parse_range("AA@50, KK, 40%(AKs), 0.6(AA)", HOLDEM).weights))
+    weights = dict(
+        zip(
+            parse_range("AA@50, KK, 40%(AKs), 0.6(AA)", HOLDEM).combos,
+            parse_range("AA@50, KK, 40%(AKs), 0.6(AA)", HOLDEM).weights,
+        )
+    )
     aces = tuple(sorted(parse_cards("As Ah")))
     kings = tuple(sorted(parse_cards("Ks Kh")))
     suited = tuple(sorted(parse_cards("As Ks")))
     assert (weights[aces], weights[kings], weights[suited]) == (0.6, 1.0, 0.4)
 
 
-@pytest.mark.parametrize("text, game_, position, words", [
-    ("QQ+, AKq", HOLDEM, 5, "'AKq' is not a hand"),
-    ("QQ+,,AKs", HOLDEM, 4, "an empty item"),
-    ("AA@150", HOLDEM, 3, "not in (0, 100]"),
-    ("2(AA)", HOLDEM, 0, "not in (0, 1]"),
-    ("AA, (KK", HOLDEM, 7, "missing ')'"),
-    ("AKQJ", PLS7, 0, "'AKQJ' is not a hand or a pattern of 3 cards"),
-    ("As Ks", PLS7, 0, "has 2 card(s): a pls7 hand needs 3 hole cards"),
-    ("15%", PLO, 0, "15% needs the exact grid of plo"),
-    ("AA), KK", HOLDEM, 2, "unmatched ')'"),
-    ("AA, KK, AKq", HOLDEM, 8, "'AKq' is not a hand"),
-    ("AA, KK,  ", HOLDEM, 9, "an empty item"),
-    ("0(AA)", HOLDEM, 0, "weight 0 is not in (0, 1]"),
-    ("0%(AA)", HOLDEM, 0, "weight 0% is not in (0, 1]"),
-    ("1.0001(AA)", HOLDEM, 0, "weight 1.0001 is not in (0, 1]"),
-    ("100.0001%(AA)", HOLDEM, 0, "weight 100.0001% is not in (0, 1]"),
-    ("0.5(AKq)", HOLDEM, 4, "'AKq' is not a hand"),
-    ("KK, 50%(QQ+, AKq)", HOLDEM, 13, "'AKq' is not a hand"),
-    ("AA@x", HOLDEM, 3, "weight 'x' is not a percentage"),
-    ("KK, AA @ 5x", HOLDEM, 8, "weight ' 5x' is not a percentage"),
-    ("AA@0", HOLDEM, 3, "weight 0 is not in (0, 100]"),
-    ("AA@-50", HOLDEM, 3, "weight -50 is not in (0, 100]"),
-    ("AA@100.0001", HOLDEM, 3, "weight 100.0001 is not in (0, 100]"),
-    ("AA!", HOLDEM, 3, "an empty hand"),
-    ("AA!  !KK", HOLDEM, 5, "an empty hand"),
-    ("AKq!KK", HOLDEM, 0, "'AKq' is not a hand"),
-    ("AA!KK!AKq", HOLDEM, 6, "'AKq' is not a hand"),
-    ("QQ, AA ! KK ! AKq", HOLDEM, 14, "'AKq' is not a hand"),
-    ("0%", HOLDEM, 0, "0% is not a share from 0 % to 100 %"),
-    ("100.0001%", HOLDEM, 0, "100.0001% is not a share from 0 % to 100 %"),
-    ("1%", HOLDEM, 0, "1% needs the exact grid of holdem"),
-    ("100%", HOLDEM, 0, "100% needs the exact grid of holdem"),
-    ("As Ks Qs", HOLDEM, 0, "'As Ks Qs' has 3 card(s): a holdem hand needs 2 hole cards"),
-    ("AKs-QJs", HOLDEM, 0, "'AKs-QJs' is not a hand, hold'em notation or a pattern of 2 cards"),
-    ("QJs-AKs", HOLDEM, 0, "'QJs-AKs' is not a hand, hold'em notation"),
-    ("AKs-AQo", HOLDEM, 0, "'AKs-AQo' is not a hand, hold'em notation"),
-    ("AKo-AQs", HOLDEM, 0, "'AKo-AQs' is not a hand, hold'em notation"),
-    ("AK-AQs", HOLDEM, 0, "'AK-AQs' is not a hand, hold'em notation"),
-    ("AA-AK", HOLDEM, 0, "'AA-AK' is not a hand, hold'em notation"),
-    ("AK-AA", HOLDEM, 0, "'AK-AA' is not a hand, hold'em notation"),
-    ("AAo", HOLDEM, 0, "'AAo' is not a hand, hold'em notation"),
-    ("22-55s", HOLDEM, 0, "'22-55s' is not a hand, hold'em notation"),
-    ("AA", ONE_CARD, 0, "'AA' is not a hand or a pattern of 1 cards"),
-])
+@pytest.mark.parametrize(
+    "text, game_, position, words",
+    [
+        ("QQ+, AKq", HOLDEM, 5, "'AKq' is not a hand"),
+        ("QQ+,,AKs", HOLDEM, 4, "an empty item"),
+        ("AA@150", HOLDEM, 3, "not in (0, 100]"),
+        ("2(AA)", HOLDEM, 0, "not in (0, 1]"),
+        ("AA, (KK", HOLDEM, 7, "missing ')'"),
+        ("AKQJ", PLS7, 0, "'AKQJ' is not a hand or a pattern of 3 cards"),
+        ("As Ks", PLS7, 0, "has 2 card(s): a pls7 hand needs 3 hole cards"),
+        ("15%", PLO, 0, "15% needs the exact grid of plo"),
+        ("AA), KK", HOLDEM, 2, "unmatched ')'"),
+        ("AA, KK, AKq", HOLDEM, 8, "'AKq' is not a hand"),
+        ("AA, KK,  ", HOLDEM, 9, "an empty item"),
+        ("0(AA)", HOLDEM, 0, "weight 0 is not in (0, 1]"),
+        ("0%(AA)", HOLDEM, 0, "weight 0% is not in (0, 1]"),
+        ("1.0001(AA)", HOLDEM, 0, "weight 1.0001 is not in (0, 1]"),
+        ("100.0001%(AA)", HOLDEM, 0, "weight 100.0001% is not in (0, 1]"),
+        ("0.5(AKq)", HOLDEM, 4, "'AKq' is not a hand"),
+        ("KK, 50%(QQ+, AKq)", HOLDEM, 13, "'AKq' is not a hand"),
+        ("AA@x", HOLDEM, 3, "weight 'x' is not a percentage"),
+        ("KK, AA @ 5x", HOLDEM, 8, "weight ' 5x' is not a percentage"),
+        ("AA@0", HOLDEM, 3, "weight 0 is not in (0, 100]"),
+        ("AA@-50", HOLDEM, 3, "weight -50 is not in (0, 100]"),
+        ("AA@100.0001", HOLDEM, 3, "weight 100.0001 is not in (0, 100]"),
+        ("AA!", HOLDEM, 3, "an empty hand"),
+        ("AA!  !KK", HOLDEM, 5, "an empty hand"),
+        ("AKq!KK", HOLDEM, 0, "'AKq' is not a hand"),
+        ("AA!KK!AKq", HOLDEM, 6, "'AKq' is not a hand"),
+        ("QQ, AA ! KK ! AKq", HOLDEM, 14, "'AKq' is not a hand"),
+        ("0%", HOLDEM, 0, "0% is not a share from 0 % to 100 %"),
+        ("100.0001%", HOLDEM, 0, "100.0001% is not a share from 0 % to 100 %"),
+        ("1%", HOLDEM, 0, "1% needs the exact grid of holdem"),
+        ("100%", HOLDEM, 0, "100% needs the exact grid of holdem"),
+        ("As Ks Qs", HOLDEM, 0, "'As Ks Qs' has 3 card(s): a holdem hand needs 2 hole cards"),
+        ("AKs-QJs", HOLDEM, 0, "'AKs-QJs' is not a hand, hold'em notation or a pattern of 2 cards"),
+        ("QJs-AKs", HOLDEM, 0, "'QJs-AKs' is not a hand, hold'em notation"),
+        ("AKs-AQo", HOLDEM, 0, "'AKs-AQo' is not a hand, hold'em notation"),
+        ("AKo-AQs", HOLDEM, 0, "'AKo-AQs' is not a hand, hold'em notation"),
+        ("AK-AQs", HOLDEM, 0, "'AK-AQs' is not a hand, hold'em notation"),
+        ("AA-AK", HOLDEM, 0, "'AA-AK' is not a hand, hold'em notation"),
+        ("AK-AA", HOLDEM, 0, "'AK-AA' is not a hand, hold'em notation"),
+        ("AAo", HOLDEM, 0, "'AAo' is not a hand, hold'em notation"),
+        ("22-55s", HOLDEM, 0, "'22-55s' is not a hand, hold'em notation"),
+        ("AA", ONE_CARD, 0, "'AA' is not a hand or a pattern of 1 cards"),
+    ],
+)
 def test_bad_ranges_name_the_position(text, game_, position, words):
     """A bad range is one SampyongError naming the text, the position of the fault and what is wrong."""
     with pytest.raises(SampyongError) as error:
@@ -122,10 +146,19 @@ def test_a_range_is_frozen_and_hashable():
     assert hash(r) == hash(parse_range("AA@50, KK", HOLDEM)) and {r: 1}[parse_range("AA@50, KK", HOLDEM)] == 1
 
 
-@pytest.mark.parametrize("text, weight", [
-    ("AA@100", 1.0), ("AA@0.01", 0.0001), ("AA@ 50 ", 0.5),
-    ("1(AA)", 1.0), ("0.0001(AA)", 0.0001), ("100%(AA)", 1.0), ("0.01%(AA)", 0.0001), ("1(50%(AA))", 0.5),
-])
+@pytest.mark.parametrize(
+    "text, weight",
+    [
+        ("AA@100", 1.0),
+        ("AA@0.01", 0.0001),
+        ("AA@ 50 ", 0.5),
+        ("1(AA)", 1.0),
+        ("0.0001(AA)", 0.0001),
+        ("100%(AA)", 1.0),
+        ("0.01%(AA)", 0.0001),
+        ("1(50%(AA))", 0.5),
+    ],
+)
 def test_weights_at_the_edges_of_their_bounds_are_accepted(text, weight):
     """A weight is accepted in (0, 100] after "@", in (0, 1] before "(" and in (0 %, 100 %] before "%(", both ends
     exact, and nested groups multiply their weights."""
@@ -153,7 +186,10 @@ def test_holdem_spans_and_reversed_ranks():
     assert (size("22-55"), size("55-22"), size("AKs-ATs"), size("ATo-AKo"), size("AK-AQ")) == (24, 24, 16, 48, 32)
     assert parse_range("KAs", HOLDEM).combos == parse_range("AKs", HOLDEM).combos
     for top_card_inside in ("KAs-K2s", "KAo-K2o", "KA-K2"):
-        assert parse_range(top_card_inside, HOLDEM).combos == parse_range(top_card_inside.split("-")[1] + "+", HOLDEM).combos
+        assert (
+            parse_range(top_card_inside, HOLDEM).combos
+            == parse_range(top_card_inside.split("-")[1] + "+", HOLDEM).combos
+        )
     assert size("K2s+") == 11 * 4
 
 
@@ -211,11 +247,14 @@ def brute_force(game_, ranges, board):
     return [t / weight for t in totals]
 
 
-@pytest.mark.parametrize("game_, ranges, board", [
-    (HOLDEM, ["QQ+, AKs", "JJ-99, AQs+"], "2c 7d Th"),
-    (HOLDEM, ["AA@50, KK", "AKs, 76s"], "Ks 7s 2d 3h"),
-    (PLS7, ["AA2, AA3", "KKQ, KQJ"], "5c 7d 9h 4s"),
-])
+@pytest.mark.parametrize(
+    "game_, ranges, board",
+    [
+        (HOLDEM, ["QQ+, AKs", "JJ-99, AQs+"], "2c 7d Th"),
+        (HOLDEM, ["AA@50, KK", "AKs, 76s"], "Ks 7s 2d 3h"),
+        (PLS7, ["AA2, AA3", "KKQ, KQJ"], "5c 7d 9h 4s"),
+    ],
+)
 def test_exact_range_equity_equals_a_brute_force_over_the_combos(game_, ranges, board):
     """Enumerated range-vs-range equity equals, to 6 decimals, the weighted mean of the exact
     equities of every compatible pair of hands."""
@@ -277,17 +316,23 @@ def test_range_equity_against_eval7_on_the_river(hero, villain, board):
     assert abs(sampled["equity"] - expected) < 4 * max(sampled["equity_se"], 1e-12), (sampled, expected)
 
 
-@pytest.mark.parametrize("hero, villain, board", [
-    ("QQ+, AKs", "JJ-99, AQs+", "2c 7d Th"),
-    ("AKs, AKo", "22-66", "Kd 8c 3s"),
-    ("T9s+, 98s", "A2s+", "Jh Th 4c 2h"),
-    ("77+", "AJs+, KQs", "Qs Js 2h"),
-])
+@pytest.mark.parametrize(
+    "hero, villain, board",
+    [
+        ("QQ+, AKs", "JJ-99, AQs+", "2c 7d Th"),
+        ("AKs, AKo", "22-66", "Kd 8c 3s"),
+        ("T9s+, 98s", "A2s+", "Jh Th 4c 2h"),
+        ("77+", "AJs+, KQs", "Qs Js 2h"),
+    ],
+)
 def test_range_equity_against_eval7_monte_carlo_with_runouts(hero, villain, board):
     """With cards to come: eval7's Monte Carlo (100,000 deals per hero hand) lies within 4 of its
     standard errors of our exact range equity."""
     theirs, hands = eval7_range_equity(
-        hero, villain, board, lambda hand, villain_range, cards: eval7.py_hand_vs_range_monte_carlo(hand, villain_range, cards, 100_000)
+        hero,
+        villain,
+        board,
+        lambda hand, villain_range, cards: eval7.py_hand_vs_range_monte_carlo(hand, villain_range, cards, 100_000),
     )
     deals = 100_000 * hands
     ours = equity("holdem", [hero, villain], board=board)

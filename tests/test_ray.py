@@ -80,4 +80,3 @@ def test_a_shard_lost_with_its_worker_runs_again(ray_session, tmp_path):
 
     with pytest.raises(SampyongError, match="shard 0 was lost 4 times"):
         RayBackend(workers=1, max_retries=0).run([ShardTask(always_dies, "x", ShardSpec(0, 1, 0))], lambda t, r: None)
-

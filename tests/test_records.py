@@ -40,15 +40,21 @@ def same(a: pl.DataFrame, b: pl.DataFrame) -> None:
     for row_a, row_b in zip(a.iter_rows(), b.iter_rows()):
         for x, y in zip(row_a, row_b):
             if isinstance(x, float) or isinstance(y, float):
-                assert (math.isnan(x) and math.isnan(y)) or math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12), (row_a, row_b)
+                assert (math.isnan(x) and math.isnan(y)) or math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12), (
+                    row_a,
+                    row_b,
+                )
             else:
                 assert x == y, (row_a, row_b)
 
 
-@pytest.mark.parametrize("game, options", [
-    ("holdem", {"policy": "regular,loose,tight,station,pro-like,regular", "players": 6}),
-    ("pls7", {"policy": "random-legal", "players": 4, "stacks": "25bb"}),
-])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("holdem", {"policy": "regular,loose,tight,station,pro-like,regular", "players": 6}),
+        ("pls7", {"policy": "random-legal", "players": 4, "stacks": "25bb"}),
+    ],
+)
 def test_records_of_a_play_run_give_its_tables(tmp_path, game, options):
     """A play run's hands, recorded and read back by the records study, give the play run's
     streets, showdown, positions and pots tables."""
@@ -56,10 +62,13 @@ def test_records_of_a_play_run_give_its_tables(tmp_path, game, options):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game, options", [
-    ("holdem", {"policy": "regular,loose,tight,station,pro-like,regular", "players": 6}),
-    ("pls7", {"policy": "random-legal", "players": 4, "stacks": "25bb"}),
-])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("holdem", {"policy": "regular,loose,tight,station,pro-like,regular", "players": 6}),
+        ("pls7", {"policy": "random-legal", "players": 4, "stacks": "25bb"}),
+    ],
+)
 def test_twenty_thousand_recorded_hands_give_the_play_runs_tables(tmp_path, game, options):
     """The same at the issue's size: 20,000 hands played, recorded and read back (the records
     replayed in bulk by the kernel), every shared table count for count."""
@@ -70,8 +79,16 @@ def play_run_read_back(tmp_path, game: str, options: dict, hands: int) -> None:
     if options["policy"] == "random-legal":
         (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
         options = {**options, "policy": str(tmp_path / "random-legal.toml")}
-    played = sy.run("play", game=game, deals=hands, shard_deals=max(500, hands // 4), record=hands, backend="serial",
-                    out=tmp_path, **options)
+    played = sy.run(
+        "play",
+        game=game,
+        deals=hands,
+        shard_deals=max(500, hands // 4),
+        record=hands,
+        backend="serial",
+        out=tmp_path,
+        **options,
+    )
     read = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path)
     records = read.tables
     assert records["records"].rows() == [(str((played.dir / "hands.phhs").resolve()), None, "match", "", hands)]
@@ -86,8 +103,10 @@ def play_run_read_back(tmp_path, game: str, options: dict, hands: int) -> None:
     if game == "pls7":  # the hi-lo figures were exercised, and the rule book's claims read the same
         assert shown["low_exists"].max() > 0 and shown["hilo_split"].max() > 0
         claims = records["rulebook"].select("claim", "among", "records", "records_se", "records_hands", "holds")
-        same(claims.rename({"records": "play", "records_se": "play_se", "records_hands": "play_hands"}),
-             played.tables["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "holds"))
+        same(
+            claims.rename({"records": "play", "records_se": "play_se", "records_hands": "play_hands"}),
+            played.tables["rulebook"].select("claim", "among", "play", "play_se", "play_hands", "holds"),
+        )
     else:
         assert records["rulebook"].height == 0
 
@@ -156,7 +175,10 @@ def test_every_hand_that_does_not_replay_is_listed_by_status(tmp_path):
 def test_game_insists_on_the_records_game(tmp_path):
     """--game holdem accepts hold'em records; --game pls7 refuses them, naming the hand; an unknown game is refused."""
     (tmp_path / "mixed.phhs").write_text(MIXED)
-    assert sy.run("records", paths=tmp_path / "mixed.phhs", game="holdem", backend="serial", out=tmp_path / "a").check() == []
+    assert (
+        sy.run("records", paths=tmp_path / "mixed.phhs", game="holdem", backend="serial", out=tmp_path / "a").check()
+        == []
+    )
     with pytest.raises(SampyongError, match=r"mixed.phhs \[1\] is a hand of holdem, which --game pls7 excludes"):
         sy.run("records", paths=tmp_path / "mixed.phhs", game="pls7", backend="serial", out=tmp_path / "b")
     with pytest.raises(SampyongError, match="unknown game"):
@@ -164,18 +186,36 @@ def test_game_insists_on_the_records_game(tmp_path):
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda root: root.joinpath("empty").mkdir() or root / "empty", "no PHH records"),
-    (lambda root: root.joinpath("bad.phh").write_text("this is [not toml") and root / "bad.phh", "not a PHH file"),
-    (lambda root: root / "missing.phhs", "no such file or folder"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda root: root.joinpath("empty").mkdir() or root / "empty", "no PHH records"),
+        (lambda root: root.joinpath("bad.phh").write_text("this is [not toml") and root / "bad.phh", "not a PHH file"),
+        (lambda root: root / "missing.phhs", "no such file or folder"),
+    ],
+)
 def test_bad_records_are_one_line_exit_2_nothing_written(tmp_path, make, message):
     """A folder without records, a file that is not PHH, a missing path: one line, exit 2, no run written."""
     path = make(tmp_path)
     with pytest.raises(SampyongError, match=message):
         sy.run("records", paths=[path], backend="serial", out=tmp_path / "out")
-    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "records", str(path), "--backend", "serial",
-                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "run",
+            "records",
+            str(path),
+            "--backend",
+            "serial",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
 
@@ -184,10 +224,20 @@ def test_against_a_policy_sets_three_columns_per_figure(tmp_path):
     """`--against` the policy that wrote the records agrees with them within 4 standard errors on
     every figure, a different policy does not on the flop seen; everyone showing down sees every
     street with every seat; the rule book's claims carry both verdicts; `report` rebuilds it all."""
-    played = sy.run("play", game="pls7", players=6, deals=3000, shard_deals=1000, record=3000, backend="serial",
-                    out=tmp_path / "play")
+    played = sy.run(
+        "play",
+        game="pls7",
+        players=6,
+        deals=3000,
+        shard_deals=1000,
+        record=3000,
+        backend="serial",
+        out=tmp_path / "play",
+    )
     records = played.dir / "hands.phhs"
-    same_policy = sy.run("records", paths=[records], against="regular", hands="30k", backend="serial", out=tmp_path / "a")
+    same_policy = sy.run(
+        "records", paths=[records], against="regular", hands="30k", backend="serial", out=tmp_path / "a"
+    )
     compare = same_policy.tables["compare"]
     rates = compare.filter(pl.col("figure") != "players at the flop")
     assert set(compare["figure"]) >= {"flop seen", "reached showdown", "players at the flop", "plays preflop"}
@@ -195,13 +245,23 @@ def test_against_a_policy_sets_three_columns_per_figure(tmp_path):
     assert (compare["records_hands"].filter(compare["figure"] == "flop seen") == 3000).all()
     assert (compare["policy_hands"].filter(compare["figure"] == "flop seen") == 30_000).all()
     checked = rates.filter(pl.col("records_hands") > 0)
-    assert ((checked["difference"].abs() <= 4 * checked["difference_se"]) | (checked["difference_se"] == 0)).all(), checked
+    assert ((checked["difference"].abs() <= 4 * checked["difference_se"]) | (checked["difference_se"] == 0)).all(), (
+        checked
+    )
     everyone = dict(compare.filter(pl.col("records_holds").is_null()).select("figure", "everyone").unique().rows())
-    assert everyone == {"flop seen": 1.0, "reached showdown": 1.0, "plays preflop": 1.0, "players at the flop": 6.0,
-                        "VPIP": 1.0, "PFR": 0.0}
+    assert everyone == {
+        "flop seen": 1.0,
+        "reached showdown": 1.0,
+        "plays preflop": 1.0,
+        "players at the flop": 6.0,
+        "VPIP": 1.0,
+        "PFR": 0.0,
+    }
     seats = compare.filter(pl.col("figure") == "plays preflop")
     vpip = compare.filter(pl.col("figure") == "VPIP").row(0, named=True)  # every seat's plays preflop, together
-    assert vpip["records"] == pytest.approx(seats["records"].mean()) and vpip["policy"] == pytest.approx(seats["policy"].mean())
+    assert vpip["records"] == pytest.approx(seats["records"].mean()) and vpip["policy"] == pytest.approx(
+        seats["policy"].mean()
+    )
     claims = compare.filter(pl.col("records_holds").is_not_null())
     assert claims.height == 4 and set(claims["policy_holds"]) <= {"yes", "no", "too few to tell", "n/a"}
     everyone_shows = claims.filter(pl.col("among") == "all hands")["everyone"][0]
@@ -227,7 +287,11 @@ def test_the_pluribus_sessions_against_pro_like_give_the_readme_figures(tmp_path
         return compare.filter((pl.col("figure") == name) & (pl.col("among") == among)).row(0, named=True)
 
     flop = figure("flop seen", "all hands")
-    assert (round(100 * flop["records"], 1), round(100 * flop["policy"], 1), flop["policy_hands"]) == (55.4, 55.0, 17_260)
+    assert (round(100 * flop["records"], 1), round(100 * flop["policy"], 1), flop["policy_hands"]) == (
+        55.4,
+        55.0,
+        17_260,
+    )
     players = figure("players at the flop", "hands that see it")
     assert (round(players["records"], 3), round(players["policy"], 3)) == (2.146, 2.151)
     big_blind = figure("plays preflop", "seat 1")
@@ -235,21 +299,42 @@ def test_the_pluribus_sessions_against_pro_like_give_the_readme_figures(tmp_path
     assert big_blind["difference"] > 4 * big_blind["difference_se"]
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"against": "nosuch"}, "unknown policy 'nosuch'"),
-    ({"hands": "1000"}, "--hands is what the --against policy plays"),
-    ({"against": "regular", "hands": "lots"}, "--hands"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"against": "nosuch"}, "unknown policy 'nosuch'"),
+        ({"hands": "1000"}, "--hands is what the --against policy plays"),
+        ({"against": "regular", "hands": "lots"}, "--hands"),
+    ],
+)
 def test_against_bad_input_is_one_line_exit_2_nothing_written(tmp_path, options, message):
     """An unknown --against policy, --hands without --against, or hands that are not a count: one line, exit 2, no run written."""
     record = tmp_path / "hand.phh"
-    record.write_text('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\n'
-                      'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]\nfinishing_stacks = [198, 202]\n')
+    record.write_text(
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\n'
+        'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "p2 cbr 6", "p1 f"]\nfinishing_stacks = [198, 202]\n'
+    )
     with pytest.raises(SampyongError, match=message):
         sy.run("records", paths=[record], backend="serial", out=tmp_path / "out", **options)
     flags = [word for name, value in options.items() for word in (f"--{name}", value)]
-    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "records", str(record), *flags, "--backend", "serial",
-                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "run",
+            "records",
+            str(record),
+            *flags,
+            "--backend",
+            "serial",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert not (tmp_path / "out").exists()
 
@@ -281,22 +366,35 @@ def test_stats_agree_with_the_other_tables(tmp_path):
     assert 1 < overall["af"] < 5 and 0 < overall["af_se"] < 0.5
 
 
-def test_a_big_file_is_read_in_runs_of_sections_on_every_worker_with_the_same_tables(tmp_path, monkeypatch, ray_session):
+def test_a_big_file_is_read_in_runs_of_sections_on_every_worker_with_the_same_tables(
+    tmp_path, monkeypatch, ray_session
+):
     """One .phhs cut into runs of sections (a shard each) gives the tables of the file read
     whole, on the serial backend and on Ray with two workers."""
     from jobs import records
 
     (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
-    played = sy.run("play", game="pls7", deals=1200, shard_deals=600, record=1200, players=4, stacks="25bb",
-                    policy=str(tmp_path / "random-legal.toml"), backend="serial", out=tmp_path)
+    played = sy.run(
+        "play",
+        game="pls7",
+        deals=1200,
+        shard_deals=600,
+        record=1200,
+        players=4,
+        stacks="25bb",
+        policy=str(tmp_path / "random-legal.toml"),
+        backend="serial",
+        out=tmp_path,
+    )
     whole = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path / "whole")
     monkeypatch.setattr(records, "RECORDS_PER_SHARD", 250)
     cut = sy.run("records", paths=[played.dir / "hands.phhs"], backend="serial", out=tmp_path / "cut")
     assert (whole.config.deals, cut.config.deals) == (1, 5)
     on_ray = sy.run("records", paths=[played.dir / "hands.phhs"], backend="ray", workers=2, out=tmp_path / "ray")
     for run in (cut, on_ray):
-        assert {p.name: p.read_bytes() for p in (run.dir / "tables").glob("*.csv")} == \
-            {p.name: p.read_bytes() for p in (whole.dir / "tables").glob("*.csv")}
+        assert {p.name: p.read_bytes() for p in (run.dir / "tables").glob("*.csv")} == {
+            p.name: p.read_bytes() for p in (whole.dir / "tables").glob("*.csv")
+        }
 
 
 def test_a_file_is_cut_only_where_its_headers_are_its_sections(monkeypatch):
@@ -313,8 +411,9 @@ def test_a_file_is_cut_only_where_its_headers_are_its_sections(monkeypatch):
     for data in (text.encode(), text.replace("actions = []", 'actions = []\ncomment = """\n[9]\n"""', 1).encode()):
         pieces = records._pieces(data)
         assert [p[2:] for p in pieces] == [[1, 2], [3, 2], [5, 2]] and pieces[0][0] == 0 and pieces[-1][1] == -1
-        assert [[r.index for r in loads(data[a:b if b >= 0 else None].decode(), "x.phhs")] for a, b, _, _ in pieces] == \
-            [[1, 2], [3, 4], [5, 6]]
+        assert [
+            [r.index for r in loads(data[a : b if b >= 0 else None].decode(), "x.phhs")] for a, b, _, _ in pieces
+        ] == [[1, 2], [3, 4], [5, 6]]
         assert records._pieces(data, [r.index for r in loads(data.decode(), "x.phhs")]) == pieces
     assert records._pieces(text.replace("[3]", "[3.more]\n[3]").encode()) is None
     assert records._pieces(text.replace("[4]", "[2]").encode()) is None
@@ -330,12 +429,22 @@ def test_a_run_of_sections_that_is_not_phh_is_listed_unreadable(tmp_path, monkey
     from jobs import records
 
     (tmp_path / "random-legal.toml").write_text(RANDOM_LEGAL)
-    played = sy.run("play", game="pls7", deals=600, shard_deals=600, record=600, players=3, stacks="25bb",
-                    policy=str(tmp_path / "random-legal.toml"), backend="serial", out=tmp_path)
+    played = sy.run(
+        "play",
+        game="pls7",
+        deals=600,
+        shard_deals=600,
+        record=600,
+        players=3,
+        stacks="25bb",
+        policy=str(tmp_path / "random-legal.toml"),
+        backend="serial",
+        out=tmp_path,
+    )
     text = (played.dir / "hands.phhs").read_text()
     broken = text.replace("\n[250]\n", "\n[250]\nthis is not toml\n")
     (tmp_path / "broken.phhs").write_text(broken)
-    (tmp_path / "without.phhs").write_text(text[: text.index("\n[201]\n") + 1] + text[text.index("\n[301]\n") + 1:])
+    (tmp_path / "without.phhs").write_text(text[: text.index("\n[201]\n") + 1] + text[text.index("\n[301]\n") + 1 :])
     monkeypatch.setattr(records, "RECORDS_PER_SHARD", 100)
     run = sy.run("records", paths=[tmp_path / "broken.phhs"], backend="serial", out=tmp_path / "broken")
     listed = run.tables["records"].filter(pl.col("status") == "unreadable").row(0, named=True)

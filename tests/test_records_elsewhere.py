@@ -18,7 +18,8 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 pokerkit = pytest.importorskip("pokerkit")
 
@@ -28,10 +29,13 @@ from engine.hand import Hand  # noqa: E402
 from engine.player import play_hand  # noqa: E402
 from engine.policy import Policy, Random  # noqa: E402
 from evaluator.games import game  # noqa: E402
-from tests.pokerkit_records import GAMES, Writer, random_records  # noqa: E402
+from tests.pokerkit_records import Writer, random_records  # noqa: E402
 
-RANDOM_LEGAL = Policy("random-legal", style="random-legal",
-                      random=Random(fold=0.15, check_call=0.45, bet_raise=0.40, min_raise=0.3, max_raise=0.25))
+RANDOM_LEGAL = Policy(
+    "random-legal",
+    style="random-legal",
+    random=Random(fold=0.15, check_call=0.45, bet_raise=0.40, min_raise=0.3, max_raise=0.25),
+)
 
 
 def replay_text(text: str) -> phh.Replay:
@@ -99,8 +103,10 @@ def test_a_record_no_writers_rule_explains_stays_differ_or_illegal(pokerkit_hand
     stacks[(rich + 1) % len(stacks)] += 1
     record.fields["finishing_stacks"] = stacks
     assert phh.replay(record).status == "differ"
-    illegal = replay_text(HEADER.format(stacks="[100, 100, 100]") + 'actions = ["d dh p1 AsAh", "d dh p2 KdKc", '
-                          '"d dh p3 7h2c", "p3 cbr 3", "p1 f", "p2 f"]\nfinishing_stacks = [99, 98, 103]\n')
+    illegal = replay_text(
+        HEADER.format(stacks="[100, 100, 100]") + 'actions = ["d dh p1 AsAh", "d dh p2 KdKc", '
+        '"d dh p3 7h2c", "p3 cbr 3", "p1 f", "p2 f"]\nfinishing_stacks = [99, 98, 103]\n'
+    )
     assert illegal.status == "illegal" and "may raise to 4" in illegal.message and not illegal.departures
 
 
@@ -111,7 +117,8 @@ def test_no_choice_check_is_a_no_op():
     """`p2 cc` where the small blind is all-in and the button folded (pokerkit asks the big blind to check) replays as a match with the no-choice check named."""
     text = HEADER.format(stacks="[1, 23, 67]") + (
         'actions = ["d dh p1 7c9c", "d dh p2 Qd2s", "d dh p3 3c5s", "p3 f", "p2 cc", "p1 sm 7c9c", "p2 sm Qd2s", '
-        '"d db 4d4s9s", "d db As", "d db Kc"]\nfinishing_stacks = [2, 22, 67]\n')
+        '"d db 4d4s9s", "d db As", "d db Kc"]\nfinishing_stacks = [2, 22, 67]\n'
+    )
     result = replay_text(text)
     assert result.status == "match" and result.departures == (departures.NO_CHOICE_CHECK,)
     assert "no-choice check" in result.message
@@ -126,7 +133,8 @@ def test_raise_after_a_short_first_wager_is_accepted():
     text = HEADER.format(stacks="[100, 100, 3]") + (
         'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "d dh p3 8c4s", "p3 cc", "p1 cc", "p2 cc", "d db 2d7d9h", '
         '"p1 cc", "p2 cc", "p3 cc", "d db Qc", "p1 cc", "p2 cc", "p3 cc", "d db 3s", "p1 cc", "p2 cc", "p3 cbr 1", '
-        '"p1 cbr 66", "p2 f", "p1 sm AsAh", "p3 sm 8c4s"]\nfinishing_stacks = [105, 98, 0]\n')
+        '"p1 cbr 66", "p2 f", "p1 sm AsAh", "p3 sm 8c4s"]\nfinishing_stacks = [105, 98, 0]\n'
+    )
     result = replay_text(text)
     assert result.status == "match" and result.departures == (departures.SHORT_WAGER,), result.message
     assert pokerkit_stacks(text, "NT") == [105, 98, 0]
@@ -222,8 +230,16 @@ def test_our_random_legal_records_replay_in_pokerkit(code, name, betting):
         n = rng.randint(2, 6)
         stacks = [rng.randint(1, 120) for _ in range(n)]
         cards = rng.sample(range(52), n * rules.hole_cards + 5)
-        hand = play_hand(rules, betting, [RANDOM_LEGAL] * n, stacks, [1, 2, *[0] * (n - 2)], np.array(cards),
-                         rng.getrandbits(63), lambda hole: 0.5)
+        hand = play_hand(
+            rules,
+            betting,
+            [RANDOM_LEGAL] * n,
+            stacks,
+            [1, 2, *[0] * (n - 2)],
+            np.array(cards),
+            rng.getrandbits(63),
+            lambda hole: 0.5,
+        )
         text = phh.dumps(hand)
         assert replay_text(text).status == "match"
         try:
@@ -242,8 +258,10 @@ def played(tmp_path_factory):
     import sampyong as sy
 
     out = tmp_path_factory.mktemp("played")
-    return {name: sy.run("play", game=name, players=6, hands=2000, record=300, backend="serial", out=out / name, quiet=True)
-            for name in ("holdem", "plo", "pls7")}
+    return {
+        name: sy.run("play", game=name, players=6, hands=2000, record=300, backend="serial", out=out / name, quiet=True)
+        for name in ("holdem", "plo", "pls7")
+    }
 
 
 @pytest.mark.parametrize("name,code", [("holdem", "NT"), ("plo", "PO")])
@@ -275,15 +293,18 @@ SCALARS = st.one_of(
     st.integers(-(2**63), 2**63 - 1),
     st.booleans(),
     st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
-    st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-10**6, max_value=10**6),
+    st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-(10**6), max_value=10**6),
 )
 KEYS = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=8)
 
 
 @settings(max_examples=200, deadline=None)
 @example({"0\n": 0})  # found by hypothesis: a bare-key pattern ending in $ let the line break through
-@given(st.dictionaries(KEYS, st.one_of(SCALARS, st.lists(SCALARS, max_size=4), st.dictionaries(KEYS, SCALARS, max_size=3)),
-                       max_size=6))
+@given(
+    st.dictionaries(
+        KEYS, st.one_of(SCALARS, st.lists(SCALARS, max_size=4), st.dictionaries(KEYS, SCALARS, max_size=3)), max_size=6
+    )
+)
 def test_write_fields_reads_back_as_written(fields):
     """Any fields of strings (control characters, quotes, DEL), integers, decimals, booleans, arrays and tables, written one line each, read back equal."""
     text = phh.write_fields(fields)
@@ -296,7 +317,8 @@ def test_show_dash_shows_the_dealt_cards_and_bare_sm_mucks():
     text = HEADER.format(stacks="[100, 100, 100]") + (
         'actions = ["d dh p1 AsAh", "d dh p2 KdKc", "d dh p3 7h2c", "p3 f", "p1 cc", "p2 cc", "d db 2d7d9h", "p1 cc", '
         '"p2 cc", "d db Qc", "p1 cc", "p2 cc", "d db 3s", "p1 cc", "p2 cc", "p1 sm -", "p2 sm"]\n'
-        'finishing_stacks = [102, 98, 100]\n')
+        "finishing_stacks = [102, 98, 100]\n"
+    )
     result = replay_text(text)
     assert result.status == "match" and result.hand.showed[0] and result.hand.mucked[1]
     assert result.hand.actions[-2:] == ["p1 sm AsAh", "p2 sm"]

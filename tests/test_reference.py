@@ -3,9 +3,9 @@
 import pytest
 
 from evaluator.cards import parse_cards as cards
-from evaluator.games import Category as C, game
+from evaluator.games import RANKINGS, game
+from evaluator.games import Category as C
 from evaluator.reference import best_high, best_low, classify5, present_categories, strength5
-from evaluator.games import RANKINGS
 
 BASE = RANKINGS["base"]
 

@@ -41,7 +41,28 @@ BAD_INPUTS = [
     (["eval", "--board", "Ad 7s 4h 8s Qc", "As 2c Ad"], "Ad is listed twice"),
     (["eval", "--board", "Ad 7s 4h 8s", "As 2c Kh"], "needs 5 cards"),
     (["eval", "--board", "Ad 7s 4h 8s Qc", "As 2c"], "needs 3 hole cards"),
-    (["eval", "--game", "plo", "--board", "2c 3c 4c 5c 6c", *["As Ks Qs Js"] * 1, "Ah Kh Qh Jh", "Ad Kd Qd Jd", "Ac Kc Qc Jc", "7s 7h 7d 7c", "8s 8h 8d 8c", "9s 9h 9d 9c", "Ts Th Td Tc", "2s 2h 2d 3s", "3h 3d 4s 4h", "4d 5s 5h 5d", "6s 6h 6d Tx"], "bad card"),
+    (
+        [
+            "eval",
+            "--game",
+            "plo",
+            "--board",
+            "2c 3c 4c 5c 6c",
+            *["As Ks Qs Js"] * 1,
+            "Ah Kh Qh Jh",
+            "Ad Kd Qd Jd",
+            "Ac Kc Qc Jc",
+            "7s 7h 7d 7c",
+            "8s 8h 8d 8c",
+            "9s 9h 9d 9c",
+            "Ts Th Td Tc",
+            "2s 2h 2d 3s",
+            "3h 3d 4s 4h",
+            "4d 5s 5h 5d",
+            "6s 6h 6d Tx",
+        ],
+        "bad card",
+    ),
     (["eval", "--board", "Ad 7s 4h 8s Qc", "As 2c Kh", "--pot", "-1"], "negative"),
     (["eval"], "one or more hands"),
     (["equity", "As Ah", "As Kd", "--game", "holdem"], "listed twice"),
@@ -51,8 +72,24 @@ BAD_INPUTS = [
     (["run", "showdown", "--seed", str(2**64)], "bad seed"),
     (["run", "showdown", "--deals", "1e30"], "at most 1,000,000,000,000,000"),
     (["run", "showdown", "--deals", "1e12", "--shard-deals", "10"], "at most 1,000,000 (raise --shard-deals)"),
-    (["run", "rulebook", "--game", "stud", "--ranking", "silly", "--low", "9", "--players", "999", "--exact",
-      "--shard-deals", "7"], "No such option: --game"),
+    (
+        [
+            "run",
+            "rulebook",
+            "--game",
+            "stud",
+            "--ranking",
+            "silly",
+            "--low",
+            "9",
+            "--players",
+            "999",
+            "--exact",
+            "--shard-deals",
+            "7",
+        ],
+        "No such option: --game",
+    ),
     (["run", "rulebook", "--shard-deals", "7"], "No such option: --shard-deals"),
     (["run", "distribution", "--seed", "3"], "No such option: --seed (see 'sampyong run distribution -h')"),
     (["run", "grid", "--deals", "1M"], "exact enumeration: --deals does not apply"),
@@ -86,7 +123,9 @@ def test_unwritable_output_directory(tmp_path):
     """An output folder that cannot be created is one clear error, exit 2."""
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    result = sampyong(["run", "showdown", "--deals", "1000", "--backend", "serial", "--out", str(blocker / "out")], cwd=tmp_path)
+    result = sampyong(
+        ["run", "showdown", "--deals", "1000", "--backend", "serial", "--out", str(blocker / "out")], cwd=tmp_path
+    )
     assert result.returncode == 2 and "cannot write the run directory" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
@@ -122,8 +161,9 @@ def _kill_and_resume(out: Path, after_shards: int) -> tuple[Path, dict[str, tupl
     Returns the run dir and, for every shard file finished before the kill, its bytes and
     modification time then; the kill must land with some shards finished and some not.
     """
-    process = subprocess.Popen([*SAMPYONG, *RUN, "--out", str(out)], cwd=out, env=ENV,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [*SAMPYONG, *RUN, "--out", str(out)], cwd=out, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.time() + 300
     while len(_finished(out)) < after_shards and process.poll() is None and time.time() < deadline:
         time.sleep(0.01)
@@ -197,8 +237,14 @@ def test_local_ray_leaves_no_processes(tmp_path):
     ray_tmp = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))
     env = {**ENV, "RAY_TMPDIR": str(ray_tmp)}
     env.pop("RAY_ADDRESS", None)
-    subprocess.run([*SAMPYONG, "run", "showdown", "--deals", "20000", "--shard-deals", "10000", "--out", str(tmp_path), "--quiet"],
-                   cwd=tmp_path, env=env, check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [*SAMPYONG, "run", "showdown", "--deals", "20000", "--shard-deals", "10000", "--out", str(tmp_path), "--quiet"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     deadline = time.time() + 20
     while _ray_processes(str(ray_tmp)) and time.time() < deadline:
         time.sleep(0.5)
@@ -213,8 +259,14 @@ def test_worker_killed_mid_shard(undisturbed, tmp_path):
     env = {**ENV, "RAY_TMPDIR": str(ray_tmp)}
     env.pop("RAY_ADDRESS", None)
     command = [arg for arg in RUN if arg not in ("--backend", "serial")]
-    process = subprocess.Popen([*SAMPYONG, *command, "--out", str(tmp_path)], cwd=tmp_path, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [*SAMPYONG, *command, "--out", str(tmp_path)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     killed = 0
     deadline = time.time() + 120
     while not killed and process.poll() is None and time.time() < deadline:
@@ -261,7 +313,9 @@ finally:
 """
     env = {**ENV}
     env.pop("RAY_ADDRESS", None)
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     run_dir = Path(result.stdout.strip().splitlines()[-1])
     _assert_exactly_once(run_dir)
@@ -290,8 +344,14 @@ def test_check_reports_sound_and_damaged_runs(undisturbed, tmp_path):
 
 def test_ctrl_c_keeps_finished_shards_and_resumes(undisturbed, tmp_path):
     """Ctrl-C stops the run with exit 130 and a note; the same command then completes identically."""
-    process = subprocess.Popen([*SAMPYONG, *RUN, "--out", str(tmp_path)], cwd=tmp_path, env=ENV,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*SAMPYONG, *RUN, "--out", str(tmp_path)],
+        cwd=tmp_path,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 120
     while time.time() < deadline and not any(tmp_path.glob("showdown/*/shards/summary/shard-*.parquet")):
         time.sleep(0.1)

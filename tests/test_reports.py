@@ -70,7 +70,9 @@ def test_percent_digits_follow_the_standard_error():
 def test_markdown_table_formats_and_refuses_unknown_ones():
     frame = pl.DataFrame({"n": [3], "rate": [0.25], "rate_se": [0.01], "note": ["x"]})
     assert markdown_table(frame, {"rate": "percent"}, {"rate": "a rate"}).splitlines() == [
-        "| n | a rate | note |", "|---|---|---|", "| 3 | 25.0 % ± 1.0 | x |",
+        "| n | a rate | note |",
+        "|---|---|---|",
+        "| 3 | 25.0 % ± 1.0 | x |",
     ]
     with pytest.raises(ValueError):
         markdown_table(frame, {"rate": "percentage"})
@@ -153,7 +155,9 @@ def test_section_7_prints_both_figures_and_says_which_the_words_mean():
     lines = rulebook.table_size(_summary([(2, 1000, 30, 800, 180), (4, 1000, 50, 650, 310)]))
     text = "\n".join(lines)
     assert text.startswith("## Section 7") and "three hands in ten split" in text and "one hand in seven splits" in text
-    rows = {int(r[0]): r for r in (line.strip("|").split("|") for line in text.splitlines() if re.match(r"\| \d \|", line))}
+    rows = {
+        int(r[0]): r for r in (line.strip("|").split("|") for line in text.splitlines() if re.match(r"\| \d \|", line))
+    }
     two = [c.strip() for c in rows[2]]
     assert two[1].startswith("about one in seven")
     assert two[2] == percent(0.18, (0.18 * 0.82 / 1000) ** 0.5)  # split high/low
@@ -170,11 +174,13 @@ def test_committed_sample_is_readable_and_reads_section_7():
     .csv with the raw fractions and the new column."""
     report = (SAMPLE / "report.md").read_text()
     assert_readable(report, "sample report.md")
-    section = report[report.index("## Section 7"): report.index("## Section 9")]
+    section = report[report.index("## Section 7") : report.index("## Section 9")]
     assert "split high/low" in section and "not scooped (1 − scoop)" in section
     assert "The rule book's words mean **split high/low**" in section
-    numbers = {int(m.group(1)): [float(x) for x in m.groups()[1:]] for m in re.finditer(
-        r"^\| (\d) \| [^|]+ \| ([\d.]+) % ± [\d.]+ \| ([\d.]+) % ± [\d.]+ \|", section, re.M)}
+    numbers = {
+        int(m.group(1)): [float(x) for x in m.groups()[1:]]
+        for m in re.finditer(r"^\| (\d) \| [^|]+ \| ([\d.]+) % ± [\d.]+ \| ([\d.]+) % ± [\d.]+ \|", section, re.M)
+    }
     assert abs(numbers[2][0] - 100 / 7) < 1.5 and abs(numbers[4][0] - 30) < 1.5  # the words' figures
     assert numbers[2][1] > 17 and numbers[4][1] > 33  # 1 - scoop: what the report used to print
     baselines = pl.read_csv(SAMPLE / "tables" / "baselines.csv")

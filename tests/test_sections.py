@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import tomllib
 
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from engine.sections import section_headers
 
@@ -18,7 +19,7 @@ BODIES = [
     "note_literal = '''\n[8]  # not a comment\n'''\n",
     'note_quoted = """ends with quotes\\" and "" and ""\n[9]\n"""""\n',
     "lines = [\n  1,\n[2],\n]\n",
-    "table = { a = [1, [2]], b = \"]\" }\n",
+    'table = { a = [1, [2]], b = "]" }\n',
     'escaped = "a \\" [3] # \\\\"\n',
     "literal = 'a [4] \" # b'\n",
     "# a comment [5] \" ''' \n",
@@ -57,7 +58,14 @@ def test_the_headers_found_are_the_sections_toml_reads(sections):
 def test_other_table_headers_are_not_cut_at():
     """A sub-table, an array of tables, an indented header, a header with more on its line, a
     header whose number is not a plain number: the file is read whole (None)."""
-    for text in ("[1]\na = 1\n[1.b]\nc = 2\n", "[1]\n[[2]]\n", "[1]\n  [2]\n", "[1] x = 1\n", "[1]\n[a]\n",
-                 "[1]\n[ 2 ]\n", "[1]\n[1234567890123456789012]\n"):
+    for text in (
+        "[1]\na = 1\n[1.b]\nc = 2\n",
+        "[1]\n[[2]]\n",
+        "[1]\n  [2]\n",
+        "[1] x = 1\n",
+        "[1]\n[a]\n",
+        "[1]\n[ 2 ]\n",
+        "[1]\n[1234567890123456789012]\n",
+    ):
         assert section_headers(text.encode()) is None, text
     assert section_headers(b"variant = 'NT'\n") == []

@@ -76,16 +76,24 @@ def test_a_layer_only_folded_players_reached_joins_the_layer_below():
     """A folded player's excess over everyone still in (here 100 chips above the 100 of the last
     two) joins the last pot formed, with that pot's contenders: two pots, the top one 250."""
     assert side_pots([200, 100, 50, 100], [True, False, False, False]) == [(200, (1, 2, 3)), (250, (1, 3))]
-    won = settle(highs=[9, 5, 7, 3], lows=[0] * 4, contributions=[200, 100, 50, 100], button=0,
-                 folded=[True, False, False, False])
+    won = settle(
+        highs=[9, 5, 7, 3],
+        lows=[0] * 4,
+        contributions=[200, 100, 50, 100],
+        button=0,
+        folded=[True, False, False, False],
+    )
     assert won == [0, 250, 200, 0]
 
 
-@pytest.mark.parametrize("highs, lows, contributions, folded", [
-    ([5, 1], [0, 0, 0], [10, 10, 10], [False] * 3),  # fewer highs than lows
-    ([5, 1], [0, 0], [10, 10, 10], [False] * 3),  # fewer lows than contributions
-    ([5, 1, 3], [0, 0, 0], [10, 10, 10], [False] * 2),  # fewer folds than seats
-])
+@pytest.mark.parametrize(
+    "highs, lows, contributions, folded",
+    [
+        ([5, 1], [0, 0, 0], [10, 10, 10], [False] * 3),  # fewer highs than lows
+        ([5, 1], [0, 0], [10, 10, 10], [False] * 3),  # fewer lows than contributions
+        ([5, 1, 3], [0, 0, 0], [10, 10, 10], [False] * 2),  # fewer folds than seats
+    ],
+)
 def test_every_list_must_name_the_same_seats(highs, lows, contributions, folded):
     """Highs, lows, contributions and folds of different lengths are refused, whichever is short."""
     with pytest.raises(SampyongError, match="same seats"):
@@ -109,7 +117,10 @@ def test_folded_excess_above_everyone_joins_the_last_pot():
     """A folded player's chips above every live player's join the last pot, whatever came before
     (line 69: every index, operator and field of the merge)."""
     assert side_pots([10, 20, 50, 50, 100], [False] * 4 + [True]) == [
-        (50, (0, 1, 2, 3)), (40, (1, 2, 3)), (140, (2, 3))]
+        (50, (0, 1, 2, 3)),
+        (40, (1, 2, 3)),
+        (140, (2, 3)),
+    ]
     assert side_pots([100, 50, 50], [True, False, False]) == [(200, (1, 2))]
 
 
@@ -186,8 +197,14 @@ def _shares_flags(high_winners, low_winners, both):
     halves = [(Fraction(1, 2), high), (Fraction(1, 2), low)] if low else [(Fraction(1), high)]
     seats = high | low
     shares = [sum((part / len(w) for part, w in halves if s in w), Fraction(0)) for s in sorted(seats)]
-    return (len(high) > 1, bool(low), len(low) > 1, Fraction(1) in shares, Fraction(1, 4) in shares,
-            bool(low) and low != high)
+    return (
+        len(high) > 1,
+        bool(low),
+        len(low) > 1,
+        Fraction(1) in shares,
+        Fraction(1, 4) in shares,
+        bool(low) and low != high,
+    )
 
 
 def test_showdown_flags_equal_exact_shares_up_to_eleven_players():
@@ -259,7 +276,9 @@ def test_pot_shares_in_numpy_equal_the_kernel_and_exact_fractions(players):
         low_winners = [s for s in range(players) if max(lo) > 0 and lo[s] == max(lo)]
         half = Fraction(1, 2) if low_winners else Fraction(1)
         for s in range(players):
-            exact = half / len(high_winners) * (s in high_winners) + (Fraction(1, 2) / len(low_winners) if s in low_winners else 0)
+            exact = half / len(high_winners) * (s in high_winners) + (
+                Fraction(1, 2) / len(low_winners) if s in low_winners else 0
+            )
             assert Fraction(int(high_part[i, s] + low_part[i, s]), unit) == exact
     assert (low_part > 0).any() and (low_part == 0).any() and ((high_part > 0).sum(axis=1) > 1).any()
 
@@ -289,10 +308,13 @@ def _pots_chip_by_chip(bets, out, dead):
 
 
 # Bets from a few levels, so that several seats are all-in at the same level and at several levels.
-_tables = st.integers(2, 9).flatmap(lambda n: st.tuples(
-    st.lists(st.sampled_from([0, 1, 2, 3, 7, 10, 25, 40]), min_size=n, max_size=n),
-    st.lists(st.booleans(), min_size=n, max_size=n),
-    st.sampled_from([0, 0, 1, 9])))
+_tables = st.integers(2, 9).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from([0, 1, 2, 3, 7, 10, 25, 40]), min_size=n, max_size=n),
+        st.lists(st.booleans(), min_size=n, max_size=n),
+        st.sampled_from([0, 0, 1, 9]),
+    )
+)
 
 
 @given(_tables)
@@ -327,7 +349,7 @@ def _divide_by_the_book(chips, highs, lows, contenders, button):
     high = [s for s in seats if highs[s] == max(highs[t] for t in seats)]
     low = [s for s in seats if lows[s] > 0 and lows[s] == max(lows[t] for t in seats)]
     rest = 0
-    for part, winners in ([(chips - chips // 2, high), (chips // 2, low)] if low else [(chips, high)]):
+    for part, winners in [(chips - chips // 2, high), (chips // 2, low)] if low else [(chips, high)]:
         for s in winners:
             won[s] += part // len(winners)
         rest += part % len(winners)
@@ -336,12 +358,15 @@ def _divide_by_the_book(chips, highs, lows, contenders, button):
     return won, rest + (1 if low and len(high) == 1 and chips % 2 else 0), first
 
 
-_showdowns = st.integers(2, 9).flatmap(lambda n: st.tuples(
-    st.integers(-1, 101),
-    st.lists(st.integers(1, 3), min_size=n, max_size=n),  # few strengths: ties at every size
-    st.lists(st.integers(0, 2), min_size=n, max_size=n),
-    st.lists(st.booleans(), min_size=n, max_size=n),
-    st.integers(0, n - 1)))
+_showdowns = st.integers(2, 9).flatmap(
+    lambda n: st.tuples(
+        st.integers(-1, 101),
+        st.lists(st.integers(1, 3), min_size=n, max_size=n),  # few strengths: ties at every size
+        st.lists(st.integers(0, 2), min_size=n, max_size=n),
+        st.lists(st.booleans(), min_size=n, max_size=n),
+        st.integers(0, n - 1),
+    )
+)
 
 
 @given(_showdowns)
@@ -354,8 +379,9 @@ def test_divide_pot_pays_by_the_book(showdown):
     chips, highs, lows, contenders, button = showdown
     expected = _divide_by_the_book(chips, highs, lows, contenders, button)
     for divide_pot in (settle_module.divide_pot, settle_kernels.divide_pot):
-        won, odd, seat = divide_pot(chips, np.array(highs, np.int64), np.array(lows, np.int64),
-                                    np.array(contenders, np.bool_), button)
+        won, odd, seat = divide_pot(
+            chips, np.array(highs, np.int64), np.array(lows, np.int64), np.array(contenders, np.bool_), button
+        )
         assert (won.tolist(), int(odd), int(seat)) == expected
         assert won.sum() == (max(chips, 0) if any(contenders) else 0)
 
@@ -369,6 +395,11 @@ def test_settle_pots_pays_what_the_reference_pays():
     won, ok = settle_pots(np.array([0, 20, 50, 50]), np.array([False, False, False, True]), 8, highs, lows, 3)
     # antes 8 to all live seats (0 holds the best high; 2 the best low), 60 among 1 and 2, 60 to 2 alone
     assert ok and won.tolist() == [4, 0, 124, 0] and won.sum() == 128
-    assert won.tolist() == [a + b for a, b in zip(split_pot(8, highs, lows, [0, 1, 2], 3),
-                                                  settle(highs, lows, [0, 20, 50, 50], 3, [False, False, False, True]))]
+    assert won.tolist() == [
+        a + b
+        for a, b in zip(
+            split_pot(8, highs, lows, [0, 1, 2], 3),
+            settle(highs, lows, [0, 20, 50, 50], 3, [False, False, False, True]),
+        )
+    ]
     assert not settle_pots(np.array([10, 10]), np.array([True, True]), 0, highs[:2], lows[:2], 1)[1]

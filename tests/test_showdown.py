@@ -52,12 +52,12 @@ from evaluator.games import Category, game
 from jobs import STUDIES, showdown
 from jobs.common import game_of
 from jobs.showdown import CATEGORY_FIELDS, N_CATEGORIES, NO_JOINT, NO_OUTCOMES, SUMMARY_FIELDS, showdown_counts
-from sampyong import cli
 from pipeline import runner
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
-from tests.helpers import execute
 from pipeline.store import RunStore
+from sampyong import cli
+from tests.helpers import execute
 
 
 def _plain_counts(g, hole, board, players):
@@ -101,7 +101,9 @@ def test_kernel_counts_equal_plain_python(name):
     high, low, present = fast.high_low_present(hole, board)
     summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
     per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
-    showdown_counts(high, low, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT)
+    showdown_counts(
+        high, low, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT
+    )
     plain_summary, plain_per_category = _plain_counts(g, hole, board, players)
     assert np.array_equal(summary, plain_summary)
     assert np.array_equal(per_category, plain_per_category)
@@ -125,7 +127,9 @@ def test_hilo_split_equals_a_brute_force(name, low):
     high, low_, present = fast.high_low_present(hole, board)
     summary = np.zeros((players + 1, len(SUMMARY_FIELDS)), np.int64)
     per_category = np.zeros((players + 1, len(CATEGORY_FIELDS), N_CATEGORIES), np.int64)
-    showdown_counts(high, low_, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT)
+    showdown_counts(
+        high, low_, fast.tables.category_of_position, present, summary, per_category, NO_OUTCOMES, 0, NO_JOINT
+    )
     split = np.zeros(players + 1, np.int64)
     pure_chop = np.zeros(players + 1, np.int64)
     chop_and_split = np.zeros(players + 1, np.int64)
@@ -166,7 +170,10 @@ def test_pls7_six_players_match_the_rule_book(tmp_path):
     s = _row(run_dir, "summary", 6)
     assert _close(s["hi_chop"], s["hi_chop_se"], 0.0705, 4)
     for category, published, decimals in [
-        ("three_of_a_kind", 0.120, 3), ("straight", 0.098, 3), ("flush", 0.0689, 4), ("skip_straight", 0.0639, 4),
+        ("three_of_a_kind", 0.120, 3),
+        ("straight", 0.098, 3),
+        ("flush", 0.0689, 4),
+        ("skip_straight", 0.0639, 4),
     ]:
         c = _row(run_dir, "categories", 6, category)
         assert _close(c["present"], c["present_se"], published, decimals), (category, c)
@@ -174,7 +181,9 @@ def test_pls7_six_players_match_the_rule_book(tmp_path):
 
 def test_variants_match_the_rule_book(tmp_path):
     """Skips over flushes: 6-handed hi_chop ~8.20 %; 8-or-better: a low in about 70 % of deals."""
-    skip = RunConfig(job="showdown", game="pls7", ranking="skip_over_flush", deals=1_000_000, shard_deals=500_000, players=6, seed=1)
+    skip = RunConfig(
+        job="showdown", game="pls7", ranking="skip_over_flush", deals=1_000_000, shard_deals=500_000, players=6, seed=1
+    )
     s = _row(execute(skip, SerialBackend(), tmp_path, quiet=True), "summary", 6)
     assert _close(s["hi_chop"], s["hi_chop_se"], 0.0820, 4)
     eight = RunConfig(job="showdown", game="pls7", low="8", deals=200_000, shard_deals=200_000, players=6, seed=1)
@@ -239,7 +248,9 @@ def brute_run(request, tmp_path_factory):
     """A showdown run in two unequal shards, and per deal and k the reference's outcome (RULES
     section 6 by exact fractions) and per-hand categories."""
     name, knobs, players, deals, shard_deals = request.param
-    config = RunConfig(job="showdown", game=name, deals=deals, shard_deals=shard_deals, players=players, seed=77, **knobs)
+    config = RunConfig(
+        job="showdown", game=name, deals=deals, shard_deals=shard_deals, players=players, seed=77, **knobs
+    )
     run_dir, dealt = _execute_spied(config, tmp_path_factory.mktemp("showdown-brute"), showdown)
     g = game_of(config)
     h = g.hole_cards
@@ -257,8 +268,12 @@ def brute_run(request, tmp_path_factory):
                 for p in winners:
                     shares[p] += pot / len(winners)
             flags = {
-                "hi_chop": len(hw) >= 2, "low_exists": bool(lw), "low_tie": len(lw) >= 2,
-                "scoop": max(shares) == 1, "quartered": Fraction(1, 4) in shares, "hilo_split": bool(lw) and lw != hw,
+                "hi_chop": len(hw) >= 2,
+                "low_exists": bool(lw),
+                "low_tie": len(lw) >= 2,
+                "scoop": max(shares) == 1,
+                "quartered": Fraction(1, 4) in shares,
+                "hilo_split": bool(lw) and lw != hw,
             }
             winner = shows[min(hw)].high.category
             out[k] = (flags, winner, [s.high.category for s in shows[:k]], [s.present for s in shows[:k]])

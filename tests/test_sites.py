@@ -55,9 +55,19 @@ def test_every_hand_of_the_shared_folder_converts_and_replays_or_is_skipped_with
 
 # Measured on the shared folder: each site's files and hands, and the hands converted (a floor).
 MEASURED = {
-    "Stars": (56, 446, 439), "GGPoker": (10, 116, 111), "FTP": (24, 107, 102), "iPoker": (18, 71, 71),
-    "PartyPoker": (29, 44, 35), "PacificPoker": (22, 120, 115), "Winamax": (17, 97, 93), "Bovada": (25, 972, 966),
-    "Merge": (15, 52, 42), "Everleaf": (5, 100, 100), "OnGame": (6, 19, 18), "KingsClub": (6, 6, 4), "Microgaming": (9, 9, 8),
+    "Stars": (56, 446, 439),
+    "GGPoker": (10, 116, 111),
+    "FTP": (24, 107, 102),
+    "iPoker": (18, 71, 71),
+    "PartyPoker": (29, 44, 35),
+    "PacificPoker": (22, 120, 115),
+    "Winamax": (17, 97, 93),
+    "Bovada": (25, 972, 966),
+    "Merge": (15, 52, 42),
+    "Everleaf": (5, 100, 100),
+    "OnGame": (6, 19, 18),
+    "KingsClub": (6, 6, 4),
+    "Microgaming": (9, 9, 8),
 }
 
 
@@ -83,11 +93,19 @@ def test_every_hi_lo_hand_converts_or_has_a_stated_reason(folder):
     stated reason: a Big O hand run twice, a PartyPoker file whose players act under names its
     seats do not have (the file's name says its preamble is fatal), an 888 hand whose pot the site
     awarded to nobody."""
-    hilo = [fields for result in folder.files for fields in result.records if fields["variant"] in ("PO/8", "FO/8", "NO/8", "PO5/8")]
+    hilo = [
+        fields
+        for result in folder.files
+        for fields in result.records
+        if fields["variant"] in ("PO/8", "FO/8", "NO/8", "PO5/8")
+    ]
     assert len(hilo) >= 255
     skipped = {Path(s.path).name: s.reason for s in folder.skipped if re.search(r"O8|Hi-?Lo|Big O", Path(s.path).name)}
-    assert skipped == {"5-Card-PLO8-USD-11-22-202010.txt": RUN_TWICE, "PLO8-6max-USD-1.00-2.00-201601.preamble.fatal.txt": PARTIAL,
-                       "PLO8-USD-STT-10-1-201308.no.pot.awarded.txt": UNBALANCED}
+    assert skipped == {
+        "5-Card-PLO8-USD-11-22-202010.txt": RUN_TWICE,
+        "PLO8-6max-USD-1.00-2.00-201601.preamble.fatal.txt": PARTIAL,
+        "PLO8-USD-STT-10-1-201308.no.pot.awarded.txt": UNBALANCED,
+    }
     assert any(fields["variant"] == "PO5/8" and "_sampyong" not in fields for fields in hilo)  # 5-card PLO8
 
 
@@ -137,14 +155,24 @@ def test_unknown_site_and_strict():
 
 def test_cli_convert_strict_exits_2_and_writes_nothing(tmp_path):
     bad = tmp_path / "h.txt"
-    bad.write_text(_EXAMPLE + "\n\n" + _EXAMPLE.replace("Hand #1", "Hand #2").replace("collected $0.13", "collected $0.14"))
+    bad.write_text(
+        _EXAMPLE + "\n\n" + _EXAMPLE.replace("Hand #1", "Hand #2").replace("collected $0.13", "collected $0.14")
+    )
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "sampyong", "convert", str(bad), "--out", str(out), "--strict"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "sampyong", "convert", str(bad), "--out", str(out), "--strict"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and "hand 2" in run.stderr and len(run.stderr.strip().splitlines()) == 1
     assert not out.exists()
-    run = subprocess.run([sys.executable, "-m", "sampyong", "convert", str(bad), "--out", str(out)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "sampyong", "convert", str(bad), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0 and "2 hands: 1 converted, 1 skipped" in run.stdout
     assert len(phh.load_file(out / "h.txt.phhs")) == 1
 
@@ -239,9 +267,12 @@ HP_FIELDS = {"vpip": "street0VPI", "pfr": "street0Aggr", "flop": "street1Seen", 
 # -> (the project's, the tracker's, why the project keeps its own).
 HP_DEFINITIONS = {
     ("LHE-9max-USD-0.50-1.00-201008.All-in.with.showdown.txt", "player1", "flop"): (
-        1, 0, "player1 folds to Hero's bet after the flop is dealt: he saw it (the project counts every player "
-              "still in when the flop is dealt). OnGame writes the flop line again before the all-in runout, "
-              "after his fold, and the tracker takes that line for the flop."),
+        1,
+        0,
+        "player1 folds to Hero's bet after the flop is dealt: he saw it (the project counts every player "
+        "still in when the flop is dealt). OnGame writes the flop line again before the all-in runout, "
+        "after his fold, and the tracker takes that line for the flop.",
+    ),
 }
 
 
@@ -269,7 +300,9 @@ def test_statistics_agree_with_the_hp_file(hp):
             name = fields["players"][seat]
             tally = ours.setdefault(name, Counter())
             tally.update({k: v for k, v in stats.items() if k in HP_FIELDS or k == "won_showdown"})
-            tally["net"] += int((Decimal(fields["finishing_stacks"][seat]) - Decimal(fields["starting_stacks"][seat])) * 100)
+            tally["net"] += int(
+                (Decimal(fields["finishing_stacks"][seat]) - Decimal(fields["starting_stacks"][seat])) * 100
+            )
     for name, figures in expected.items():
         mine = ours.get(name, Counter())
         for stat, field in HP_FIELDS.items():
@@ -320,10 +353,21 @@ def test_a_live_post_out_of_the_blind_seats_is_written_in_posts_and_replays():
     assert fields["players"] == ["E", "A", "B", "C", "D"] and fields["_posts"] == [0, 0, Decimal("0.10"), 0, 0]
     replayed = phh.replay(phh.Record(fields))
     assert replayed.status == phh.Status.MATCH and replayed.hand.voluntary == {0, 3}
-    assert fields["finishing_stacks"] == [Decimal("9.90"), Decimal("9.90"), Decimal("10.30"), Decimal("9.90"), Decimal("10.00")]
-    dead = POSTED.replace("B: posts big blind $0.10\n", "C: posts small blind $0.05\n").replace("B: checks\n", "B: folds\n")
-    dead = dead.replace("B: bets $0.30", "C: bets $0.30").replace("C: folds\nE: folds", "E: folds").replace(
-        "returned to B\nB collected $0.40", "returned to C\nC collected $0.35")
+    assert fields["finishing_stacks"] == [
+        Decimal("9.90"),
+        Decimal("9.90"),
+        Decimal("10.30"),
+        Decimal("9.90"),
+        Decimal("10.00"),
+    ]
+    dead = POSTED.replace("B: posts big blind $0.10\n", "C: posts small blind $0.05\n").replace(
+        "B: checks\n", "B: folds\n"
+    )
+    dead = (
+        dead.replace("B: bets $0.30", "C: bets $0.30")
+        .replace("C: folds\nE: folds", "E: folds")
+        .replace("returned to B\nB collected $0.40", "returned to C\nC collected $0.35")
+    )
     fields = _hand(dead).records[0]
     assert "_posts" not in fields and fields["antes"][3] == Decimal("0.05")
     assert fields["finishing_stacks"][3] == Decimal("10.20")
@@ -361,7 +405,11 @@ def test_party_and_888_amounts_read_their_own_decimal_mark():
     from engine.sites.party import _money_reader
 
     money = _money_reader("Seat 1: A ( $33.43 EUR )\nA posts big blind + dead [0,35 €].")
-    assert money("$33.43 EUR") == Decimal("33.43") and money("[0,35 €].") == Decimal("0.35") and money("1,074.50") == Decimal("1074.50")
+    assert (
+        money("$33.43 EUR") == Decimal("33.43")
+        and money("[0,35 €].") == Decimal("0.35")
+        and money("1,074.50") == Decimal("1074.50")
+    )
     points = _money_reader("Seat 1: A ( 432.999 $ )\nA posts ante [750 $]\n3.000 $/6.000 $ Blinds")
     assert points("432.999 $") == 432999 and points("[750 $]") == 750 and points("15 788,50 $") == Decimal("15788.50")
 

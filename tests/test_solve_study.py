@@ -21,14 +21,29 @@ from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
 from tests.helpers import execute
 
-OPTIONS = (("bets", "75%"), ("ip", "QQ+,AK,T9s,87s,22"), ("iterations", "60"), ("oop", "JJ+,AQ+,KQs,65s,33"),
-           ("raises", ""), ("stack", "200"), ("target", "0.5"), ("variants", "ranking=standard;low=8"))
+OPTIONS = (
+    ("bets", "75%"),
+    ("ip", "QQ+,AK,T9s,87s,22"),
+    ("iterations", "60"),
+    ("oop", "JJ+,AQ+,KQs,65s,33"),
+    ("raises", ""),
+    ("stack", "200"),
+    ("target", "0.5"),
+    ("variants", "ranking=standard;low=8"),
+)
 
 
 def config_of(deals=3, street="river", **changes):
     options = dict(OPTIONS, street=street, **changes)
-    return RunConfig(job="solve", game="holdem", deals=deals, shard_deals=1, players=2, seed=5,
-                     options=tuple(sorted(options.items())))
+    return RunConfig(
+        job="solve",
+        game="holdem",
+        deals=deals,
+        shard_deals=1,
+        players=2,
+        seed=5,
+        options=tuple(sorted(options.items())),
+    )
 
 
 def tables(run):
@@ -73,8 +88,18 @@ def test_a_board_row_is_the_solve_of_that_board(serial_run):
     boards = pl.read_parquet(serial_run / "tables" / "boards.parquet").filter(pl.col("variant") == "base")
     row = boards.row(0, named=True)
     options = dict(OPTIONS)
-    solution = sy.solve(game="holdem", board=row["board"], oop=options["oop"], ip=options["ip"], pot=100, stack=200,
-                        bets="75%", raises="", target=0.5, iterations=60)
+    solution = sy.solve(
+        game="holdem",
+        board=row["board"],
+        oop=options["oop"],
+        ip=options["ip"],
+        pot=100,
+        stack=200,
+        bets="75%",
+        raises="",
+        target=0.5,
+        iterations=60,
+    )
     assert solution.exploitability == row["exploitability"]
     assert solution.ev("ip") == row["ev_ip"]
     assert row["showdown"] + row["fold"] == pytest.approx(1.0)
@@ -112,8 +137,18 @@ def test_the_focus_figures_are_the_play_given_the_focus_hands(tmp_path):
     assert not [c for c in boards.columns if c.startswith("policy_")]
     for row in boards.iter_rows(named=True):
         options = dict(OPTIONS)
-        solution = sy.solve(game="holdem", board=row["board"], oop=options["oop"], ip=options["ip"], pot=100, stack=200,
-                            bets="75%", raises="", target=0.5, iterations=60)
+        solution = sy.solve(
+            game="holdem",
+            board=row["board"],
+            oop=options["oop"],
+            ip=options["ip"],
+            pot=100,
+            stack=200,
+            bets="75%",
+            raises="",
+            target=0.5,
+            iterations=60,
+        )
         problem = solution.problem
         picked = card_masks(np.array(board_range(game("holdem"), "made:one_pair", solution.tree.boards[0]).combos))
         only = [np.ones(problem.n_hands[0]), np.isin(card_masks(problem.hands[1]), picked).astype(float)]
@@ -156,10 +191,16 @@ def test_a_sweep_drawn_by_class_weighs_each_class_by_its_share(tmp_path):
     exact = strata.filter(pl.col("stratum") == "pairing none")["share"][0]
     assert board_mean(boards, unpaired) == (pytest.approx(exact, abs=1e-12), 0.0)
     assert strata["boards"].sum() == 8 and strata["share"].sum() == pytest.approx(1.0)
-    summary = pl.read_parquet(run / "tables" / "summary.parquet").filter(pl.col("statistic") == "showdown").row(0, named=True)
+    summary = (
+        pl.read_parquet(run / "tables" / "summary.parquet").filter(pl.col("statistic") == "showdown").row(0, named=True)
+    )
     mean, se = board_mean(boards, boards["showdown"].to_numpy())
     by_class = boards.group_by("stratum").agg(pl.col("showdown").mean(), pl.col("stratum_share").first())
-    assert summary["mean"] == pytest.approx(mean) == pytest.approx((by_class["showdown"] * by_class["stratum_share"]).sum())
+    assert (
+        summary["mean"]
+        == pytest.approx(mean)
+        == pytest.approx((by_class["showdown"] * by_class["stratum_share"]).sum())
+    )
     assert "Boards by class" in (run / "report.md").read_text()
     again = execute(config, SerialBackend(), tmp_path / "again", quiet=True)
     assert tables(again) == tables(run)
@@ -177,20 +218,23 @@ def test_the_mean_over_uniform_boards_is_the_plain_mean():
     assert se == pytest.approx(np.sqrt(0.25**2 * 2.0 / 2 + 0.75**2 * 4.0 / 3))
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"street": "flop"}, "turn or river"),
-    ({"target": "-1"}, "positive"),
-    ({"variants": "hole_use=2-2;bogus=1"}, "bad variant"),
-    ({"oop": "ZZ"}, "bad range"),
-    ({"ip": "made:bogus"}, "bad range rule"),
-    ({"bets": "12q"}, "bad size"),
-    ({"policies": "tight,bogus"}, "unknown policy 'bogus'"),
-    ({"policies": "tight,tight"}, "same name"),
-    ({"focus": "villain:made:flush"}, "bad focus"),
-    ({"draw": "texture:colour"}, "bad draw"),
-    ({"draw": "texture:pairing,suit,straight"}, "use at least"),
-    ({"focus": "ip:made:flushes"}, "bad range rule"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"street": "flop"}, "turn or river"),
+        ({"target": "-1"}, "positive"),
+        ({"variants": "hole_use=2-2;bogus=1"}, "bad variant"),
+        ({"oop": "ZZ"}, "bad range"),
+        ({"ip": "made:bogus"}, "bad range rule"),
+        ({"bets": "12q"}, "bad size"),
+        ({"policies": "tight,bogus"}, "unknown policy 'bogus'"),
+        ({"policies": "tight,tight"}, "same name"),
+        ({"focus": "villain:made:flush"}, "bad focus"),
+        ({"draw": "texture:colour"}, "bad draw"),
+        ({"draw": "texture:pairing,suit,straight"}, "use at least"),
+        ({"focus": "ip:made:flushes"}, "bad range rule"),
+    ],
+)
 def test_bad_sweeps_are_one_line_errors(changes, message):
     from jobs import STUDIES
 
@@ -221,8 +265,11 @@ def test_range_rules_pick_the_hands_the_reference_evaluator_names(name, board):
     for hand in hands:
         now = showdown(g, hand, cards).high.category
         assert (hand in made) == (now == Category.three_of_a_kind), hand
-        hits = any(showdown(g, hand, (*cards, c)).high.category == Category.straight
-                   for c in range(52) if c not in cards and c not in hand)
+        hits = any(
+            showdown(g, hand, (*cards, c)).high.category == Category.straight
+            for c in range(52)
+            if c not in cards and c not in hand
+        )
         assert (hand in draws) == (now in drawing and hits), hand
 
 
@@ -249,6 +296,18 @@ def test_range_rules_never_evaluate_a_hand_with_a_card_of_the_board(monkeypatch)
 def test_sy_run_solve_gives_the_study_tables(tmp_path):
     import sampyong as sy
 
-    run = sy.run("solve", game="holdem", boards=1, oop="AA,KK,72o", ip="QQ,JTs", stack=100, bets="75%", raises="",
-                 iterations=20, backend="serial", out=tmp_path, quiet=True)
+    run = sy.run(
+        "solve",
+        game="holdem",
+        boards=1,
+        oop="AA,KK,72o",
+        ip="QQ,JTs",
+        stack=100,
+        bets="75%",
+        raises="",
+        iterations=20,
+        backend="serial",
+        out=tmp_path,
+        quiet=True,
+    )
     assert run.tables["boards"]["variant"].to_list() == ["base"]

@@ -20,18 +20,26 @@ from evaluator.cards import parse_cards
 from evaluator.errors import SampyongError
 from evaluator.games import game
 from evaluator.ranges import parse_range
-from solver.betting import Spot, build_tree, parse_sizes
+from solver.betting import Spot, parse_sizes
 from solver.dcfr import State, solve
 from solver.kernels import AVERAGE, BEST
 from solver.poker import poker_problem
 from tests.solver_reference import Reference, random_strategies, unfolded_sums
 
 
-def problem_of(name, board, oop, ip, pot=100, stack=100, bets="75%", raises="", max_raises=1, fold_suits=True,
-               betting=None):
+def problem_of(
+    name, board, oop, ip, pot=100, stack=100, bets="75%", raises="", max_raises=1, fold_suits=True, betting=None
+):
     g = game(name)
-    spot = Spot(tuple(parse_cards(board)), pot, stack, parse_sizes(bets), parse_sizes(raises, raises=True), max_raises,
-                betting or (NO_LIMIT if name == "holdem" else POT_LIMIT))
+    spot = Spot(
+        tuple(parse_cards(board)),
+        pot,
+        stack,
+        parse_sizes(bets),
+        parse_sizes(raises, raises=True),
+        max_raises,
+        betting or (NO_LIMIT if name == "holdem" else POT_LIMIT),
+    )
     return g, poker_problem(g, spot, (parse_range(oop, g), parse_range(ip, g)), fold_suits)
 
 
@@ -85,8 +93,9 @@ def test_polarized_bettor_against_a_bluff_catcher(s):
     # Kings full (value) and 7-6 / 5-3 high (air) bet into aces up, which beat only the air; no
     # hand of one range shares a card with the other's, so every deal is possible.
     value, air, catcher = "KcKd,KcKh,KdKh", "7c6c,7h6h,5d3d", "AcAh,AdAh,AcAd"
-    g, problem = problem_of("holdem", "Ks 8d 4c 2s 2h", f"{value},{air}", catcher, stack=400,
-                            bets=f"{100 * s:g}%", raises="")
+    g, problem = problem_of(
+        "holdem", "Ks 8d 4c 2s 2h", f"{value},{air}", catcher, stack=400, bets=f"{100 * s:g}%", raises=""
+    )
     state, history = solve(problem, iterations=3000, target=0.005, check_every=100)
     tree = problem.tree
     bet = tree.find([tree.actions(0)[1]])
@@ -110,8 +119,17 @@ def test_nut_low_against_a_high_only_range_gets_half_the_pot():
 
 
 def test_pot_limit_caps_bets_and_raises_at_the_pot():
-    _, problem = problem_of("pls7", "Ks 7d 2c 9h 4s", "As3c5d", "Ad2s3h", pot=100, stack=1000,
-                            bets="75%, 150%, allin", raises="pot, allin", max_raises=2)
+    _, problem = problem_of(
+        "pls7",
+        "Ks 7d 2c 9h 4s",
+        "As3c5d",
+        "Ad2s3h",
+        pot=100,
+        stack=1000,
+        bets="75%, 150%, allin",
+        raises="pot, allin",
+        max_raises=2,
+    )
     tree = problem.tree
     assert tree.actions(0) == ("check", "bet 75", "bet 100")  # 150 % and all-in are capped at the pot
     assert tree.actions(tree.find("bet 100")) == ("fold", "call", "raise 400")  # call 100, then the pot of 300
@@ -121,23 +139,27 @@ def test_pot_limit_caps_bets_and_raises_at_the_pot():
 
 
 def test_no_limit_allin_and_the_last_raise():
-    _, problem = problem_of("holdem", "Qs Jh 2h 8d 3c", "AsAh", "KsKd", pot=100, stack=100, bets="75%, allin",
-                            raises="pot")
+    _, problem = problem_of(
+        "holdem", "Qs Jh 2h 8d 3c", "AsAh", "KsKd", pot=100, stack=100, bets="75%, allin", raises="pot"
+    )
     tree = problem.tree
     assert tree.actions(0) == ("check", "bet 75", "allin 100")
     assert tree.actions(tree.find("bet 75")) == ("fold", "call", "allin 100")  # a pot raise is more than 25 behind
     assert tree.actions(tree.find("allin 100")) == ("fold", "call")
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(board="Ks 7d 2c 9h", oop="KsKd", ip="AA"), "no hand left"),
-    (dict(board="Ks Ks 2c 9h", oop="AA", ip="QQ"), "twice"),
-    (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets=";"), "give no bet size"),
-    (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets="12"), "bad size"),
-    (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", stack=0), "stack"),
-    (dict(board="Ks 7d", oop="AA", ip="QQ"), "3, 4 or 5 cards"),
-    (dict(board="Ks 7d 2c 9h", oop="AsAh", ip="AsAd"), "every pair shares a card"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(board="Ks 7d 2c 9h", oop="KsKd", ip="AA"), "no hand left"),
+        (dict(board="Ks Ks 2c 9h", oop="AA", ip="QQ"), "twice"),
+        (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets=";"), "give no bet size"),
+        (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", bets="12"), "bad size"),
+        (dict(board="Ks 7d 2c 9h", oop="AA", ip="QQ", stack=0), "stack"),
+        (dict(board="Ks 7d", oop="AA", ip="QQ"), "3, 4 or 5 cards"),
+        (dict(board="Ks 7d 2c 9h", oop="AsAh", ip="AsAd"), "every pair shares a card"),
+    ],
+)
 def test_bad_spots_are_one_line_errors(kwargs, message):
     from sampyong.solutions import solve as api_solve
 
@@ -154,8 +176,18 @@ def test_the_cli_writes_the_run_folder_and_the_api_gives_the_same_strategy(tmp_p
 
     import sampyong as sy
 
-    spot = dict(game="pls7", board="Ks 7d 2c 9h 4s", oop="AA*,KK*,A23", ip="QQ*,A45,T98", pot=100, stack=200,
-                bets="75%, pot", raises="pot", target=0.5, iterations=300)
+    spot = dict(
+        game="pls7",
+        board="Ks 7d 2c 9h 4s",
+        oop="AA*,KK*,A23",
+        ip="QQ*,A45,T98",
+        pot=100,
+        stack=200,
+        bets="75%, pot",
+        raises="pot",
+        target=0.5,
+        iterations=300,
+    )
     args = [sys.executable, "-m", "sampyong", "solve", "--out", str(tmp_path / "run"), "--json", "--threads", "1"]
     for key, value in spot.items():
         args += [f"--{key.replace('_', '-')}", str(value)]
@@ -163,8 +195,14 @@ def test_the_cli_writes_the_run_folder_and_the_api_gives_the_same_strategy(tmp_p
     summary = json.loads(done.stdout)
     assert summary["exploitability"] <= 0.5
     folder = tmp_path / "run"
-    assert {p.name for p in folder.iterdir()} == {"settings.toml", "strategy.parquet", "state.npz",
-                                                 "exploitability.parquet", "exploitability.png", "report.md"}
+    assert {p.name for p in folder.iterdir()} == {
+        "settings.toml",
+        "strategy.parquet",
+        "state.npz",
+        "exploitability.parquet",
+        "exploitability.png",
+        "report.md",
+    }
     assert "Exploitability" in (folder / "report.md").read_text()
     solution = sy.solve(**spot, threads=2)
     assert solution.exploitability == summary["exploitability"]  # the same on any thread count
@@ -174,11 +212,16 @@ def test_the_cli_writes_the_run_folder_and_the_api_gives_the_same_strategy(tmp_p
     page = solution.grid("", tmp_path / "grid.html")
     classes = solution.by_class("")
     assert (tmp_path / "grid.html").read_text() == page and classes["class"][0] in page
-    assert classes["share"].sum() == pytest.approx(1.0) and "## Root by hand class" in (folder / "report.md").read_text()
+    assert (
+        classes["share"].sum() == pytest.approx(1.0) and "## Root by hand class" in (folder / "report.md").read_text()
+    )
     loaded = sy.load_solution(folder)
     assert loaded.ev("oop") == pytest.approx(solution.ev("oop"), abs=1e-6)
-    bad = subprocess.run([*args[:4], "--board", "Ks Ks 2c 9h", "--oop", "AA*", "--ip", "QQ*", "--out",
-                          str(tmp_path / "bad")], capture_output=True, text=True)
+    bad = subprocess.run(
+        [*args[:4], "--board", "Ks Ks 2c 9h", "--oop", "AA*", "--ip", "QQ*", "--out", str(tmp_path / "bad")],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
 
 
@@ -190,9 +233,26 @@ def test_the_readme_spot_gives_the_readme_figures(tmp_path):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "sampyong", "solve", "--board", "Ks 7d 2c 9h", "--oop", "30%",
-                           "--ip", "30%", "--out", str(tmp_path / "spot"), "--json"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sampyong",
+            "solve",
+            "--board",
+            "Ks 7d 2c 9h",
+            "--oop",
+            "30%",
+            "--ip",
+            "30%",
+            "--out",
+            str(tmp_path / "spot"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     summary = json.loads(done.stdout)
     assert (summary["iterations"], round(summary["exploitability"], 3)) == (80, 0.279)
     assert (round(summary["ev_oop"], 2), round(summary["ev_ip"], 2)) == (46.14, 53.86)
@@ -239,7 +299,9 @@ def test_how_the_spot_plays_equals_the_reference_walk(spot):
                     river_of[c] = no_folds.child_for(int(k), c)
         for i, j, w in pairs:
             cards = no_folds.unseen(0, i, j)
-            expected += w * sum(no_folds.high_tie(_showdown_under(tree, river_of[c]), i, j) for c in cards) / len(cards) / norm
+            expected += (
+                w * sum(no_folds.high_tie(_showdown_under(tree, river_of[c]), i, j) for c in cards) / len(cards) / norm
+            )
     assert play["hi_chop_no_folds"] == pytest.approx(expected, abs=1e-9)
 
 

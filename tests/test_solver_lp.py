@@ -38,14 +38,50 @@ from solver.kernels import BEST
 from solver.tree import CHANCE, DECISION, FOLD, SHOWDOWN
 
 SPOTS = {  # name: solve arguments, iterations of the converged solve
-    "holdem river": (dict(game="holdem", board="Qs Jh 2h 8d 3c", oop="AA,QQ,72o,Td9c,Th9s", ip="KK,JJ,T9s,AKs@50",
-                          bets="75%", raises="100%"), 8000),
-    "holdem turn": (dict(game="holdem", board="Qs Jh 2h 8d", oop="AA,QQ,7h2s,6h5h",
-                         ip="KK,JJ,8c8s,Tc9d,4h3h@50", bets="75%", raises="100%"), 8000),
-    "holdem turn folded": (dict(game="holdem", board="Qs Js 8s 2h", oop="AA,QQ,Td9d,Tc9c,5h4h", ip="KK,JJ,AsKs,7h6h",
-                                bets="75%", raises="100%"), 8000),
-    "pls7 river": (dict(game="pls7", board="Ks 7d 2c 9h 4s", oop="AsKhQd,KhKd2h,7c7h8s,As2h3h,A3h6",
-                        ip="Ad2d3s,9c9s6d,QsJsTs,Kc8h8d,A3c6", bets="75%", raises="pot"), 3000),
+    "holdem river": (
+        dict(
+            game="holdem",
+            board="Qs Jh 2h 8d 3c",
+            oop="AA,QQ,72o,Td9c,Th9s",
+            ip="KK,JJ,T9s,AKs@50",
+            bets="75%",
+            raises="100%",
+        ),
+        8000,
+    ),
+    "holdem turn": (
+        dict(
+            game="holdem",
+            board="Qs Jh 2h 8d",
+            oop="AA,QQ,7h2s,6h5h",
+            ip="KK,JJ,8c8s,Tc9d,4h3h@50",
+            bets="75%",
+            raises="100%",
+        ),
+        8000,
+    ),
+    "holdem turn folded": (
+        dict(
+            game="holdem",
+            board="Qs Js 8s 2h",
+            oop="AA,QQ,Td9d,Tc9c,5h4h",
+            ip="KK,JJ,AsKs,7h6h",
+            bets="75%",
+            raises="100%",
+        ),
+        8000,
+    ),
+    "pls7 river": (
+        dict(
+            game="pls7",
+            board="Ks 7d 2c 9h 4s",
+            oop="AsKhQd,KhKd2h,7c7h8s,As2h3h,A3h6",
+            ip="Ad2d3s,9c9s6d,QsJsTs,Kc8h8d,A3c6",
+            bets="75%",
+            raises="pot",
+        ),
+        3000,
+    ),
 }
 COMMON = dict(pot=100, stack=100, max_raises=1, target=None)
 
@@ -74,8 +110,13 @@ def pls7_share(hole0, hole1, board) -> float:
     high = 1.0 if a.high.strength > b.high.strength else 0.5 if a.high.strength == b.high.strength else 0.0
     if a.low is None and b.low is None:
         return high
-    low = 1.0 if b.low is None else 0.0 if a.low is None else (
-        1.0 if a.low.ranks < b.low.ranks else 0.5 if a.low.ranks == b.low.ranks else 0.0)
+    low = (
+        1.0
+        if b.low is None
+        else 0.0
+        if a.low is None
+        else (1.0 if a.low.ranks < b.low.ranks else 0.5 if a.low.ranks == b.low.ranks else 0.0)
+    )
     return 0.5 * high + 0.5 * low
 
 
@@ -106,7 +147,9 @@ class SequenceForm:
             pairs += w0[i] * w1[j]
             self.walk(0, board, (i, j), (0, 0), w0[i] * w1[j], 0)
         rows, cols = zip(*self.payoff)
-        self.A = sp.csr_matrix((np.array(list(self.payoff.values())) / pairs, (rows, cols)), shape=tuple(self.sequences))
+        self.A = sp.csr_matrix(
+            (np.array(list(self.payoff.values())) / pairs, (rows, cols)), shape=tuple(self.sequences)
+        )
         self.E, self.F = (self.constraints(p) for p in range(2))
 
     def child(self, k: int, card: int) -> tuple[int, int]:
@@ -131,8 +174,14 @@ class SequenceForm:
             parent, start, _, _ = self.infosets[p][key]
             assert parent == seq[p]  # perfect recall
             for a in range(self.count[k]):
-                self.walk(self.first[k] + a, board, hands, (start + a, seq[1]) if p == 0 else (seq[0], start + a), prob,
-                          folded)
+                self.walk(
+                    self.first[k] + a,
+                    board,
+                    hands,
+                    (start + a, seq[1]) if p == 0 else (seq[0], start + a),
+                    prob,
+                    folded,
+                )
         elif kind == CHANCE:
             dead = set(board) | set(self.hands[0][hands[0]]) | set(self.hands[1][hands[1]])
             unseen = [c for c in range(52) if c not in dead]
@@ -163,10 +212,15 @@ class SequenceForm:
         n_x, n_q = self.E.shape[1], self.F.shape[0]
         cost = np.zeros(n_x + n_q)
         cost[n_x] = -1.0  # f = (1, 0, ...): maximise q_0
-        result = linprog(cost, A_ub=sp.hstack([-self.A.T, self.F.T]).tocsr(), b_ub=np.zeros(self.F.shape[1]),
-                         A_eq=sp.hstack([self.E, sp.csr_matrix((self.E.shape[0], n_q))]).tocsr(),
-                         b_eq=np.eye(1, self.E.shape[0]).ravel(), bounds=[(0, None)] * n_x + [(None, None)] * n_q,
-                         method="highs")
+        result = linprog(
+            cost,
+            A_ub=sp.hstack([-self.A.T, self.F.T]).tocsr(),
+            b_ub=np.zeros(self.F.shape[1]),
+            A_eq=sp.hstack([self.E, sp.csr_matrix((self.E.shape[0], n_q))]).tocsr(),
+            b_eq=np.eye(1, self.E.shape[0]).ravel(),
+            bounds=[(0, None)] * n_x + [(None, None)] * n_q,
+            method="highs",
+        )
         assert result.status == 0, result.message
         return -result.fun
 

@@ -24,7 +24,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy  # noqa: E402
-from open_spiel.python.algorithms import exploitability, expected_game_score  # noqa: E402
+from open_spiel.python.algorithms import expected_game_score, exploitability  # noqa: E402
 
 from solver.dcfr import Problem, State, solve  # noqa: E402
 from solver.kernels import AVERAGE  # noqa: E402
@@ -43,13 +43,40 @@ def kuhn_problem() -> Problem:
     """Kuhn poker (J=0, Q=1, K=2): each node's children in the order of open_spiel's actions
     (0 = pass/check/fold, 1 = bet/call)."""
     sd = lambda c: Node(SHOWDOWN, contributed=c)  # noqa: E731
-    root = Node(DECISION, player=0, children=[
-        ("check", Node(DECISION, player=1, children=[
-            ("check", sd((0, 0))),
-            ("bet 1", Node(DECISION, player=0, contributed=(0, 1), children=[
-                ("fold", Node(FOLD, player=0, contributed=(0, 1))), ("call", sd((1, 1)))]))])),
-        ("bet 1", Node(DECISION, player=1, contributed=(1, 0), children=[
-            ("fold", Node(FOLD, player=1, contributed=(1, 0))), ("call", sd((1, 1)))]))])
+    root = Node(
+        DECISION,
+        player=0,
+        children=[
+            (
+                "check",
+                Node(
+                    DECISION,
+                    player=1,
+                    children=[
+                        ("check", sd((0, 0))),
+                        (
+                            "bet 1",
+                            Node(
+                                DECISION,
+                                player=0,
+                                contributed=(0, 1),
+                                children=[("fold", Node(FOLD, player=0, contributed=(0, 1))), ("call", sd((1, 1)))],
+                            ),
+                        ),
+                    ],
+                ),
+            ),
+            (
+                "bet 1",
+                Node(
+                    DECISION,
+                    player=1,
+                    contributed=(1, 0),
+                    children=[("fold", Node(FOLD, player=1, contributed=(1, 0))), ("call", sd((1, 1)))],
+                ),
+            ),
+        ],
+    )
     tree = Tree.of(root, pot=POT, boards=[()])
     hands = [np.arange(3).reshape(3, 1)] * 2
     strengths = lambda boards: [(np.tile(np.arange(3), (len(boards), 1)), None)] * 2  # noqa: E731
@@ -73,8 +100,13 @@ def leduc_problem(game) -> Problem:
     def build(s, board):
         if s.is_chance_node():
             after = s.child(s.chance_outcomes()[0][0])
-            return Node(CHANCE, board=board, contributed=put_in(s), symmetric=[[] for _ in range(LEDUC_DECK)],
-                        children=[(str(card), build(after, 1 + card)) for card in range(LEDUC_DECK)])
+            return Node(
+                CHANCE,
+                board=board,
+                contributed=put_in(s),
+                symmetric=[[] for _ in range(LEDUC_DECK)],
+                children=[(str(card), build(after, 1 + card)) for card in range(LEDUC_DECK)],
+            )
         children = []
         for action in s.legal_actions():
             t = s.child(action)
@@ -149,8 +181,10 @@ def solved(problem: Problem, iterations: int) -> State:
 @pytest.fixture(scope="module")
 def games():
     """Per game: open_spiel's game and our problem for it."""
-    return {"kuhn": (pyspiel.load_game("kuhn_poker"), kuhn_problem()),
-            "leduc": (pyspiel.load_game("leduc_poker"), leduc_problem(pyspiel.load_game("leduc_poker")))}
+    return {
+        "kuhn": (pyspiel.load_game("kuhn_poker"), kuhn_problem()),
+        "leduc": (pyspiel.load_game("leduc_poker"), leduc_problem(pyspiel.load_game("leduc_poker"))),
+    }
 
 
 def test_kuhn_value_and_exploitability(games):

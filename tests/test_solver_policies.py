@@ -62,8 +62,10 @@ def test_strength_against_any_hand_counts_every_deal():
         deck = [c for c in range(52) if c not in hand + board]
         reference = np.mean([shares(g, hand, other, board) for other in itertools.combinations(deck, 2)])
         assert value == pytest.approx(reference, abs=1e-12)
-    for name, board_text, hand_texts in (("pls7", "Ks 7d 2c 9h", ("As 3c 5d", "Qs Js Ts")),
-                                          ("plo8", "As 2d 7c Kh", ("Ac 3c 4d 5d", "Kd Kc Qh Jh"))):
+    for name, board_text, hand_texts in (
+        ("pls7", "Ks 7d 2c 9h", ("As 3c 5d", "Qs Js Ts")),
+        ("plo8", "As 2d 7c Kh", ("Ac 3c 4d 5d", "Kd Kc Qh Jh")),
+    ):
         g = game(name)
         board = tuple(parse_cards(board_text))
         hands = [tuple(parse_cards(h)) for h in hand_texts]
@@ -72,10 +74,15 @@ def test_strength_against_any_hand_counts_every_deal():
             assert value == pytest.approx(_counted(g, hand, board), abs=1e-12)
 
 
-@pytest.mark.parametrize("name, board_text, hand_text", [
-    ("holdem", "Qs Jh 2h 8d", "Kh Th"), ("plo8", "As 2d 7c Kh 9s", "Ac 3c 4d 5d"), ("pls7", "Ks 7d 2c", "As 3c 5d"),
-    ("pls7", "Ks 7d 2c 9h", "Qs Js Ts"),
-])
+@pytest.mark.parametrize(
+    "name, board_text, hand_text",
+    [
+        ("holdem", "Qs Jh 2h 8d", "Kh Th"),
+        ("plo8", "As 2d 7c Kh 9s", "Ac 3c 4d 5d"),
+        ("pls7", "Ks 7d 2c", "As 3c 5d"),
+        ("pls7", "Ks 7d 2c 9h", "Qs Js Ts"),
+    ],
+)
 def test_strength_is_the_engines_sampled_strength_without_its_noise(name, board_text, hand_text):
     g = game(name)
     board, hand = tuple(parse_cards(board_text)), tuple(parse_cards(hand_text))
@@ -86,7 +93,9 @@ def test_strength_is_the_engines_sampled_strength_without_its_noise(name, board_
 
 def test_a_hand_on_the_board_has_no_strength():
     g = game("holdem")
-    values = any_hand_strengths(g, np.array([parse_cards("Qs Ah"), parse_cards("Kd Kc")]), tuple(parse_cards("Qs Jh 2h")))
+    values = any_hand_strengths(
+        g, np.array([parse_cards("Qs Ah"), parse_cards("Kd Kc")]), tuple(parse_cards("Qs Jh 2h"))
+    )
     assert np.isnan(values[0]) and 0 < values[1] < 1
 
 
@@ -130,21 +139,37 @@ def _state(tree, node: int) -> tuple[int, int, int]:
     return pot + sum(street), street[1 - p] - street[p], street[1 - p]
 
 
-@pytest.mark.parametrize("name, board, bets, raises, stack", [
-    ("holdem", "Qs Jh 2h 8d", "33%, 75%, allin", "pot", 300), ("pls7", "Ks 7d 2c 9h 4s", "50%, pot", "2.5x, pot", 1000),
-    ("plo8", "As 2d 7c Kh 9s", "pot", "pot", 150),
-])
+@pytest.mark.parametrize(
+    "name, board, bets, raises, stack",
+    [
+        ("holdem", "Qs Jh 2h 8d", "33%, 75%, allin", "pot", 300),
+        ("pls7", "Ks 7d 2c 9h 4s", "50%, pot", "2.5x, pot", 1000),
+        ("plo8", "As 2d 7c Kh 9s", "pot", "pot", 150),
+    ],
+)
 def test_every_decision_is_the_engines(name, board, bets, raises, stack):
-    g, problem = problem_of(name, board, *{
-        "holdem": ("AsAh,QcQd,7c2d,KhTh,9c9d", "KsKd,JcJd,Th9h,AcKc,8s8h"),
-        "pls7": ("As3c5d,KhKd2h,7c7h8s", "Ad2s3h,9c9s6d,QsJsTs"),
-        "plo8": ("Ac3c4d5d,KdKcQhJh,3h4h6c8c", "AdKs3s5s,QsQdJcJs,4c5c6d8d"),
-    }[name], stack=stack, bets=bets, raises=raises, max_raises=2)
+    g, problem = problem_of(
+        name,
+        board,
+        *{
+            "holdem": ("AsAh,QcQd,7c2d,KhTh,9c9d", "KsKd,JcJd,Th9h,AcKc,8s8h"),
+            "pls7": ("As3c5d,KhKd2h,7c7h8s", "Ad2s3h,9c9s6d,QsJsTs"),
+            "plo8": ("Ac3c4d5d,KdKcQhJh,3h4h6c8c", "AdKs3s5s,QsQdJcJs,4c5c6d8d"),
+        }[name],
+        stack=stack,
+        bets=bets,
+        raises=raises,
+        max_raises=2,
+    )
     tree = problem.tree
     rng = np.random.default_rng(5)
     by_board = {b: tuple(rng.random(n) for n in problem.n_hands) for b in set(tree.board.tolist())}
-    policies = [builtin("tight"), builtin("loose"), Policy("half", postflop=Postflop(bet=0.5, call_factor=0.6, bet_size=0.5)),
-                Policy("overbet", postflop=Postflop(bet=0.3, call_factor=2.0, bet_size=3.0))]
+    policies = [
+        builtin("tight"),
+        builtin("loose"),
+        Policy("half", postflop=Postflop(bet=0.5, call_factor=0.6, bet_size=0.5)),
+        Policy("overbet", postflop=Postflop(bet=0.3, call_factor=2.0, bet_size=3.0)),
+    ]
     checked = 0
     for policy in policies:
         strategies = policy_strategies(problem, policy, by_board)
@@ -153,8 +178,12 @@ def test_every_decision_is_the_engines(name, board, bets, raises, stack):
             labels = tree.actions(k)
             pot, call, max_bet = _state(tree, k)
             sizes = sorted(int(label.split()[1]) for label in labels if label.split()[0] in ("bet", "raise", "allin"))
-            legal = Legal(fold=call > 0, call=call, min_raise_to=sizes[0] if sizes else None,
-                          max_raise_to=sizes[-1] if sizes else None)
+            legal = Legal(
+                fold=call > 0,
+                call=call,
+                min_raise_to=sizes[0] if sizes else None,
+                max_raise_to=sizes[-1] if sizes else None,
+            )
             rows = strategies[p][problem.slot[k] : problem.slot[k] + len(labels)]
             for h in range(problem.n_hands[p]):
                 hand = _Hand(pot, max_bet)
@@ -165,18 +194,31 @@ def test_every_decision_is_the_engines(name, board, bets, raises, stack):
                     expected = next(a for a, label in enumerate(labels) if label.endswith(f" {amount}"))
                 else:
                     expected = labels.index("fold" if verb == "fold" else "call" if call else "check")
-                assert rows[:, h].tolist() == [float(a == expected) for a in range(len(labels))], (policy.name, tree.path(k), h)
+                assert rows[:, h].tolist() == [float(a == expected) for a in range(len(labels))], (
+                    policy.name,
+                    tree.path(k),
+                    h,
+                )
                 checked += 1
     assert checked > 50
 
 
 def test_exploitability_is_the_reference_best_responses():
-    g, problem = problem_of("holdem", "Qs Jh 2h 8d 3c", "AsAh,QcQd,7c2d,KhTh,9c9d", "KsKd,JcJd,Th9h,AcKc,8s8h",
-                            bets="75%, allin", raises="pot", fold_suits=False)
+    g, problem = problem_of(
+        "holdem",
+        "Qs Jh 2h 8d 3c",
+        "AsAh,QcQd,7c2d,KhTh,9c9d",
+        "KsKd,JcJd,Th9h,AcKc,8s8h",
+        bets="75%, allin",
+        raises="pot",
+        fold_suits=False,
+    )
     for policy in (builtin("tight"), builtin("loose"), builtin("showdown")):
         strategies = policy_strategies(problem, policy, strengths(g, problem))
         reference = Reference(g, problem, [s.astype(np.float64) for s in strategies])
-        expected = 100 * (reference.best_response(0) + reference.best_response(1) - problem.tree.pot) / 2 / problem.tree.pot
+        expected = (
+            100 * (reference.best_response(0) + reference.best_response(1) - problem.tree.pot) / 2 / problem.tree.pot
+        )
         assert exploitability(problem, strategies) == pytest.approx(expected, abs=1e-4)
 
 

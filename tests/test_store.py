@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from jobs.showdown import STUDY as SHOWDOWN
 from pipeline.backends import SerialBackend
-from sampyong.cli import app
 from pipeline.plan import RunConfig
-from tests.helpers import execute
 from pipeline.store import META_RUN_ID, META_SCHEMA
+from sampyong.cli import app
+from tests.helpers import execute
 
 CONFIG = RunConfig(job="showdown", game="pls7", deals=40_000, shard_deals=10_000, players=4, seed=8)
 SHARD, TABLE = 2, "categories"
@@ -28,8 +28,11 @@ def sound_run(tmp_path_factory) -> Path:
 
 
 def outputs(run_dir: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(run_dir)): p.read_bytes() for p in sorted(run_dir.rglob("*"))
-            if p.is_file() and p.parts[-2] in ("tables", "figures") or p.name == "report.md"}
+    return {
+        str(p.relative_to(run_dir)): p.read_bytes()
+        for p in sorted(run_dir.rglob("*"))
+        if p.is_file() and p.parts[-2] in ("tables", "figures") or p.name == "report.md"
+    }
 
 
 def _manifest(run_dir: Path) -> dict:

@@ -16,8 +16,9 @@ from pipeline.plan import RunConfig
 
 def boards(base: list[float], variant: list[float], column: str, name: str) -> pl.DataFrame:
     n = len(base)
-    return pl.DataFrame({"board_index": list(range(n)) * 2, "variant": ["base"] * n + [name] * n,
-                         column: base + variant})
+    return pl.DataFrame(
+        {"board_index": list(range(n)) * 2, "variant": ["base"] * n + [name] * n, column: base + variant}
+    )
 
 
 def test_the_sweeps_solve_the_same_boards_under_both_orders():
@@ -38,14 +39,24 @@ def test_paired_differences_and_their_standard_error():
     assert found["boards"] == 3
 
 
-@pytest.mark.parametrize("continues, chops, words", [
-    (([0.30, 0.35, 0.40], [0.10, 0.12, 0.11]), ([0.02, 0.03, 0.025], [0.04, 0.05, 0.046]), ("yes", "yes")),
-    (([0.30, 0.35, 0.40], [0.31, 0.36, 0.39]), ([0.02, 0.03, 0.025], [0.02, 0.03, 0.025]), ("not shown", "not shown")),
-])
+@pytest.mark.parametrize(
+    "continues, chops, words",
+    [
+        (([0.30, 0.35, 0.40], [0.10, 0.12, 0.11]), ([0.02, 0.03, 0.025], [0.04, 0.05, 0.046]), ("yes", "yes")),
+        (
+            ([0.30, 0.35, 0.40], [0.31, 0.36, 0.39]),
+            ([0.02, 0.03, 0.025], [0.02, 0.03, 0.025]),
+            ("not shown", "not shown"),
+        ),
+    ],
+)
 def test_verdicts_follow_the_paired_differences(continues, chops, words):
-    turn = boards(*continues, "turn_ip_continue_vs_bet", "ranking=trips_over_straight").with_columns(pot_river=pl.lit(300.0))
+    turn = boards(*continues, "turn_ip_continue_vs_bet", "ranking=trips_over_straight").with_columns(
+        pot_river=pl.lit(300.0)
+    )
     mixed = boards(*continues, "focus_turn_ip_continue_vs_bet", "ranking=trips_over_straight").with_columns(
-        focus_share=pl.lit(0.03))
+        focus_share=pl.lit(0.03)
+    )
     river = boards(*chops, "hi_chop", "ranking=skip_over_flush")
     lines = strategy.verdicts(turn, mixed, river)
     assert f"keeps the turn action: {words[0]}" in lines[0]
@@ -56,9 +67,12 @@ def test_verdicts_follow_the_paired_differences(continues, chops, words):
 def test_the_closest_policy_is_the_smallest_mean_exploitability_and_its_lead_is_paired():
     def spot(variant):
         frame = boards([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], "exploitability", variant)
-        return frame.with_columns(policy_tight=pl.Series([40.0, 50.0, 45.0] * 2),
-                                  policy_loose=pl.Series([30.0, 70.0, 60.0] * 2),
-                                  policy_station=pl.Series([90.0, 99.0, 95.0] * 2))
+        return frame.with_columns(
+            policy_tight=pl.Series([40.0, 50.0, 45.0] * 2),
+            policy_loose=pl.Series([30.0, 70.0, 60.0] * 2),
+            policy_station=pl.Series([90.0, 99.0, 95.0] * 2),
+        )
+
     turn, river = spot("ranking=trips_over_straight"), spot("ranking=skip_over_flush")
     line = strategy.closest_policy([turn, turn, river])
     assert "turn: trips v a draw, **tight** at 45 ± 3 % of the pot (8 ± 9 points below the next, loose)" in line
@@ -70,8 +84,12 @@ def test_the_closest_policy_is_the_smallest_mean_exploitability_and_its_lead_is_
 
 @pytest.mark.slow
 def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "sampyong", "run", "strategy", "--boards", "2", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [sys.executable, "-m", "sampyong", "run", "strategy", "--boards", "2", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert done.returncode == 0, done.stderr
     (report,) = (tmp_path / "strategy").glob("*/report.md")
     text = report.read_text()

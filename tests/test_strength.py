@@ -30,11 +30,14 @@ def exact_equity(g, hole, board) -> float:
     return float((hp[:, 0] + lp[:, 0]).mean() / unit)
 
 
-@pytest.mark.parametrize("name, hole, board", [
-    ("holdem", "As Kd", "Ah 7c 2s Kh 9d"),
-    ("pls7", "As 2c 5h", "3d 4s 9c Kh Qd"),
-    ("plo8", "As 2s 3d Kd", "4c 5c Jh Qs 9d"),
-])
+@pytest.mark.parametrize(
+    "name, hole, board",
+    [
+        ("holdem", "As Kd", "Ah 7c 2s Kh 9d"),
+        ("pls7", "As 2c 5h", "3d 4s 9c Kh Qd"),
+        ("plo8", "As 2s 3d Kd", "4c 5c Jh Qs 9d"),
+    ],
+)
 def test_river_strength_is_a_fair_sample_of_the_exact_equity(name, hole, board):
     """On the river against one random hand, 20,000 samples land within 4 SE of the exact equity
     (every opponent hand enumerated), for ten different hand keys."""
@@ -52,7 +55,11 @@ def test_strength_never_deals_the_known_cards_and_depends_on_its_stream():
     g = game("holdem")
     nuts = strength(g, parse_cards("9s 8s"), parse_cards("7s 6s 5s"), opponents=3, samples=500, hand_key=7, seat=0)
     assert nuts > 0.99
-    values = {strength(g, parse_cards("Ts 9h"), [], opponents=2, samples=300, hand_key=k, seat=s) for k in range(3) for s in range(3)}
+    values = {
+        strength(g, parse_cards("Ts 9h"), [], opponents=2, samples=300, hand_key=k, seat=s)
+        for k in range(3)
+        for s in range(3)
+    }
     assert len(values) == 9
 
 
@@ -157,7 +164,9 @@ def test_draw_samples_follow_each_requests_own_stream(name, opponents):
         board = np.zeros((len(requests) * samples, g.board_cards), np.uint8)
         kernel(requests, cards, hand_keys, g.hole_cards, g.board_cards, samples, opponents, hole, board)
         for r, request in enumerate(requests):
-            want_hole, want_board = _reference_samples(cards, hand_keys, request, g.hole_cards, g.board_cards, samples, opponents)
+            want_hole, want_board = _reference_samples(
+                cards, hand_keys, request, g.hole_cards, g.board_cards, samples, opponents
+            )
             rows = slice(r * samples, (r + 1) * samples)
             assert hole[rows].tolist() == want_hole.tolist(), (kernel, request)
             assert board[rows].tolist() == want_board.tolist(), (kernel, request)
@@ -176,11 +185,14 @@ def test_strength_asks_its_seat_street_and_known_board():
         for street, known in ((0, 0), (1, 3), (2, 4), (3, 5)):
             batch = strengths(g, cards, keys, np.array([[0, 5, 1, 3], [1, seat, street, known]], np.int64), 2, 64)
             hole = cards[1, seat * 2 : seat * 2 + 2].tolist()
-            alone = strength(g, hole, cards[1, 12 : 12 + known].tolist(), opponents=2, samples=64, hand_key=12345, seat=seat)
+            alone = strength(
+                g, hole, cards[1, 12 : 12 + known].tolist(), opponents=2, samples=64, hand_key=12345, seat=seat
+            )
             assert alone == batch[1], (seat, street)
 
 
 # --- Pot shares in exact units -----------------------------------------------------------------------
+
 
 def test_strength_counts_shares_in_units_of_every_opponent_count():
     """With the steel wheel on board in hold'em hi-lo, a 6s 7s scoops the high and ties the wheel low with
@@ -195,6 +207,7 @@ def test_strength_counts_shares_in_units_of_every_opponent_count():
 
 
 # --- Against ranges: opponents' hands from what their preflop actions allow (engine.reads) --------
+
 
 def _ranked(hole_cards: int, best: list[str]) -> HandRanking:
     """A ranking whose strongest hands are the classes of ``best`` (holdem names such as ``AA``,
@@ -216,8 +229,19 @@ def _range_draws(g, cards, keys, requests, caps, ranking, samples, opponents, ch
     kernel = njit(boundscheck=True)(_draw_range_samples.py_func) if checked else _draw_range_samples
     hole = np.zeros((len(requests) * samples, 1 + opponents, g.hole_cards), np.uint8)
     board = np.zeros((len(requests) * samples, g.board_cards), np.uint8)
-    kernel(np.asarray(requests, np.int64), np.asarray(caps, np.float64), cards, keys, g.hole_cards, g.board_cards, samples,
-           opponents, *ranking.hands_in_order, hole, board)
+    kernel(
+        np.asarray(requests, np.int64),
+        np.asarray(caps, np.float64),
+        cards,
+        keys,
+        g.hole_cards,
+        g.board_cards,
+        samples,
+        opponents,
+        *ranking.hands_in_order,
+        hole,
+        board,
+    )
     return hole, board
 
 
@@ -268,8 +292,8 @@ def test_range_samples_are_uniform_over_the_hands_that_fit_together():
 def test_range_strength_is_a_fair_sample_of_the_exact_range_equity():
     """On the river against two ranged opponents, 20,000 samples land within 4 SE of the equity
     calculator's exact answer for the same ranges (every combination of their hands enumerated)."""
-    from evaluator.equity import equity
     from evaluator.cards import format_cards
+    from evaluator.equity import equity
     from tests.test_fast_engine import crude_ranking
 
     g = game("holdem")
@@ -277,14 +301,18 @@ def test_range_strength_is_a_fair_sample_of_the_exact_range_equity():
     hole, board = parse_cards("Qs Jh"), parse_cards("Ad Jc 8h 2s Kd")
     hands = np.array(list(itertools.combinations(range(52), 2)), np.uint8)
     caps = [0.15, 0.4]
-    texts = [",".join(format_cards(h.tolist()).replace(" ", "") for h in hands[ranking.ranks(hands) < cap]) for cap in caps]
+    texts = [
+        ",".join(format_cards(h.tolist()).replace(" ", "") for h in hands[ranking.ranks(hands) < cap]) for cap in caps
+    ]
     exact = equity(g, [format_cards(hole), *texts], board=format_cards(board))
     assert exact["exact"]
     want = exact["hands"][0]["equity"]
     for key in range(4):
         value = strength(g, hole, board, opponents=2, samples=20_000, hand_key=key, seat=2, caps=caps, ranking=ranking)
         assert abs(value - want) <= 4 * 0.5 / np.sqrt(20_000), (key, value, want)
-    random_hands = strength(g, hole, board, opponents=2, samples=20_000, hand_key=0, seat=2, caps=[1.0, 1.0], ranking=ranking)
+    random_hands = strength(
+        g, hole, board, opponents=2, samples=20_000, hand_key=0, seat=2, caps=[1.0, 1.0], ranking=ranking
+    )
     assert random_hands - want > 0.05  # the ranges hold more of the hands that beat a pair of jacks
 
 
@@ -304,7 +332,9 @@ def test_ranges_that_cannot_be_held_are_given_up_not_looped_on():
     assert all(len(set(row)) == 17 for row in every.tolist())
     holdem = game("holdem")
     cards = np.array([parse_cards("As Ah Ad Kc 2s 7h 9h")], np.uint8)  # the seat's AA, then a board of Ad Kc 2s
-    hole, board = _range_draws(holdem, cards, np.array([1], np.uint64), [[0, 0, 1, 3]], [[0.004, 1.0]], _ranked(2, ["AA"]), 5, 2)
+    hole, board = _range_draws(
+        holdem, cards, np.array([1], np.uint64), [[0, 0, 1, 3]], [[0.004, 1.0]], _ranked(2, ["AA"]), 5, 2
+    )
     every = np.concatenate([hole.reshape(5, -1), board], axis=1)
     assert all(len(set(row)) == 11 for row in every.tolist()) and not (hole[:, 1] >> 2 == 12).all(axis=1).any()
     with pytest.raises(SampyongError, match="ranking of 4-card"):

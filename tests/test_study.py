@@ -16,7 +16,9 @@ from pipeline.study import Study
 def heads(config, shard):
     """Heads in ``shard.deals`` fair coin flips of the shard's own stream."""
     flips = shard.generator().integers(0, 2, shard.deals)
-    return {"flips": pa.table({"side": pa.array(["heads"], pa.string()), "n": pa.array([int(flips.sum())], pa.uint64())})}
+    return {
+        "flips": pa.table({"side": pa.array(["heads"], pa.string()), "n": pa.array([int(flips.sum())], pa.uint64())})
+    }
 
 
 COIN = Study(
@@ -49,8 +51,12 @@ def test_python_dash_m_sampyong_help():
 
 def test_unknown_study_is_refused(tmp_path):
     """`sampyong run` of a name no study has: one line naming the studies, exit 2, nothing written."""
-    result = subprocess.run([sys.executable, "-m", "sampyong", "run", "coin", "--out", str(tmp_path / "out")],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "sampyong", "run", "coin", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert result.stderr.strip() == (
         "error: unknown job 'coin'; choose one of showdown, distribution, grid, variants, textures, draws, play, match, records, hand_ranking, solve, rulebook, panel, strategy (see 'sampyong run -h')"

@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 
 from engine.phh import load_file, replay
 from evaluator.cards import format_card
-from table.app import create_app
 from evaluator.errors import SampyongError
+from table.app import create_app
 from table.bots import Bots
 from table.session import Conflict, Forbidden, Session
 from table.store import Store
@@ -82,7 +82,9 @@ def assert_records_replay(folder: Path, table_id: str, hands: int) -> list:
     numbers = [r.fields["hand"] for r in records]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= hands, numbers
     results = [replay(r) for r in records]
-    assert [r.status for r in results] == ["match"] * len(records), [r.message for r in results if r.status != "match"][:3]
+    assert [r.status for r in results] == ["match"] * len(records), [r.message for r in results if r.status != "match"][
+        :3
+    ]
     return records
 
 
@@ -96,8 +98,10 @@ def play_through_api(client: TestClient, made: dict, hands: int, rng: random.Ran
         if view["hand"] is None:  # stalled: top every empty stack up
             for seat, stack in enumerate(view["stacks"]):
                 if stack == 0:
-                    client.post(f"/api/tables/{table_id}/change", json={"key": dealer, "op": "chips", "seat": seat,
-                                                                       "amount": 40})
+                    client.post(
+                        f"/api/tables/{table_id}/change",
+                        json={"key": dealer, "op": "chips", "seat": seat, "amount": 40},
+                    )
             continue
         seat = view["actor"]
         view = client.get(f"/api/tables/{table_id}", params={"key": keys[seat]}).json()
@@ -105,9 +109,10 @@ def play_through_api(client: TestClient, made: dict, hands: int, rng: random.Ran
             assert_sees_only_its_own(view, session)
             other = rng.randrange(len(keys))
             assert_sees_only_its_own(client.get(f"/api/tables/{table_id}", params={"key": keys[other]}).json(), session)
-        answer = client.post(f"/api/tables/{table_id}/act",
-                             json={"key": keys[seat], "action": choose(view, rng), "hand": view["hand"],
-                                   "step": len(view["actions"])})
+        answer = client.post(
+            f"/api/tables/{table_id}/act",
+            json={"key": keys[seat], "action": choose(view, rng), "hand": view["hand"], "step": len(view["actions"])},
+        )
         assert answer.status_code == 200, answer.json()
         if check_views:
             assert_sees_only_its_own(answer.json(), session)
@@ -115,14 +120,39 @@ def play_through_api(client: TestClient, made: dict, hands: int, rng: random.Ran
 
 
 TABLES = {
-    "pls7": {"game": "pls7", "seats": ["S1", "S2", "S3", "S4", "S5", "S6"], "stacks": 60, "blinds": [1, 2],
-             "bots": {"4": "random-legal", "5": "showdown"}},
-    "holdem": {"game": "holdem", "betting": "no-limit", "seats": ["Ann", "Bo", "Cy"], "stacks": [50, 80, 120],
-               "blinds": [1, 2], "straddle": 4, "ante": 1, "bots": {"2": "random-legal"}},
-    "pls7-knobs": {"game": "pls7", "hole_use": "2", "ranking": "both", "low": 8, "seats": ["Ann", "Bo", "Cy", "Di"],
-                   "stacks": 60, "bots": {"3": "random-legal"}},
-    "plo8-limit": {"game": "plo8", "betting": "fixed-limit", "seats": ["Ann", "Bo", "Cy", "Di"], "stacks": 40,
-                   "blinds": [1, 2]},
+    "pls7": {
+        "game": "pls7",
+        "seats": ["S1", "S2", "S3", "S4", "S5", "S6"],
+        "stacks": 60,
+        "blinds": [1, 2],
+        "bots": {"4": "random-legal", "5": "showdown"},
+    },
+    "holdem": {
+        "game": "holdem",
+        "betting": "no-limit",
+        "seats": ["Ann", "Bo", "Cy"],
+        "stacks": [50, 80, 120],
+        "blinds": [1, 2],
+        "straddle": 4,
+        "ante": 1,
+        "bots": {"2": "random-legal"},
+    },
+    "pls7-knobs": {
+        "game": "pls7",
+        "hole_use": "2",
+        "ranking": "both",
+        "low": 8,
+        "seats": ["Ann", "Bo", "Cy", "Di"],
+        "stacks": 60,
+        "bots": {"3": "random-legal"},
+    },
+    "plo8-limit": {
+        "game": "plo8",
+        "betting": "fixed-limit",
+        "seats": ["Ann", "Bo", "Cy", "Di"],
+        "stacks": 40,
+        "blinds": [1, 2],
+    },
 }
 
 
@@ -136,14 +166,19 @@ def test_random_hands_replay(tmp_path, name):
     session = client.app.state.tables.get(made["id"])
     records = assert_records_replay(tmp_path, made["id"], session.number - 1)
     if "ranking" in TABLES[name]:  # the record carries the variant's rules
-        assert records[0].fields["_sampyong"] == {"game": "pls7", "hole_use": "2-2", "ranking": "both", "low": 8,
-                                                  "betting": "pot-limit"}
+        assert records[0].fields["_sampyong"] == {
+            "game": "pls7",
+            "hole_use": "2-2",
+            "ranking": "both",
+            "low": 8,
+            "betting": "pot-limit",
+        }
     config, names = TABLES[name], TABLES[name]["seats"]
     for record, following in zip(records, records[1:]):
         seats = record.fields["seats"]
         assert record.fields["players"] == [names[s - 1] for s in seats]
         given = config.get("blinds", [1, 2])
-        blinds = [*given, config.get("straddle", 0)][:len(seats)] if len(seats) > 2 else given
+        blinds = [*given, config.get("straddle", 0)][: len(seats)] if len(seats) > 2 else given
         assert record.fields["blinds_or_straddles"] == blinds + [0] * (len(seats) - len(blinds))
         assert record.fields["antes"] == [config.get("ante", 0)] * len(seats)
         if sorted(following.fields["seats"]) == sorted(seats):  # the button moves one seat on
@@ -151,8 +186,9 @@ def test_random_hands_replay(tmp_path, name):
     # the stacks carry from hand to hand; the dealer tops up only empty stacks, by 40
     carried = {}
     for record in records:
-        for seat, start, finish in zip(record.fields["seats"], record.fields["starting_stacks"],
-                                       record.fields["finishing_stacks"]):
+        for seat, start, finish in zip(
+            record.fields["seats"], record.fields["starting_stacks"], record.fields["finishing_stacks"]
+        ):
             assert seat not in carried or start == carried[seat] or (carried[seat] == 0 and start == 40)
             carried[seat] = finish
     assert all(session.seats[seat - 1].stack in (chips, 40 if chips == 0 else chips) for seat, chips in carried.items())
@@ -179,8 +215,10 @@ def test_thresholds_bots_use_the_ranking(tmp_path):
         return HandRanking.from_strengths(2, [k / 169 for k in range(169)])
 
     client = TestClient(create_app(tmp_path, Bots(ranking_of)))
-    made = client.post("/api/tables", json={"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
-                                            "bots": {"1": "pro-like", "2": "regular"}}).json()
+    made = client.post(
+        "/api/tables",
+        json={"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "bots": {"1": "pro-like", "2": "regular"}},
+    ).json()
     play_through_api(client, made, 10, random.Random(3), check_views=False)
     assert asked and set(asked) == {"holdem"}
     assert_records_replay(tmp_path, made["id"], 10)
@@ -192,8 +230,7 @@ def test_thresholds_bots_use_the_ranking(tmp_path):
 def test_physical_cards(tmp_path):
     """With physical cards the dealer deals the board and reads the hands shown; hole cards never
     shown stay ``????`` in the record, which replays; seats see no cards but those shown."""
-    table = Session.create(tmp_path, {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
-                                      "deal": "physical"})
+    table = Session.create(tmp_path, {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "deal": "physical"})
     dealer = table.dealer_key
     view = table.view(dealer)
     assert view["holes"] == [None] * 3 and view["due"] is None
@@ -230,12 +267,31 @@ def test_physical_cards(tmp_path):
 
 def test_showdown_summary_names_halves_and_the_odd_chip(tmp_path):
     """At showdown the last hand says who won each half with what hand, and who got the odd chip."""
-    table = Session.create(tmp_path, {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "ante": 1,
-                                      "blinds": [1, 2], "deal": "physical"})
+    table = Session.create(
+        tmp_path,
+        {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "ante": 1, "blinds": [1, 2], "deal": "physical"},
+    )
     d = table.dealer_key
-    for action in ("p3 cc", "p1 cc", "p2 cc", "d db 2h4h6h", "p1 cc", "p2 cc", "p3 cc", "d db 8h", "p1 cc",
-                   "p2 cc", "p3 cc", "d db Th", "p1 cc", "p2 cc", "p3 cc",
-                   "p1 sm Kd Qd Jc", "p2 sm 9c 9s Js", "p3 sm Ac 3d Ks"):
+    for action in (
+        "p3 cc",
+        "p1 cc",
+        "p2 cc",
+        "d db 2h4h6h",
+        "p1 cc",
+        "p2 cc",
+        "p3 cc",
+        "d db 8h",
+        "p1 cc",
+        "p2 cc",
+        "p3 cc",
+        "d db Th",
+        "p1 cc",
+        "p2 cc",
+        "p3 cc",
+        "p1 sm Kd Qd Jc",
+        "p2 sm 9c 9s Js",
+        "p3 sm Ac 3d Ks",
+    ):
         table.act(d, action)
     pot = table.last["pots"][0]
     assert pot["amount"] == 9  # three antes and three big blinds
@@ -250,12 +306,23 @@ def test_showdown_summary_names_halves_and_the_odd_chip(tmp_path):
 def test_bad_input_is_one_line_and_changes_nothing(tmp_path):
     """Bad requests get a 4xx and one line, and leave the table and its files as they were."""
     client = TestClient(create_app(tmp_path, POLICIES))
-    bad_tables = [{"game": "pls9", "seats": ["a", "b"]}, {"seats": ["a"]}, {"seats": ["a", "b"], "stacks": -5},
-                  {"seats": ["a", "a"]}, {"seats": ["a", "b"], "blinds": [2, 1]}, {"seats": ["a", "b"], "deal": "x"},
-                  {"seats": ["a", "b"], "bots": {"7": "regular"}}, {"seats": ["a", "b"], "bots": {"1": "nobody"}},
-                  {"seats": ["a", "b"], "deal": "physical", "bots": {"1": "showdown"}}, {"seats": ["a", "b"], "x": 1},
-                  [1, 2], {"seats": "ab"}, {"seats": ["a", "b"], "bots": {"1": "/etc/passwd"}},
-                  {"seats": ["a", "b"], "bots": {"1": "../data/random-legal"}}, {"seats": ["a", "b"], "bots": {"1": 5}}]
+    bad_tables = [
+        {"game": "pls9", "seats": ["a", "b"]},
+        {"seats": ["a"]},
+        {"seats": ["a", "b"], "stacks": -5},
+        {"seats": ["a", "a"]},
+        {"seats": ["a", "b"], "blinds": [2, 1]},
+        {"seats": ["a", "b"], "deal": "x"},
+        {"seats": ["a", "b"], "bots": {"7": "regular"}},
+        {"seats": ["a", "b"], "bots": {"1": "nobody"}},
+        {"seats": ["a", "b"], "deal": "physical", "bots": {"1": "showdown"}},
+        {"seats": ["a", "b"], "x": 1},
+        [1, 2],
+        {"seats": "ab"},
+        {"seats": ["a", "b"], "bots": {"1": "/etc/passwd"}},
+        {"seats": ["a", "b"], "bots": {"1": "../data/random-legal"}},
+        {"seats": ["a", "b"], "bots": {"1": 5}},
+    ]
     for body in bad_tables:
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 400, body
@@ -296,8 +363,18 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path):
         assert list(answer.json()) == ["error"] and "\n" not in answer.json()["error"]
     assert client.post(f"{url}/undo", json={"key": made["dealer_key"]}).status_code == 409  # nothing to undo
     assert client.post(f"{url}/undo", json={"key": keys[0]}).status_code == 403
-    assert client.post(f"{url}/change", json={"key": made["dealer_key"], "op": "chips", "seat": 9, "amount": 5}).status_code == 400
-    assert client.post(f"{url}/change", json={"key": made["dealer_key"], "op": "chips", "seat": 1, "amount": -5}).status_code == 400
+    assert (
+        client.post(
+            f"{url}/change", json={"key": made["dealer_key"], "op": "chips", "seat": 9, "amount": 5}
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(
+            f"{url}/change", json={"key": made["dealer_key"], "op": "chips", "seat": 1, "amount": -5}
+        ).status_code
+        == 400
+    )
     assert client.post(f"{url}/change", json={"key": made["dealer_key"], "op": "deal"}).status_code == 409
     assert client.get(url, params={"key": "wrong"}).status_code == 403
     assert client.get(url, params={"key": "\u00e9t\u00e9"}).status_code == 403
@@ -317,8 +394,16 @@ def test_keys_are_random_and_long(tmp_path):
 def test_undo_takes_back_the_last_person_and_the_bots_after(tmp_path):
     """Undo removes the last action of a person with the bots' and the app's actions after it, and
     the same action then replays the same hand."""
-    table = Session.create(tmp_path, {"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
-                                      "bots": {"0": "random-legal", "1": "random-legal"}}, POLICIES)
+    table = Session.create(
+        tmp_path,
+        {
+            "game": "holdem",
+            "seats": ["Ann", "Bo", "Cy"],
+            "stacks": 100,
+            "bots": {"0": "random-legal", "1": "random-legal"},
+        },
+        POLICIES,
+    )
     before = table.view(table.dealer_key)
     assert before["actor"] == 2
     table.act(table.seat_keys[2], "p3 cc")
@@ -334,8 +419,9 @@ def test_undo_takes_back_the_last_person_and_the_bots_after(tmp_path):
 def test_changes_between_hands(tmp_path):
     """The dealer's changes wait for the hand's end: chips added, the button moved, a seat added
     and one removed; a waiting table deals when the dealer says."""
-    table = Session.create(tmp_path, {"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "wait": True,
-                                      "deal": "physical"})
+    table = Session.create(
+        tmp_path, {"game": "holdem", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "wait": True, "deal": "physical"}
+    )
     d = table.dealer_key
     assert table.hand is None and table.view(d)["hand"] is None
     with pytest.raises(Conflict):
@@ -348,7 +434,9 @@ def test_changes_between_hands(tmp_path):
     table.change(d, {"op": "remove", "seat": 1})
     assert len(table.view(d)["pending"]) == 4 and table.view(d)["stacks"][0] < 150
     assert new["key"] not in json.dumps(table.view(table.seat_keys[1])) + json.dumps(table.view(d))
-    assert table.view(new["key"])["you"] == 3 and table.view(new["key"])["holes"] == [None] * 3  # its link works at once
+    assert (
+        table.view(new["key"])["you"] == 3 and table.view(new["key"])["holes"] == [None] * 3
+    )  # its link works at once
     table.act(d, "p3 f")
     table.act(d, "p1 f")  # Bo wins the blinds; the hand is over and the table waits
     assert table.hand is None and table.view(d)["pending"] == []
@@ -420,9 +508,22 @@ class Server:
     def start(self):
         import httpx
 
-        self.process = subprocess.Popen([sys.executable, "-m", "sampyong", "table", "--dir", str(self.folder),
-                                         "--port", str(self.port), "--policies", str(POLICIES.folder)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sampyong",
+                "table",
+                "--dir",
+                str(self.folder),
+                "--port",
+                str(self.port),
+                "--policies",
+                str(POLICIES.folder),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
@@ -477,7 +578,7 @@ def test_kill_9_mid_hand_and_restart(tmp_path):
                 order, deck = state["current"]["order"], state["current"]["deck"]
                 for p, seat in enumerate(order):
                     mine = httpx.get(url, params={"key": keys[seat]}).json()
-                    assert mine["holes"][seat] == [format_card(c) for c in deck[3 * p:3 * p + 3]]
+                    assert mine["holes"][seat] == [format_card(c) for c in deck[3 * p : 3 * p + 3]]
             elif state["current"] is not None:  # restored, it was finished by the bots and the app
                 record = records_of(tmp_path, made["id"])[state["number"] - 1]
                 assert is_subsequence(logged, record.fields["actions"])
@@ -523,8 +624,9 @@ def test_fifty_clients_lose_no_action(tmp_path):
                         if index == 0:
                             stacks = client.get(url, params={"key": dealer}).json()["stacks"]
                             for seat in (s for s, stack in enumerate(stacks) if stack == 0):
-                                client.post(f"{url}/change", json={"key": dealer, "op": "chips", "seat": seat,
-                                                                   "amount": 1000})
+                                client.post(
+                                    f"{url}/change", json={"key": dealer, "op": "chips", "seat": seat, "amount": 1000}
+                                )
                         time.sleep(0.01)
                         continue
                     if view["hand"] > 8:
@@ -533,8 +635,10 @@ def test_fifty_clients_lose_no_action(tmp_path):
                         time.sleep(0.01)
                         continue
                     action = choose(view, rng)
-                    answer = client.post(f"{url}/act", json={"key": key, "action": action, "hand": view["hand"],
-                                                            "step": len(view["actions"])})
+                    answer = client.post(
+                        f"{url}/act",
+                        json={"key": key, "action": action, "hand": view["hand"], "step": len(view["actions"])},
+                    )
                     if answer.status_code == 200:
                         applied.append((view["hand"], len(view["actions"]), action))
                     elif 400 <= answer.status_code < 500:
@@ -571,8 +675,12 @@ def test_cli_refuses_a_port_in_use(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "sampyong", "table", "--dir", str(tmp_path), "--port", str(port)],
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-m", "sampyong", "table", "--dir", str(tmp_path), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and f":{port}" in result.stderr
     assert not list(tmp_path.iterdir())
 
@@ -606,8 +714,9 @@ def test_seat_links_are_printed_beyond_this_machine(tmp_path, monkeypatch):
 def test_a_failed_write_changes_nothing(tmp_path):
     """When an action cannot be journaled (a full disk), the hand is as it was before it, and the
     table restores and plays on once the disk works again."""
-    table = Session.create(tmp_path, {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100,
-                                      "bots": {"0": "random-legal"}}, POLICIES)
+    table = Session.create(
+        tmp_path, {"game": "pls7", "seats": ["Ann", "Bo", "Cy"], "stacks": 100, "bots": {"0": "random-legal"}}, POLICIES
+    )
     before = table.view(table.dealer_key)
     log = table.store.log
 

@@ -16,7 +16,6 @@ from types import SimpleNamespace
 import pytest
 
 from evaluator.cards import format_cards
-
 from tests.browser import ARGS, CHROMIUM, expect, needs_browser, sync_playwright
 
 pytestmark = needs_browser
@@ -201,8 +200,12 @@ def test_six_handed_physical_hand_with_all_in_side_pot_and_odd_chip(server, brow
 
     press(page, "deal-next")  # hand 2: the button moves to Ann; every stack starts where hand 1 left it
     expect(page.get_by_test_id("hand")).to_have_text("2")
-    bets = [int(page.get_by_test_id(f"seat-{i}").get_by_test_id("seat-bet").text_content() or 0)
-            if page.get_by_test_id(f"seat-{i}").get_by_test_id("seat-bet").count() else 0 for i in range(6)]
+    bets = [
+        int(page.get_by_test_id(f"seat-{i}").get_by_test_id("seat-bet").text_content() or 0)
+        if page.get_by_test_id(f"seat-{i}").get_by_test_id("seat-bet").count()
+        else 0
+        for i in range(6)
+    ]
     assert [s + b for s, b in zip(page_stacks(page), bets)] == shown and sorted(bets) == [0, 0, 0, 0, 1, 2]
     assert not page.errors, page.errors
     page.close()
@@ -231,12 +234,19 @@ def test_seat_link_shows_only_its_own_cards_and_an_illegal_raise_changes_nothing
     import httpx
 
     sneaky = '<img src=x onerror="window.hacked=1">'
-    made = httpx.post(server.url + "/api/tables", json={
-        "game": "pls7", "seats": ["Ann", sneaky, "Cy"], "stacks": 200, "blinds": [1, 2],
-        "bots": {"0": "showdown"}}).json()
+    made = httpx.post(
+        server.url + "/api/tables",
+        json={
+            "game": "pls7",
+            "seats": ["Ann", sneaky, "Cy"],
+            "stacks": 200,
+            "blinds": [1, 2],
+            "bots": {"0": "showdown"},
+        },
+    ).json()
     state = json.loads((server.folder / ".tables" / f"{made['id']}.json").read_text())
     order, deck = state["current"]["order"], state["current"]["deck"]
-    holes = {seat: format_cards(deck[p * 3:(p + 1) * 3]).split() for p, seat in enumerate(order)}
+    holes = {seat: format_cards(deck[p * 3 : (p + 1) * 3]).split() for p, seat in enumerate(order)}
     me = 2  # the button: first to act three-handed (p3)
     page = new_page(browser, f"{server.url}/?table={made['id']}&key={made['seat_keys'][me]}", width=390)
 

@@ -40,8 +40,8 @@ from evaluator.cards import class_name, hand_classes, parse_cards
 from evaluator.deal import deal_cards as real_deal_cards
 from evaluator.games import game
 from jobs import STUDIES, textures
-from jobs.textures import SKIPS, STRAIGHTS, _labels, add_boards, texture_of
 from jobs.common import game_of
+from jobs.textures import SKIPS, STRAIGHTS, _labels, add_boards, texture_of
 from pipeline import runner
 from pipeline.backends import SerialBackend
 from pipeline.plan import RunConfig
@@ -163,7 +163,9 @@ def test_every_board_against_an_exact_count(name, every_board):
     texture_wins = np.zeros((textures.N_TEXTURES, textures.N_CATEGORIES), np.int64)
     flop_counts = np.zeros((len(sizes), len(textures.STAT_FIELDS)), np.int64)
     outcomes = np.zeros((len(every_board), 1), np.int16)
-    add_boards(every_board, outcomes, 0, STRAIGHTS, skips, g.low or 0, lookup, texture_counts, texture_wins, flop_counts)
+    add_boards(
+        every_board, outcomes, 0, STRAIGHTS, skips, g.low or 0, lookup, texture_counts, texture_wins, flop_counts
+    )
     got: Counter = Counter()
     for t in np.flatnonzero(texture_counts[:, 0]):
         got[_labels(t)] += int(texture_counts[t, 0])
@@ -246,10 +248,26 @@ def test_job_tables_equal_the_reference(name, players, deals, tmp_path):
         by_flop.setdefault(class_name(board[:3]), Counter()).update(deals=1, hi_chop=chop, low_exists=low, scoop=scoop)
     wins = [f"win_{c.name}" for c in g.ranking.order]
     assert tables["textures"].columns == [
-        "pairing", "suit", "straight", "skip", "low", "deals", "frequency", "frequency_se", "hi_chop", "hi_chop_se",
-        "low_exists", "low_exists_se", "scoop", "scoop_se", *wins,
+        "pairing",
+        "suit",
+        "straight",
+        "skip",
+        "low",
+        "deals",
+        "frequency",
+        "frequency_se",
+        "hi_chop",
+        "hi_chop_se",
+        "low_exists",
+        "low_exists_se",
+        "scoop",
+        "scoop_se",
+        *wins,
     ]
-    got = {r["pairing"] + " " + r["suit"] + " " + r["straight"] + " " + r["skip"] + " " + r["low"]: r for r in tables["textures"].iter_rows(named=True)}
+    got = {
+        r["pairing"] + " " + r["suit"] + " " + r["straight"] + " " + r["skip"] + " " + r["low"]: r
+        for r in tables["textures"].iter_rows(named=True)
+    }
     assert set(got) == {" ".join(key) for key in by_texture}
     flops = {r["flop"]: r for r in tables["flops"].iter_rows(named=True)}
     assert len(flops) == 1755 and sum(r["deals"] for r in flops.values()) == deals

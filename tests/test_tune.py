@@ -52,23 +52,60 @@ def test_the_best_response_to_a_station_wins_and_reruns_agree():
 def test_cli_prints_or_writes_the_policy(tmp_path):
     """``sampyong tune`` prints a policy file that reads back (rounds on stderr), or writes it with --out."""
     runner = CliRunner()
-    result = runner.invoke(cli.app, ["tune", "--game", "holdem", "--players", "2", "--start", "regular", "--rounds", "1",
-                                     "--trials", "4", "--hands", "200", "--name", "mine"])
+    result = runner.invoke(
+        cli.app,
+        [
+            "tune",
+            "--game",
+            "holdem",
+            "--players",
+            "2",
+            "--start",
+            "regular",
+            "--rounds",
+            "1",
+            "--trials",
+            "4",
+            "--hands",
+            "200",
+            "--name",
+            "mine",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert parse_policy(result.stdout, "out.toml").name == "mine" and "round 1:" in result.stderr
     out = tmp_path / "mine.toml"
-    result = runner.invoke(cli.app, ["tune", "--game", "holdem", "--players", "2", "--rounds", "1", "--trials", "4",
-                                     "--hands", "200", "--out", str(out)])
+    result = runner.invoke(
+        cli.app,
+        [
+            "tune",
+            "--game",
+            "holdem",
+            "--players",
+            "2",
+            "--rounds",
+            "1",
+            "--trials",
+            "4",
+            "--hands",
+            "200",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0 and parse_policy(out.read_text(), str(out)).name == "tuned-holdem"
 
 
-@pytest.mark.parametrize("arguments, message", [
-    ({"rounds": 0}, "rounds must be at least 1"),
-    ({"trials": 2}, "at least 4 trials"),
-    ({"margin": -1.0}, "margin cannot be negative"),
-    ({"players": 1}, "players must be"),
-    ({"start": "nobody"}, "unknown policy"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"rounds": 0}, "rounds must be at least 1"),
+        ({"trials": 2}, "at least 4 trials"),
+        ({"margin": -1.0}, "margin cannot be negative"),
+        ({"players": 1}, "players must be"),
+        ({"start": "nobody"}, "unknown policy"),
+    ],
+)
 def test_bad_arguments_are_refused(arguments, message):
     """Bad tuning arguments are one-line errors."""
     with pytest.raises(SampyongError, match=message):
@@ -81,8 +118,15 @@ def test_games_without_a_ranking_are_refused():
         sy.tune("plo5-8", players=2, hands=100)
 
 
-@pytest.mark.parametrize("game_name, hands", [("pls7", 5000), ("holdem", 5000), pytest.param("plo8", 5000, marks=pytest.mark.slow),
-                                              pytest.param("plo", 12000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "game_name, hands",
+    [
+        ("pls7", 5000),
+        ("holdem", 5000),
+        pytest.param("plo8", 5000, marks=pytest.mark.slow),
+        pytest.param("plo", 12000, marks=pytest.mark.slow),
+    ],
+)
 def test_the_built_in_tuned_policy_beats_pro_like_on_fresh_deals(game_name, hands):
     """Each shipped tuned policy, scored on deals its tuning never saw, beats pro-like at six seats
     by more than 3 standard errors."""

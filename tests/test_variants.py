@@ -51,9 +51,16 @@ OPTIONS = (("variants", "base;ranking=skip_over_flush;hole_use=2-3;low=8"),)
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):
     out = tmp_path_factory.mktemp("variants")
-    config = RunConfig(job="variants", game="pls7", deals=40_000, shard_deals=20_000, players=5, seed=11, options=OPTIONS)
+    config = RunConfig(
+        job="variants", game="pls7", deals=40_000, shard_deals=20_000, players=5, seed=11, options=OPTIONS
+    )
     run_dir = execute(config, SerialBackend(), out, quiet=True)
-    showdown = execute(RunConfig(job="showdown", game="pls7", deals=40_000, shard_deals=20_000, players=5, seed=11), SerialBackend(), out, quiet=True)
+    showdown = execute(
+        RunConfig(job="showdown", game="pls7", deals=40_000, shard_deals=20_000, players=5, seed=11),
+        SerialBackend(),
+        out,
+        quiet=True,
+    )
     return run_dir, showdown
 
 
@@ -65,8 +72,19 @@ def test_tables_and_columns(sweep):
     assert table.height == 4 * 4
     assert set(table["variant"]) == {"pls7", "pls7[ranking=skip_over_flush]", "pls7[hole_use=2-3]", "pls7[low=8]"}
     deltas = pl.read_csv(run_dir / "tables" / "deltas.csv")
-    assert deltas.columns == ["variant", "players", "deals", "hi_chop", "hi_chop_se", "low_exists", "low_exists_se",
-                              "scoop", "scoop_se", "quartered", "quartered_se"]
+    assert deltas.columns == [
+        "variant",
+        "players",
+        "deals",
+        "hi_chop",
+        "hi_chop_se",
+        "low_exists",
+        "low_exists_se",
+        "scoop",
+        "scoop_se",
+        "quartered",
+        "quartered_se",
+    ]
 
 
 # --- a brute force with the reference evaluator ----------------------------------------------
@@ -96,7 +114,10 @@ def _reference_deal(g, holes, board):
         high_winners = [p for p in range(k) if highs[p] == max(highs)]
         low_winners = [p for p in range(k) if lows[p] and lows[p] == max(lows)]
         shares = [Fraction(0)] * k
-        for winners, pot in ((high_winners, Fraction(1, 2) if low_winners else Fraction(1)), (low_winners, Fraction(1, 2))):
+        for winners, pot in (
+            (high_winners, Fraction(1, 2) if low_winners else Fraction(1)),
+            (low_winners, Fraction(1, 2)),
+        ):
             for p in winners:
                 shares[p] += pot / len(winners)
         flags = {
@@ -107,7 +128,12 @@ def _reference_deal(g, holes, board):
             "quartered": Fraction(1, 4) in shares,
             "hilo_split": bool(low_winners) and set(low_winners) != set(high_winners),
         }
-        out[k] = (flags, shows[high_winners[0]].high.category, [s.high.category for s in shows[:k]], [s.present for s in shows[:k]])
+        out[k] = (
+            flags,
+            shows[high_winners[0]].high.category,
+            [s.high.category for s in shows[:k]],
+            [s.present for s in shows[:k]],
+        )
     return out
 
 
@@ -129,15 +155,26 @@ def brute(tmp_path_factory):
         dealt.append(cards.copy())
         return cards
 
-    config = RunConfig(job="variants", game="pls7", deals=deals, shard_deals=200, players=players, seed=21,
-                       options=(("variants", BRUTE_VARIANTS),))
+    config = RunConfig(
+        job="variants",
+        game="pls7",
+        deals=deals,
+        shard_deals=200,
+        players=players,
+        seed=21,
+        options=(("variants", BRUTE_VARIANTS),),
+    )
     study = dataclasses.replace(STUDIES["variants"], prepare=lambda config: None)  # no warm-up deals
     study.validate(config)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(variants, "deal_cards", spy)
-        run_dir = runner.execute(study, study.configure(config), SerialBackend(), tmp_path_factory.mktemp("brute"), quiet=True)
-    tables = {name: pl.read_parquet(run_dir / "tables" / f"{name}.parquet")
-              for name in ("variants", "variant_categories", "deltas", "win_deltas")}
+        run_dir = runner.execute(
+            study, study.configure(config), SerialBackend(), tmp_path_factory.mktemp("brute"), quiet=True
+        )
+    tables = {
+        name: pl.read_parquet(run_dir / "tables" / f"{name}.parquet")
+        for name in ("variants", "variant_categories", "deltas", "win_deltas")
+    }
     dealt = np.concatenate(dealt)
     assert len(dealt) == deals
     expected = {}
@@ -159,7 +196,11 @@ def _binomial(successes, trials):
 
 def _knobs(g):
     """A game's knob columns as the variants table writes them, from games.py's own fields."""
-    return {"hole_use": f"{g.hole_use[0]}-{g.hole_use[1]}", "ranking": g.ranking.name, "low": "none" if g.low is None else str(g.low)}
+    return {
+        "hole_use": f"{g.hole_use[0]}-{g.hole_use[1]}",
+        "ranking": g.ranking.name,
+        "low": "none" if g.low is None else str(g.low),
+    }
 
 
 def test_rates_equal_a_reference_brute_force(brute):
@@ -195,8 +236,10 @@ def test_categories_equal_a_reference_brute_force(brute):
         rate, se = _binomial(sum(d[1] == c for d in per_deal), deals)
         assert row["win"] == pytest.approx(rate, abs=1e-12), (row["variant"], k, c)
         assert row["win_se"] == pytest.approx(se, abs=1e-12), (row["variant"], k, c)
-        for field, counts in (("best", [d[2].count(c) for d in per_deal]),
-                              ("present", [sum(c in p for p in d[3]) for d in per_deal])):
+        for field, counts in (
+            ("best", [d[2].count(c) for d in per_deal]),
+            ("present", [sum(c in p for p in d[3]) for d in per_deal]),
+        ):
             assert row[field] == pytest.approx(statistics.fmean(counts) / k, abs=1e-12), (row["variant"], k, c, field)
             se = statistics.stdev(counts) / math.sqrt(deals) / k
             assert row[f"{field}_se"] == pytest.approx(se, abs=1e-12), (row["variant"], k, c, field)
@@ -229,7 +272,11 @@ def test_deltas_equal_paired_differences_by_brute_force(brute):
 def test_base_variant_equals_the_showdown_job(sweep):
     """The base variant's rates equal the showdown job's for the same seed, deals and shards."""
     run_dir, showdown = sweep
-    ours = pl.read_csv(run_dir / "tables" / "variants.csv").filter(pl.col("variant") == "pls7").drop("variant", "hole_use", "ranking", "low")
+    ours = (
+        pl.read_csv(run_dir / "tables" / "variants.csv")
+        .filter(pl.col("variant") == "pls7")
+        .drop("variant", "hole_use", "ranking", "low")
+    )
     theirs = pl.read_csv(showdown / "tables" / "summary.csv").drop("game")
     assert ours.equals(theirs)
 
@@ -245,7 +292,9 @@ def test_each_variant_equals_the_showdown_job_on_its_rules(sweep, tmp_path, knob
     name = game_of(config).name
     ours = pl.read_csv(run_dir / "tables" / "variants.csv").filter(pl.col("variant") == name)
     assert ours.height == 4
-    assert ours.drop("variant", "hole_use", "ranking", "low").equals(pl.read_csv(showdown / "tables" / "summary.csv").drop("game"))
+    assert ours.drop("variant", "hole_use", "ranking", "low").equals(
+        pl.read_csv(showdown / "tables" / "summary.csv").drop("game")
+    )
     ours = pl.read_csv(run_dir / "tables" / "variant_categories.csv").filter(pl.col("variant") == name).drop("variant")
     theirs = pl.read_csv(showdown / "tables" / "categories.csv").drop("game")
     assert ours.sort("players", "category").equals(theirs.select(ours.columns).sort("players", "category"))
@@ -258,12 +307,26 @@ def test_paired_error_is_smaller_than_independent(sweep):
     deltas = pl.read_csv(run_dir / "tables" / "deltas.csv")
     for k in (3, 5):
         a = table.filter((pl.col("variant") == "pls7") & (pl.col("players") == k))["hi_chop_se"][0]
-        b = table.filter((pl.col("variant") == "pls7[ranking=skip_over_flush]") & (pl.col("players") == k))["hi_chop_se"][0]
-        paired = deltas.filter((pl.col("variant") == "pls7[ranking=skip_over_flush]") & (pl.col("players") == k))["hi_chop_se"][0]
+        b = table.filter((pl.col("variant") == "pls7[ranking=skip_over_flush]") & (pl.col("players") == k))[
+            "hi_chop_se"
+        ][0]
+        paired = deltas.filter((pl.col("variant") == "pls7[ranking=skip_over_flush]") & (pl.col("players") == k))[
+            "hi_chop_se"
+        ][0]
         assert 0 < paired < (a**2 + b**2) ** 0.5
 
 
 def test_bad_variant_text():
     """A malformed --variants list is a clear error."""
     with pytest.raises(SampyongError, match="bad variant"):
-        variants.validate(RunConfig(job="variants", game="pls7", deals=1, shard_deals=1, players=2, seed=0, options=(("variants", "color=red"),)))
+        variants.validate(
+            RunConfig(
+                job="variants",
+                game="pls7",
+                deals=1,
+                shard_deals=1,
+                players=2,
+                seed=0,
+                options=(("variants", "color=red"),),
+            )
+        )

@@ -12,7 +12,9 @@ from evaluator.vectorized import VectorizedEvaluator, covers
 FREE_USE = [g for g in PRESETS.values() if covers(g)] + [
     game("holdem").variant(low=8),  # a low beside hold'em's deal
     game("pls7").variant(ranking="skip_over_flush", low=8),
-    dataclasses.replace(game("pls7"), name="pls7-4", hole_cards=4, hole_use=(0, 4)),  # a 9-card pool, the most tables cover
+    dataclasses.replace(
+        game("pls7"), name="pls7-4", hole_cards=4, hole_use=(0, 4)
+    ),  # a 9-card pool, the most tables cover
 ]
 
 
@@ -36,7 +38,9 @@ def test_same_strengths_as_the_numba_kernels(g, players, suits):
     assert (high == want_high).all() and (low == want_low).all()
     if suits == 2:
         flush_types = [Category.flush, Category.straight_flush, Category.skip_straight_flush, Category.royal_flush]
-        assert np.isin(fast_evaluator(g).category(high), flush_types).any(), "no flush: the flush path was not exercised"
+        assert np.isin(fast_evaluator(g).category(high), flush_types).any(), (
+            "no flush: the flush path was not exercised"
+        )
     if g.low is not None:
         assert (low > 0).any() and (low == 0).any()
 

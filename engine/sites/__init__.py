@@ -12,7 +12,19 @@ import dataclasses
 import re
 from pathlib import Path
 
-from engine.sites import bovada, everleaf, fulltilt, ipoker, kingsclub, merge, microgaming, ongame, party, stars, winamax
+from engine.sites import (
+    bovada,
+    everleaf,
+    fulltilt,
+    ipoker,
+    kingsclub,
+    merge,
+    microgaming,
+    ongame,
+    party,
+    stars,
+    winamax,
+)
 from engine.sites.convert import PARTIAL, Skip, convert
 from evaluator.errors import SampyongError
 

@@ -99,10 +99,16 @@ def _antes_all_in(h: SiteHand) -> None:
     that player's ante first (up to the others'), then the blind."""
     antes = [a.amount for a in h.acts if a.verb == "ante"]
     for i, act in enumerate(h.acts):
-        if act.verb == "blind" and act.all_in and antes and not any(a.verb == "ante" and a.name == act.name for a in h.acts):
+        if (
+            act.verb == "blind"
+            and act.all_in
+            and antes
+            and not any(a.verb == "ante" and a.name == act.name for a in h.acts)
+        ):
             ante = min(act.amount, max(antes))
-            h.acts[i:i + 1] = [Act(0, act.name, "ante", ante)] + ([Act(0, act.name, "blind", act.amount - ante, all_in=True)]
-                                                               if act.amount > ante else [])
+            h.acts[i : i + 1] = [Act(0, act.name, "ante", ante)] + (
+                [Act(0, act.name, "blind", act.amount - ante, all_in=True)] if act.amount > ante else []
+            )
 
 
 def _result(what: str) -> Decimal:
@@ -132,8 +138,11 @@ def _read_header(h: SiteHand, rest: str) -> None:
 def _read(h: SiteHand, street: int | None, name: str, what: str) -> None:
     # How it was played (timed out, disconnected) changes nothing: "Folds(timeout)" folds,
     # "All-in(raise-timeout)" raises all-in, "Bets chip info(timeout)" bets.
-    what = re.sub(r"^(\w[\w -]*?)(?: chip info)?\s?\((raise)?-?(?:timeout|auth|disconnect)\)",
-                  lambda m: m.group(1) + ("(raise)" if m.group(2) else ""), what)
+    what = re.sub(
+        r"^(\w[\w -]*?)(?: chip info)?\s?\((raise)?-?(?:timeout|auth|disconnect)\)",
+        lambda m: m.group(1) + ("(raise)" if m.group(2) else ""),
+        what,
+    )
     number = re.findall(r"[$€£]?\d[\d,]*(?:\.\d+)?", re.sub(r"\[[^\]]*\]", "", what))
     value = amount(number[-1]) if number else None
     if street is None:  # before the cards: the forced bets

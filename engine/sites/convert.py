@@ -46,8 +46,21 @@ ILLEGAL = "an action the engine's rules do not allow"
 CAPPED = "a capped no-limit game"
 ANTE_ALL_IN = "an ante all-in for less than the others' (the site splits antes into side pots)"
 SHORT_BLIND = "a big blind all-in for less (the site has the others call the full big blind)"
-REASONS = (RUN_TWICE, UNKNOWN_GAME, CANCELLED, PARTIAL, CASH_OUT, ADDED, CAPPED, ANTE_ALL_IN, SHORT_BLIND, NOT_SHOWN, UNBALANCED,
-           ILLEGAL, DIFFERS)
+REASONS = (
+    RUN_TWICE,
+    UNKNOWN_GAME,
+    CANCELLED,
+    PARTIAL,
+    CASH_OUT,
+    ADDED,
+    CAPPED,
+    ANTE_ALL_IN,
+    SHORT_BLIND,
+    NOT_SHOWN,
+    UNBALANCED,
+    ILLEGAL,
+    DIFFERS,
+)
 
 
 class Skip(Exception):
@@ -91,7 +104,9 @@ def convert(site_hand: SiteHand) -> dict:
     index = {p.name: i for i, p in enumerate(players)}
     n = len(players)
 
-    amounts = [p.stack for p in players] + [a.amount for a in h.acts] + list(h.collected.values()) + [h.rake or Decimal(0)]
+    amounts = (
+        [p.stack for p in players] + [a.amount for a in h.acts] + list(h.collected.values()) + [h.rake or Decimal(0)]
+    )
     amounts += [x for x in (h.small_bet, h.big_bet) if x is not None]
     unit = max(map(_places, amounts), default=0)
 
@@ -102,7 +117,8 @@ def convert(site_hand: SiteHand) -> dict:
         return phh.from_chips(value, unit)
 
     big = chips(h.small_bet if h.betting == "fixed-limit" and h.small_bet else h.big_bet or 0) or max(
-        [chips(a.amount) for a in h.acts if a.verb in ("blind", "post", "straddle")], default=0)
+        [chips(a.amount) for a in h.acts if a.verb in ("blind", "post", "straddle")], default=0
+    )
     antes, blinds, posts = _forced(h, index, n, chips, big, unit)
     if n == 2:  # heads-up: PHH lists the button's blind first (engine.hand.Hand)
         antes, blinds = antes[::-1], blinds[::-1]
@@ -123,7 +139,9 @@ def convert(site_hand: SiteHand) -> dict:
     if h.game == "plo5":
         fields["_sampyong"] = {"game": "plo5-8", "low": "none"}
     try:
-        hand, _ = phh.hand_of(phh.Record(fields), unit)  # the hand's unit: its bets may be finer than its stacks and blinds
+        hand, _ = phh.hand_of(
+            phh.Record(fields), unit
+        )  # the hand's unit: its bets may be finer than its stacks and blinds
     except SampyongError as error:
         raise Skip(PARTIAL, str(error)) from None
     try:
@@ -171,8 +189,12 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int, unit: int) -> tup
         elif act.verb == "blind" and big_seat is None:
             blinds[seat] += value
             second = any(blinds[s] for s in range(n) if s != seat)
-            if (blinds[seat] >= big and (second or not h.small_blind or chips(h.small_blind) < big)) or (act.all_in and second):
-                big_seat = seat  # the big blind (after a small one as big, where the stakes say so), or one all-in for less
+            if (blinds[seat] >= big and (second or not h.small_blind or chips(h.small_blind) < big)) or (
+                act.all_in and second
+            ):
+                big_seat = (
+                    seat  # the big blind (after a small one as big, where the stakes say so), or one all-in for less
+                )
         elif value < big and act.verb == "blind" and not act.all_in:
             antes[seat] += value
             act = dataclasses.replace(act, verb="dead")
@@ -187,7 +209,10 @@ def _forced(h: SiteHand, index: dict, n: int, chips, big: int, unit: int) -> tup
     h.acts = acts
     short = [i for i in range(n) if 0 < antes[i] < max(antes) and antes[i] >= chips(h.player(_name_at(index, i)).stack)]
     if short:
-        raise Skip(ANTE_ALL_IN, f"{_name_at(index, short[0])} is all-in for an ante of {antes[short[0]]} chips, others post {max(antes)}")
+        raise Skip(
+            ANTE_ALL_IN,
+            f"{_name_at(index, short[0])} is all-in for an ante of {antes[short[0]]} chips, others post {max(antes)}",
+        )
     return antes, blinds, posts
 
 
@@ -355,7 +380,9 @@ def _site_stacks(h: SiteHand, players, chips) -> list[tuple[list[int], int]]:
         put = sum(total.values())
         rake = chips(h.rake) if h.rake is not None else put - won
         if put == won + rake and rake >= 0:
-            readings.append(([chips(p.stack) - total[p.name] + chips(h.collected.get(p.name, 0)) for p in players], rake))
+            readings.append(
+                ([chips(p.stack) - total[p.name] + chips(h.collected.get(p.name, 0)) for p in players], rake)
+            )
     if not readings:
         put = sum(_put_in(h, players, chips, False).values())
         raise Skip(UNBALANCED, f"put in {put}, collected {won}, rake {h.rake} (in chips of the hand's unit)")
@@ -433,7 +460,9 @@ def _about(h: SiteHand, players) -> dict:
             except ValueError:
                 out.pop("time", None)
             if h.time_zone and "time" in out:
-                out["_time_zone"] = h.time_zone  # an abbreviation (ET, CET): pokerkit 0.7.7 knows no time_zone_abbreviation
+                out["_time_zone"] = (
+                    h.time_zone
+                )  # an abbreviation (ET, CET): pokerkit 0.7.7 knows no time_zone_abbreviation
     out["hand"] = h.hand_id
     out["seats"] = [p.seat for p in players]
     if h.seat_count:

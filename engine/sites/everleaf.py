@@ -16,9 +16,13 @@ import re
 from engine.sites import party
 from engine.sites.model import SiteHand, split_at
 
-HEADER = re.compile(r"^(?:\*{5} Hand history for game #|\*{3} Historique des Mains pour la partie )(?P<id>\d+) \*+\s*$", re.M)
+HEADER = re.compile(
+    r"^(?:\*{5} Hand history for game #|\*{3} Historique des Mains pour la partie )(?P<id>\d+) \*+\s*$", re.M
+)
 _LEAD = re.compile(r"^(?:Everleaf Gaming.*Game #\d+|Partouche Poker.*)\s*$", re.M)
-_COLON = re.compile(r"^(.+?): (posts|bets|calls|raises|folds|checks|shows|mucks|wins|is all-In|does not show|doesn't show)\b")
+_COLON = re.compile(
+    r"^(.+?): (posts|bets|calls|raises|folds|checks|shows|mucks|wins|is all-In|does not show|doesn't show)\b"
+)
 _DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2}) - (\d{1,2}:\d{2}:\d{2})")
 
 

@@ -19,11 +19,14 @@ from engine.sites.model import Player, SiteHand, amount, cards, classify, split_
 
 HEADER = re.compile(r"^(?:Full Tilt Poker|FullTiltPoker) Game #(?P<id>\d+):\s*(?P<rest>.*)$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?[\d.,]+)\)(?P<rest>.*)$")
-_STREET = re.compile(r"^\*\*\* (?P<street>HOLE CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY)(?P<twice> \d)? \*\*\*(?P<cards>.*)$")
+_STREET = re.compile(
+    r"^\*\*\* (?P<street>HOLE CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY)(?P<twice> \d)? \*\*\*(?P<cards>.*)$"
+)
 _STREETS = {"HOLE CARDS": 0, "FLOP": 1, "TURN": 2, "RIVER": 3}
 _VERB = re.compile(
     r"^(?P<verb>posts the small blind of|posts the big blind of|posts a dead small blind of|posts|antes|folds|checks|calls|"
-    r"bets|raises to|shows|mucks|wins|ties for)(?P<rest>.*)$")
+    r"bets|raises to|shows|mucks|wins|ties for)(?P<rest>.*)$"
+)
 _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP"}
 
 
@@ -58,7 +61,9 @@ def parse(text: str) -> SiteHand:
             pot = re.match(r"^Total pot (\S+).*\| Rake (\S+)", line)
             if pot:
                 h.rake = amount(pot.group(2))
-            won = re.match(r"^Seat \d+: (.+?) (?:\(.*?\) )*(?:collected|(?:showed \[[^\]]*\] and )?won) \((\S+?)\)", line)
+            won = re.match(
+                r"^Seat \d+: (.+?) (?:\(.*?\) )*(?:collected|(?:showed \[[^\]]*\] and )?won) \((\S+?)\)", line
+            )
             if won and h.player(won.group(1)):
                 summed[won.group(1)] = summed.get(won.group(1), 0) + amount(won.group(2))
             continue
@@ -83,7 +88,7 @@ def parse(text: str) -> SiteHand:
             continue
         name = next((n for n in names if line.startswith(n + " ")), None)
         if name:
-            match = _VERB.match(line[len(name) + 1:])
+            match = _VERB.match(line[len(name) + 1 :])
             if match:
                 _read_action(h, street, name, match.group("verb"), match.group("rest"))
     if not h.collected:  # some hands write the winnings only in the summary
@@ -103,7 +108,9 @@ def _read_header(h: SiteHand, rest: str) -> None:
     h.seat_count = 2 if size and not size.group(1) else int(size.group(1)) if size else None
     h.table = re.sub(r"\s*\(.*\)$", "", h.table)
     stakes = next((p for p in parts[1:] if re.match(r"^\D{0,3}\s?[\d.,]+[KM]?/\D{0,3}\s?[\d.,]+[KM]?$", p)), None)
-    h.game_text = next((p for p in parts[1:] if classify(p)[0] or re.search(r"Stud|Razz|Draw|Badugi|Omaha|Hold", p)), "")
+    h.game_text = next(
+        (p for p in parts[1:] if classify(p)[0] or re.search(r"Stud|Razz|Draw|Badugi|Omaha|Hold", p)), ""
+    )
     if any(re.search(r"\bCap\b", p) for p in parts[1:]):
         h.problem = why.CAPPED
     h.game, h.betting = classify(h.game_text)

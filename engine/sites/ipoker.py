@@ -32,10 +32,22 @@ _GENERAL = re.compile(r"<general>.*?</general>", re.S)
 _SESSION = re.compile(r"<session\b")
 _END = re.compile(r"</game>|</session>|<session\b|<\?xml")
 _CARD = re.compile(r"^([SHDC])(10|[2-9TJQKA])$", re.I)
-_TYPES = {"0": "fold", "1": "blind", "2": "blind", "3": "call", "4": "check", "5": "bet", "7": "bet", "15": "ante", "23": "raise"}
+_TYPES = {
+    "0": "fold",
+    "1": "blind",
+    "2": "blind",
+    "3": "call",
+    "4": "check",
+    "5": "bet",
+    "7": "bet",
+    "15": "ante",
+    "23": "raise",
+}
 _SITTING_OUT = ("8", "9")
 _STREET_NAMES = {"Flop": 1, "Turn": 2, "River": 3}
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+_MONTHS = {
+    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+}
 
 
 def split(text: str) -> list[tuple[int, str]]:
@@ -48,7 +60,7 @@ def split(text: str) -> list[tuple[int, str]]:
         end = games[i + 1].start() if i + 1 < len(games) else len(text)
         session = [s for s in sessions if s[0] < start]
         closing = _END.search(text, start, end)  # some writers leave the game, or the session, unclosed
-        body = text[start:closing.start() if closing else end] + "</game>"
+        body = text[start : closing.start() if closing else end] + "</game>"
         general = session[-1][1].group(0) if session and session[-1][1] and session[-1][1].start() < start else ""
         out.append((text.count("\n", 0, start) + 1, general + "\n" + body))
     return out
@@ -99,8 +111,10 @@ def parse(text: str) -> SiteHand:
             elif kind in _STREET_NAMES:
                 h.deal(_STREET_NAMES[kind], shown)
     _read_game(h, field("gametype"), max((count for _, count in pockets.values()), default=0), chips_only)
-    actions = sorted(((int(a.get("no", 0)), int(r.get("no", 0)), a) for r in game.iterfind("round") for a in r.iterfind("action")),
-                     key=lambda item: item[0])
+    actions = sorted(
+        ((int(a.get("no", 0)), int(r.get("no", 0)), a) for r in game.iterfind("round") for a in r.iterfind("action")),
+        key=lambda item: item[0],
+    )
     for _, round_no, action in actions:
         name, kind = action.get("player"), action.get("type")
         if kind in _SITTING_OUT:
@@ -200,5 +214,5 @@ def _time(text: str | None) -> str | None:
         day, month, year = named.group(1), _MONTHS[named.group(2).lower()], named.group(3)
     else:
         return None
-    hour, minute, second = (clock.groups() if clock else ("0", "0", "0"))
+    hour, minute, second = clock.groups() if clock else ("0", "0", "0")
     return f"{int(year):04d}/{int(month):02d}/{int(day):02d} {int(hour):02d}:{int(minute):02d}:{int(second or 0):02d}"

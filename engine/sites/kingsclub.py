@@ -20,9 +20,13 @@ from engine.sites.model import Player, SiteHand, amount, cards, classify, split_
 
 HEADER = re.compile(r"^#(?P<id>\d+): (?P<game>.+?) - (?P<small>[\d.,]+)/(?P<big>[\d.,]+)\s*$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[\d.,]+)\)\s*$")
-_STREET = re.compile(r"^\*\*\* (?P<board>BOARD \d+ - )?(?P<street>FLOP|TURN|RIVER|SUMMARY|HOLE CARDS) \*\*\*(?P<cards>.*)$")
-_ACTION = re.compile(r"^(?P<name>.+?):? (?P<verb>posts ante|posts the small blind|posts the big blind|folds|checks|calls|bets|"
-                     r"raises to|shows)(?P<rest>.*)$")
+_STREET = re.compile(
+    r"^\*\*\* (?P<board>BOARD \d+ - )?(?P<street>FLOP|TURN|RIVER|SUMMARY|HOLE CARDS) \*\*\*(?P<cards>.*)$"
+)
+_ACTION = re.compile(
+    r"^(?P<name>.+?):? (?P<verb>posts ante|posts the small blind|posts the big blind|folds|checks|calls|bets|"
+    r"raises to|shows)(?P<rest>.*)$"
+)
 _STREETS = {"FLOP": 1, "TURN": 2, "RIVER": 3}
 
 
@@ -53,8 +57,11 @@ def parse(text: str) -> SiteHand:
         match = _STREET.match(line)
         if match:
             if match.group("board"):  # two boards from the flop: a double-board game; later: run twice
-                h.problem = h.problem or (f"{why.UNKNOWN_GAME}: {h.game_text}, two boards" if match.group("street") == "FLOP"
-                                          else why.RUN_TWICE)
+                h.problem = h.problem or (
+                    f"{why.UNKNOWN_GAME}: {h.game_text}, two boards"
+                    if match.group("street") == "FLOP"
+                    else why.RUN_TWICE
+                )
             summary = match.group("street") == "SUMMARY"
             if match.group("street") in _STREETS:
                 street = _STREETS[match.group("street")]

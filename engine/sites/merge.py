@@ -26,8 +26,18 @@ from engine.sites.model import Player, SiteHand, amount, cards, classify
 HEADER = re.compile(r"<game\b[^>]*?\sid=\"(?P<id>[^\"]+)\"")
 _DESCRIPTION = re.compile(r"<description\b[^>]*/>")
 _STREETS = {"BLINDS": 0, "PREFLOP": 0, "POSTFLOP": 1, "POSTTURN": 2, "POSTRIVER": 3}
-_VERBS = {"SMALL_BLIND": "blind", "BIG_BLIND": "blind", "ANTE": "ante", "CALL": "call", "BET": "bet", "ALL_IN": "bet",
-          "RAISE": "raise", "CHECK": "check", "FOLD": "fold", "MUCK": "muck"}
+_VERBS = {
+    "SMALL_BLIND": "blind",
+    "BIG_BLIND": "blind",
+    "ANTE": "ante",
+    "CALL": "call",
+    "BET": "bet",
+    "ALL_IN": "bet",
+    "RAISE": "raise",
+    "CHECK": "check",
+    "FOLD": "fold",
+    "MUCK": "muck",
+}
 
 
 def split(text: str) -> list[tuple[int, str]]:
@@ -126,7 +136,7 @@ def _raises_are_totals(events) -> bool:
         value = amount(event.get("amount")) if event.get("amount") else Decimal(0)
         if kind == "RAISE":
             before = put.get((street, who), Decimal(0))
-            for _, later_street, later in events[i + 1:]:
+            for _, later_street, later in events[i + 1 :]:
                 if later_street != street or later.get("type") == "RAISE":
                     break
                 if later.get("type") == "CALL" and later.get("player") != who and before:

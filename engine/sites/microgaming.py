@@ -21,8 +21,19 @@ from engine.sites import convert as why
 from engine.sites.model import Player, SiteHand, amount, classify
 
 HEADER = re.compile(r"<Game\b[^>]*?\sid=\"(?P<id>\d+)\"")
-_VERBS = {"SmallBlind": "blind", "BigBlind": "blind", "PostedToPlay": "blind", "Fold": "fold", "Check": "check",
-          "Call": "call", "Bet": "bet", "AllIn": "bet", "Raise": "raise", "MoneyReturned": "return", "MuckCards": "muck"}
+_VERBS = {
+    "SmallBlind": "blind",
+    "BigBlind": "blind",
+    "PostedToPlay": "blind",
+    "Fold": "fold",
+    "Check": "check",
+    "Call": "call",
+    "Bet": "bet",
+    "AllIn": "bet",
+    "Raise": "raise",
+    "MoneyReturned": "return",
+    "MuckCards": "muck",
+}
 _DEALS = {"DealFlop": 1, "DealTurn": 2, "DealRiver": 3}
 _LIMITS = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Limit"}
 
@@ -32,7 +43,12 @@ def split(text: str) -> list[tuple[int, str]]:
     out = []
     for start, end in zip(starts, starts[1:] + [len(text)]):
         closing = text.find("</Game>", start, end)
-        out.append((text.count("\n", 0, start) + 1, text[start:closing + len("</Game>")] if closing >= 0 else text[start:end]))
+        out.append(
+            (
+                text.count("\n", 0, start) + 1,
+                text[start : closing + len("</Game>")] if closing >= 0 else text[start:end],
+            )
+        )
     return out
 
 
@@ -66,7 +82,9 @@ def parse(text: str) -> SiteHand:
     actions = sorted(game.iterfind("Gameplay/Action"), key=lambda a: int(a.get("seq", 10**9)))
     for action in actions:
         kind, name = action.get("type"), seats.get(action.get("seat"))
-        found = "".join(("T" if c.get("value") == "10" else c.get("value")) + c.get("suit") for c in action.iterfind("Card"))
+        found = "".join(
+            ("T" if c.get("value") == "10" else c.get("value")) + c.get("suit") for c in action.iterfind("Card")
+        )
         if kind in _DEALS:
             street = _DEALS[kind]
             h.deal(street, found)

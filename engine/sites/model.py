@@ -70,7 +70,9 @@ class SiteHand:
     board: list[str] = dataclasses.field(default_factory=list)  # cards, in the order dealt
     collected: dict[str, Decimal] = dataclasses.field(default_factory=dict)
     folded: dict[str, int] = dataclasses.field(default_factory=dict)  # the street each folded on, as the summary says
-    final: dict[str, Decimal] = dataclasses.field(default_factory=dict)  # each player's chips after the hand, where written
+    final: dict[str, Decimal] = dataclasses.field(
+        default_factory=dict
+    )  # each player's chips after the hand, where written
     rake: Decimal | None = Decimal(0)  # every chip the site took from the pot (rake, jackpot, fees); None: not written
     currency: str | None = None
     table: str | None = None
@@ -92,7 +94,7 @@ class SiteHand:
         the turn, 3 the river; None: the whole board at once, three to five cards). A street whose
         cards are not all read (a card spelt in no known way) makes the hand partial: the engine
         is never dealt a board the site did not deal."""
-        dealt = [found[i:i + 2] for i in range(0, len(found), 2)]
+        dealt = [found[i : i + 2] for i in range(0, len(found), 2)]
         due = _DEALT.get(street)
         if (len(dealt) != due) if due else not 3 <= len(dealt) <= 5:
             self.problem = self.problem or f"{PARTIAL}: board cards unread ({found or 'none'} on street {street})"
@@ -101,7 +103,7 @@ class SiteHand:
     def deal_through(self, found: str) -> None:
         """The whole board so far (``found``): deal what is new, street by street (a street line
         that writes the board up to it, and a file that lost an earlier street's line)."""
-        new = found[2 * len(self.board):]
+        new = found[2 * len(self.board) :]
         while new:
             street = {0: 1, 3: 2, 4: 3}.get(len(self.board), 4)
             due = 6 if street == 1 else 2
@@ -111,9 +113,9 @@ class SiteHand:
     def complete_board(self, found: str) -> None:
         """The summary's whole board (``found``): the streets whose lines are missing (a partial
         file), where it begins with the board read so far."""
-        whole = [found[i:i + 2] for i in range(0, len(found), 2)]
-        if len(whole) > len(self.board) and whole[:len(self.board)] == self.board and len(whole) <= 5:
-            self.board.extend(whole[len(self.board):])
+        whole = [found[i : i + 2] for i in range(0, len(found), 2)]
+        if len(whole) > len(self.board) and whole[: len(self.board)] == self.board and len(whole) <= 5:
+            self.board.extend(whole[len(self.board) :])
 
     def collect(self, name: str, amount) -> None:
         self.collected[name] = self.collected.get(name, Decimal(0)) + Decimal(amount)
@@ -122,8 +124,10 @@ class SiteHand:
 _AMOUNT = re.compile(r"\d[\d,.\s]*")
 
 
-_FOLDED = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\(.*?\) )*(?:didn't bet \(folded\)|folded (?P<when>before (?:the )?Flop|on the Flop|"
-                     r"on the Turn|on the River))")
+_FOLDED = re.compile(
+    r"^Seat \d+: (?P<name>.+?) (?:\(.*?\) )*(?:didn't bet \(folded\)|folded (?P<when>before (?:the )?Flop|on the Flop|"
+    r"on the Turn|on the River))"
+)
 _FOLDED_ON = {"Flop": 1, "Turn": 2, "River": 3}
 
 
@@ -169,7 +173,7 @@ def amount(text: str, decimal_comma: bool = False) -> Decimal:
         value = Decimal(digits)
     except InvalidOperation:
         raise ValueError(f"bad amount {text!r}") from None
-    scale = {"K": 1000, "k": 1000, "M": 1_000_000}.get(text[match.end():match.end() + 1], 1)
+    scale = {"K": 1000, "k": 1000, "M": 1_000_000}.get(text[match.end() : match.end() + 1], 1)
     value *= scale
     return value.to_integral_value() if scale > 1 and value == value.to_integral_value() else value
 
@@ -190,8 +194,22 @@ def cards(text: str) -> str:
 
 # Suit symbols, and the ranks of Russian clients (Валет, Дама, Король, Туз: J Q K A), in Cyrillic or
 # as their Windows-1251 bytes read as Windows-1252 (a file saved in the one, decoded as the other).
-_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c", "В": "J", "Д": "Q", "К": "K", "Т": "A",
-                        "Â": "J", "Ä": "Q", "Ê": "K", "Ò": "A"})
+_SUITS = str.maketrans(
+    {
+        "♠": "s",
+        "♥": "h",
+        "♦": "d",
+        "♣": "c",
+        "В": "J",
+        "Д": "Q",
+        "К": "K",
+        "Т": "A",
+        "Â": "J",
+        "Ä": "Q",
+        "Ê": "K",
+        "Ò": "A",
+    }
+)
 
 
 def classify(text: str) -> tuple[str | None, str | None]:
@@ -203,7 +221,10 @@ def classify(text: str) -> tuple[str | None, str | None]:
     (('plo5', 'pot-limit'), ('plo8', 'fixed-limit'), (None, None))
     """
     lower = text.lower().replace("'", "").replace("’", "")
-    if re.search(r"stud|razz|draw|badugi|courchevel|6 card|6-card|six card|short ?deck|6\+|triple|pre-?flop|2-7|2 to 7|5 card draw", lower):
+    if re.search(
+        r"stud|razz|draw|badugi|courchevel|6 card|6-card|six card|short ?deck|6\+|triple|pre-?flop|2-7|2 to 7|5 card draw",
+        lower,
+    ):
         return None, None
     five = bool(re.search(r"5[ -]?card|plo-?5|\bbig o\b|5c ?plo|5 cards", lower))
     omaha = five or bool(re.search(r"omaha|plo|\bo8\b|big o", lower))

@@ -19,8 +19,10 @@ from engine.sites.model import Player, SiteHand, amount, cards, classify, split_
 
 HEADER = re.compile(r"^\*{5} History for hand (?P<id>[\w-]+) \*{5}\s*$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*\d[^()]*)\)\s*$")
-_ACTION = re.compile(r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|posts dead blind|folds|checks|calls|bets|raises)"
-                     r"(?P<rest>.*)$")
+_ACTION = re.compile(
+    r"^(?P<name>.+?) (?P<verb>posts small blind|posts big blind|posts dead blind|folds|checks|calls|bets|raises)"
+    r"(?P<rest>.*)$"
+)
 _BOARD = re.compile(r"^--- Dealing (?P<street>flop|turn|river) \[(?P<cards>[^\]]*)\]")
 _STREETS = {"flop": 1, "turn": 2, "river": 3}
 _GAMES = {"TEXAS_HOLDEM": "Hold'em", "OMAHA_HI": "Omaha", "OMAHA_HI_LO": "Omaha Hi/Lo"}
@@ -68,11 +70,16 @@ def parse(text: str) -> SiteHand:
 
 
 def _read_table(h: SiteHand, line: str) -> None:
-    match = re.search(r"^Table: (?P<table>.*?) \[\d+\]\s*\((?P<kind>[A-Z_]+) (?P<game>[A-Z_]+) (?P<stakes>\S+), (?P<money>[^)]*)\)", line)
+    match = re.search(
+        r"^Table: (?P<table>.*?) \[\d+\]\s*\((?P<kind>[A-Z_]+) (?P<game>[A-Z_]+) (?P<stakes>\S+), (?P<money>[^)]*)\)",
+        line,
+    )
     if not match:
         return
     h.table = match.group("table")
-    h.game_text = f"{_KINDS.get(match.group('kind'), match.group('kind'))} {_GAMES.get(match.group('game'), match.group('game'))}"
+    h.game_text = (
+        f"{_KINDS.get(match.group('kind'), match.group('kind'))} {_GAMES.get(match.group('game'), match.group('game'))}"
+    )
     h.game, h.betting = classify(h.game_text)
     small, big = (amount(x) for x in match.group("stakes").split("/"))
     if h.betting == "fixed-limit":

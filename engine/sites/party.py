@@ -40,9 +40,12 @@ _STREETS = {"down cards": 0, "flop": 1, "turn": 2, "river": 3}
 _VERB = re.compile(
     r"^(?P<verb>posts small blind|posts big blind \+ dead|posts big blind|posts ante of|posts ante|posts dead blind|"
     r"folds|checks|calls|bets|raises|is all-In|shows|doesn't show|does not show|did not show|mucks|collected|wins|"
-    r"balance)(?P<rest>.*)$")
+    r"balance)(?P<rest>.*)$"
+)
 _STAKES = re.compile(r"(?:Blinds|Stakes|Blinds-Antes)\((?P<small>[^/()]+)/(?P<big>[^/() ]+)(?: -(?P<ante>[^()]+))?\)")
-_LEADING = re.compile(r"^(?P<small>[$€£]?\s?\d[\d.,]*\s?[$€£]?)\s?(?:[A-Z]{3}\s?)?/\s?(?P<big>[$€£]?\s?\d[\d.,]*\s?[$€£]?)")
+_LEADING = re.compile(
+    r"^(?P<small>[$€£]?\s?\d[\d.,]*\s?[$€£]?)\s?(?:[A-Z]{3}\s?)?/\s?(?P<big>[$€£]?\s?\d[\d.,]*\s?[$€£]?)"
+)
 _UNSEATED = re.compile(r"^([^:]+?) (?:posts (?:small|big) blind|posts ante|checks|calls|bets|raises|is all-In)\b")
 _MONEY = re.compile(r"[\[(]([^\[\]()]*\d[^\[\]()]*)[\])]")
 
@@ -62,11 +65,12 @@ def parse(text: str) -> SiteHand:
     _read_game(h, game, "Blinds" in game.split(" - ")[0], money)
     names: list[str] = []
     street, dealt, summary = 0, False, False
-    for raw in lines[position + 2:]:
+    for raw in lines[position + 2 :]:
         for line in _unglue(raw, names):
             if line.startswith("Table "):
-                h.table = re.sub(r"\s*\((?:Real|Play|Practice) ?Money\)|\s*\((?:Practice Play)\)", "",
-                                 line[6:].split(" -- ")[0]).strip()
+                h.table = re.sub(
+                    r"\s*\((?:Real|Play|Practice) ?Money\)|\s*\((?:Practice Play)\)", "", line[6:].split(" -- ")[0]
+                ).strip()
             number = re.match(r"(?:Tournament #|Trny: ?)(\d+)", line)
             if number:
                 h.tournament = f"tournament {number.group(1)}"
@@ -102,16 +106,23 @@ def parse(text: str) -> SiteHand:
                 h.player(found.group(1)).cards = cards(found.group(2))
                 continue
             name = next((n for n in names if line.startswith(n + " ")), None)
-            match = _VERB.match(line[len(name) + 1:]) if name else None
+            match = _VERB.match(line[len(name) + 1 :]) if name else None
             if match:
                 _read_action(h, street, dealt, name, match.group("verb"), match.group("rest"), money)
             elif not name and _UNSEATED.match(line) and not h.problem:
-                h.problem = f"{why.PARTIAL}: {_UNSEATED.match(line).group(1)} acts but has no seat (joined during the hand)"
+                h.problem = (
+                    f"{why.PARTIAL}: {_UNSEATED.match(line).group(1)} acts but has no seat (joined during the hand)"
+                )
     if not dealt and h.collected:
         h.problem = h.problem or why.CANCELLED  # no cards were dealt: the posts are given back
     if h.tournament and h.rake is None:
         h.rake = Decimal(0)  # no rake in a tournament
-    if not any(a.verb in ("blind", "post") for a in h.acts) and h.big_bet and h.button is not None and len(h.players) > 1:
+    if (
+        not any(a.verb in ("blind", "post") for a in h.acts)
+        and h.big_bet
+        and h.button is not None
+        and len(h.players) > 1
+    ):
         _blinds_unwritten(h)
     return h
 
@@ -121,7 +132,9 @@ def _unglue(line: str, names: list[str]) -> list[str]:
     outPlayer4 posts big blind``, ``...Queens.Player4 wins``)."""
     if not names:
         return [line]
-    pattern = r"(?<=\S)(?=(?:" + "|".join(map(re.escape, names)) + r") (?:posts|wins|collected|shows|folds|calls|checks))"
+    pattern = (
+        r"(?<=\S)(?=(?:" + "|".join(map(re.escape, names)) + r") (?:posts|wins|collected|shows|folds|calls|checks))"
+    )
     return [part.strip() for part in re.split(pattern, line) if part.strip()]
 
 
@@ -130,7 +143,9 @@ def _money_reader(text: str):
     read from the amount itself, and a point between thousands (``3.000 $``) from the hand's
     amounts (a point before three digits, never before two)."""
     found = _MONEY.findall(text)
-    points = any(re.search(r"\d\.\d{3}(?!\d)", a) for a in found) and not any(re.search(r"\d\.\d{1,2}(?!\d)", a) for a in found)
+    points = any(re.search(r"\d\.\d{3}(?!\d)", a) for a in found) and not any(
+        re.search(r"\d\.\d{1,2}(?!\d)", a) for a in found
+    )
 
     def money(text: str) -> Decimal:
         found = re.search(r"\d(?:[\d.,\s]*\d)?", text)  # the number, without a sentence's full stop
@@ -165,8 +180,12 @@ def _read_game(h: SiteHand, line: str, blinds_named: bool, money) -> None:
         _read_stakes(h, money(stakes.group("small")), money(stakes.group("big")), "Stakes(" in line)
     elif leading:
         # 888 names the blinds; Party a limit game's bets, and its no-limit blinds.
-        _read_stakes(h, money(leading.group("small")), money(leading.group("big")),
-                     h.betting == "fixed-limit" and not blinds_named)
+        _read_stakes(
+            h,
+            money(leading.group("small")),
+            money(leading.group("big")),
+            h.betting == "fixed-limit" and not blinds_named,
+        )
     date = re.search(r"(\d{2}) (\d{2}) (\d{4}) (\d{1,2}:\d{2}:\d{2})", line)
     if date:
         h.time = f"{date.group(3)}/{date.group(2)}/{date.group(1)} {date.group(4)}"

@@ -20,21 +20,37 @@ from engine.sites.model import Player, SiteHand, amount, cards, classify, split_
 
 HEADER = re.compile(
     r"^(?P<room>PokerStars|POKERSTARS|Run It Once Poker|PokerMaster|Full Tilt Rush|Poker|PokerStars Home Game)"
-    r"(?: Zoom)? (?:Hand|Game|HAND|GAME) #(?P<id>[\w-]+):\s*(?P<rest>.*)$", re.M)
-_SITE = {"Poker": "GGPoker", "POKERSTARS": "PokerStars", "Run It Once Poker": "Run It Once", "Full Tilt Rush": "Full Tilt"}
-_TABLE = re.compile(r"^Table (?:ID )?'(?P<table>.*)'(?: (?P<max>\d+)-[Mm]ax)?.*?(?:Seat #(?P<button>\d+) is the button)?\s*$")
-_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?[\d.,]+[KM]?) in chips(?P<extra>[^)]*)\)(?P<rest>.*)$")
-_STREET = re.compile(r"^\*\*\* (?P<which>FIRST |SECOND |THIRD )?(?P<street>HOLE CARDS|FLOP|TURN|RIVER|SHOW ?DOWN|SUMMARY|"
-                     r"FIRST SHOW ?DOWN|SECOND SHOW ?DOWN)(?: \*\*\*)?(?P<cards>.*)$")
+    r"(?: Zoom)? (?:Hand|Game|HAND|GAME) #(?P<id>[\w-]+):\s*(?P<rest>.*)$",
+    re.M,
+)
+_SITE = {
+    "Poker": "GGPoker",
+    "POKERSTARS": "PokerStars",
+    "Run It Once Poker": "Run It Once",
+    "Full Tilt Rush": "Full Tilt",
+}
+_TABLE = re.compile(
+    r"^Table (?:ID )?'(?P<table>.*)'(?: (?P<max>\d+)-[Mm]ax)?.*?(?:Seat #(?P<button>\d+) is the button)?\s*$"
+)
+_SEAT = re.compile(
+    r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?[\d.,]+[KM]?) in chips(?P<extra>[^)]*)\)(?P<rest>.*)$"
+)
+_STREET = re.compile(
+    r"^\*\*\* (?P<which>FIRST |SECOND |THIRD )?(?P<street>HOLE CARDS|FLOP|TURN|RIVER|SHOW ?DOWN|SUMMARY|"
+    r"FIRST SHOW ?DOWN|SECOND SHOW ?DOWN)(?: \*\*\*)?(?P<cards>.*)$"
+)
 _STREETS = {"HOLE CARDS": 0, "FLOP": 1, "TURN": 2, "RIVER": 3}
 _ACTION = re.compile(
     r"^(?P<name>.+?): (?P<verb>posts small & big blinds|posts small blind|posts big blind|posts the ante|posts straddle|straddle|"
-    r"posts|folds|checks|calls|bets|raises|shows|mucks hand|mucks|doesn't show hand|discards)(?P<rest>.*)$")
+    r"posts|folds|checks|calls|bets|raises|shows|mucks hand|mucks|doesn't show hand|discards)(?P<rest>.*)$"
+)
 _COLLECTED = re.compile(r"^(?P<name>.+?) (?:collected|wins) (?P<amount>\S+) from (?:the )?(?:main |side )?pot")
 _RETURNED = re.compile(r"^Uncalled bet \((?P<amount>[^)]+)\) returned to (?P<name>.+?)\s*$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?\s*$")
 _POT = re.compile(r"^Total pot (?P<pot>\S+).*?\| Rake (?P<rake>[^|]+)(?P<more>.*)$")
-_LIMITS = re.compile(r"\((?P<sb>[^()/]*?\d[\d.,]*[KM]?)/(?P<bb>[^()/ ]*?\d[\d.,]*[KM]?)(?P<cap> - [^)]*Cap[^)]*?)?(?: (?P<cur>[A-Z]{3}))?\)")
+_LIMITS = re.compile(
+    r"\((?P<sb>[^()/]*?\d[\d.,]*[KM]?)/(?P<bb>[^()/ ]*?\d[\d.,]*[KM]?)(?P<cap> - [^)]*Cap[^)]*?)?(?: (?P<cur>[A-Z]{3}))?\)"
+)
 _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import re
 
-from engine.sites import stars
 from engine.sites import convert as why
+from engine.sites import stars
 from engine.sites.model import Player, SiteHand, amount, cards, split_at
 
 HEADER = re.compile(r"^Winamax Poker - (?P<kind>.*?) - HandId: #(?P<id>[\w-]+) - (?P<rest>.*)$", re.M)
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[^()]*?\d[\d.,]*[kK]?[^()]*?)\)\s*$")
 _STREET = re.compile(r"^\*\*\* (?P<street>ANTE/BLINDS|PRE-FLOP|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY) \*\*\*(?P<cards>.*)$")
 _STREETS = {"ANTE/BLINDS": 0, "PRE-FLOP": 0, "FLOP": 1, "TURN": 2, "RIVER": 3}
-_VERB = re.compile(r"^(?P<verb>posts small blind|posts big blind|posts ante|folds|checks|calls|bets|raises|shows|"
-                   r"collected|mucks)(?P<rest>.*)$")
+_VERB = re.compile(
+    r"^(?P<verb>posts small blind|posts big blind|posts ante|folds|checks|calls|bets|raises|shows|"
+    r"collected|mucks)(?P<rest>.*)$"
+)
 
 
 def split(text: str) -> list[tuple[int, str]]:
@@ -68,7 +70,7 @@ def parse(text: str) -> SiteHand:
             h.player(dealt.group(1)).cards = cards(dealt.group(2))
             continue
         name = next((n for n in names if line.startswith(n + " ")), None)
-        match = _VERB.match(line[len(name) + 1:]) if name else None
+        match = _VERB.match(line[len(name) + 1 :]) if name else None
         if not match:
             continue
         verb, rest = match.group("verb"), match.group("rest")
@@ -78,11 +80,20 @@ def parse(text: str) -> SiteHand:
             h.act(street, name, "post", _amount(rest))
         elif verb == "posts small blind" and "out of position" in rest:
             h.act(street, name, "blind", _amount(rest))  # dead; both blinds are written 3€ then 0€: the big one live
-        elif verb == "raises" and not h.acts or (street == 0 and verb == "raises" and not any(a.verb == "blind" for a in h.acts)):
+        elif (
+            verb == "raises"
+            and not h.acts
+            or (street == 0 and verb == "raises" and not any(a.verb == "blind" for a in h.acts))
+        ):
             h.problem = f"{why.PARTIAL}: a raise before the blinds"
         else:
-            stars._read_action(h, street, name, {"posts ante": "posts the ante", "mucks": "mucks hand"}.get(verb, verb),
-                               re.sub(r"(\d[\d.,]*[kK]?)", lambda m: str(_amount(m.group(1))), rest))
+            stars._read_action(
+                h,
+                street,
+                name,
+                {"posts ante": "posts the ante", "mucks": "mucks hand"}.get(verb, verb),
+                re.sub(r"(\d[\d.,]*[kK]?)", lambda m: str(_amount(m.group(1))), rest),
+            )
     return h
 
 

@@ -75,7 +75,9 @@ EXCLUSION_REASONS = {
     "jit-or-cache-decorator": "removes @njit / @lru_cache / @cache, or flips @njit(cache=...) (the same function, only slower)",
     "no-op": "cosmic-ray found nothing to change",
 }
-IDENTITY_SWAP = re.compile(r"core/ReplaceComparisonOperator_((Eq|NotEq|Lt|LtE|Gt|GtE)_(Is|IsNot)|(Is|IsNot)_(Eq|NotEq))$")
+IDENTITY_SWAP = re.compile(
+    r"core/ReplaceComparisonOperator_((Eq|NotEq|Lt|LtE|Gt|GtE)_(Is|IsNot)|(Is|IsNot)_(Eq|NotEq))$"
+)
 JIT_OR_CACHE = re.compile(r"@\s*((numba\.)?n?jit|(functools\.)?(lru_cache|cache))\b")
 
 
@@ -217,10 +219,15 @@ def snapshot(dest: Path, head: bool) -> str:
     if head:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
-        return "HEAD " + subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                                        capture_output=True, text=True).stdout.strip()
-    listing = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "-co", "--exclude-standard"],
-                             check=True, capture_output=True).stdout.decode()
+        return (
+            "HEAD "
+            + subprocess.run(
+                ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+            ).stdout.strip()
+        )
+    listing = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "-co", "--exclude-standard"], check=True, capture_output=True
+    ).stdout.decode()
     for rel in filter(None, listing.split("\0")):
         if rel.startswith("tests/mutants/results/"):
             continue
@@ -229,7 +236,9 @@ def snapshot(dest: Path, head: bool) -> str:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, dest / rel)
     dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain"], capture_output=True, text=True).stdout
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     return f"work tree at {commit}" + (" with uncommitted changes" if dirty.strip() else "")
 
 
@@ -272,8 +281,11 @@ def cmd_test(args) -> int:
         numba_kept = seed_cache(work / "seed" / "numba", numba_dir, keep, numba_entry_module)
         data_kept = seed_cache(work / "seed" / "data", data_dir, keep, data_entry_module)
         seeded = f"cache {mode}: numba seeded from {numba_kept or 'nothing'}; data seeded from {data_kept or 'nothing'}"
+
     def indexes():  # numba replaces a kernel's index file (new inode) whenever it compiles and caches it
-        return {p.relative_to(numba_dir): p.stat().st_ino for p in numba_dir.rglob("*.nbi")} if numba_dir.is_dir() else {}
+        return (
+            {p.relative_to(numba_dir): p.stat().st_ino for p in numba_dir.rglob("*.nbi")} if numba_dir.is_dir() else {}
+        )
 
     before = indexes()
     env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_dir), SAMPYONG_CACHE=str(data_dir))
@@ -281,18 +293,28 @@ def cmd_test(args) -> int:
     shutil.rmtree(src / ".hypothesis", ignore_errors=True)  # no examples carried over from another mutant
     if not baseline and os.environ.get("MUTANTS_SELECT") != "all":
         chosen = selected_tests(work, src / args.module)
-        print(f"tests: {'every stage (' + chosen[1] + ')' if chosen[0] is None else f'{len(chosen[0])} that run the mutated statement'}")
+        print(
+            f"tests: {'every stage (' + chosen[1] + ')' if chosen[0] is None else f'{len(chosen[0])} that run the mutated statement'}"
+        )
         stages = stages if chosen[0] is None else narrowed(stages, chosen[0])
     verdict, rc = "survived", 0
     for number, files in enumerate(stages, 1):
         if not files:
             continue
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-p", "no:randomly", "-q", *files],
-                              cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-p", "no:randomly", "-q", *files],
+            cwd=src,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         lines = proc.stdout.rstrip().splitlines()
-        print(f"[stage {number}/{len(stages)}] {' '.join(files)}: rc {proc.returncode} in {time.perf_counter() - t0:.1f}s: "
-              f"{lines[-1] if lines else ''}")
+        print(
+            f"[stage {number}/{len(stages)}] {' '.join(files)}: rc {proc.returncode} in {time.perf_counter() - t0:.1f}s: "
+            f"{lines[-1] if lines else ''}"
+        )
         if proc.returncode != 0:
             print("\n".join(lines[-OUTPUT_TAIL:]))
             verdict, rc = f"killed at stage {number} (pytest rc {proc.returncode})", 1
@@ -325,15 +347,39 @@ def coverage_map(work: Path, module: str, stages: list[list[str]]) -> None:
     for name in ("numba", "data"):
         shutil.copytree(work / "seed" / name, tmp / name)
     (tmp / "coveragerc").write_text(f"[run]\ninclude = {src / module}\n")
-    env = dict(test_env(work, module, "baseline"), NUMBA_CACHE_DIR=str(tmp / "numba"), SAMPYONG_CACHE=str(tmp / "data"),
-               COVERAGE_FILE=str(tmp / "coverage.db"))
+    env = dict(
+        test_env(work, module, "baseline"),
+        NUMBA_CACHE_DIR=str(tmp / "numba"),
+        SAMPYONG_CACHE=str(tmp / "data"),
+        COVERAGE_FILE=str(tmp / "coverage.db"),
+    )
     files = [f for stage in stages for f in stage]
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:randomly", "-q", f"--cov={src}",
-                           f"--cov-config={tmp / 'coveragerc'}", "--cov-context=test", "--cov-report=", *files],
-                          cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:randomly",
+            "-q",
+            f"--cov={src}",
+            f"--cov-config={tmp / 'coveragerc'}",
+            "--cov-context=test",
+            "--cov-report=",
+            *files,
+        ],
+        cwd=src,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     if proc.returncode != 0:
-        print("mutants: the coverage run failed: every mutant runs every test\n" + "\n".join(proc.stdout.splitlines()[-20:]))
+        print(
+            "mutants: the coverage run failed: every mutant runs every test\n"
+            + "\n".join(proc.stdout.splitlines()[-20:])
+        )
         return
     from coverage import CoverageData
 
@@ -357,17 +403,26 @@ def statement_heads(tree: ast.AST) -> list[tuple[int, int]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):
             body = getattr(node, "body", None)
-            end = body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.stmt) else node.end_lineno
+            end = (
+                body[0].lineno - 1
+                if isinstance(body, list) and body and isinstance(body[0], ast.stmt)
+                else node.end_lineno
+            )
             heads.append((node.lineno, max(end, node.lineno)))
     return heads
 
 
 def jitted_spans(tree: ast.AST) -> list[tuple[int, int]]:
     """The lines of every function compiled by numba (decorated ``njit``, ``jit``, ``vectorize``...)."""
-    return [(node.lineno, node.end_lineno) for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and any(re.search(r"\b(njit|jit|vectorize|guvectorize|generated_jit|stencil)\b", ast.unparse(d))
-                    for d in node.decorator_list)]
+    return [
+        (node.lineno, node.end_lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(
+            re.search(r"\b(njit|jit|vectorize|guvectorize|generated_jit|stencil)\b", ast.unparse(d))
+            for d in node.decorator_list
+        )
+    ]
 
 
 def selected_tests(work: Path, mutated: Path) -> tuple[set[str] | None, str]:
@@ -380,7 +435,12 @@ def selected_tests(work: Path, mutated: Path) -> tuple[set[str] | None, str]:
     original = (work / "original.py").read_text(encoding="utf-8")
     now = mutated.read_text(encoding="utf-8").splitlines()
     matcher = difflib.SequenceMatcher(a=original.splitlines(), b=now, autojunk=False)
-    changed = {line for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for line in range(i1 + 1, max(i2, i1 + 1) + 1)}
+    changed = {
+        line
+        for tag, i1, i2, _, _ in matcher.get_opcodes()
+        if tag != "equal"
+        for line in range(i1 + 1, max(i2, i1 + 1) + 1)
+    }
     if not changed:
         return None, "no line changed"
     tree = ast.parse(original)
@@ -422,8 +482,10 @@ def spans(source: str) -> dict[str, list[tuple[tuple[int, int], tuple[int, int]]
     """(start, end) positions, as cosmic-ray counts them, of annotations and raise messages."""
     tree = ast.parse(source)
     lines = source.splitlines()
-    future = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
-                 for n in tree.body)
+    future = any(
+        isinstance(n, ast.ImportFrom) and n.module == "__future__" and any(a.name == "annotations" for a in n.names)
+        for n in tree.body
+    )
 
     def span(node):
         return char_pos(lines, node.lineno, node.col_offset), char_pos(lines, node.end_lineno, node.end_col_offset)
@@ -454,8 +516,12 @@ def exclusion(mutation, source_lines: list[str], found: dict, rules: dict) -> st
     if rules.get("identity-swap", True) and IDENTITY_SWAP.match(mutation.operator_name):
         return "identity-swap"
     if rules.get("jit-or-cache-decorator", True) and (
-            (mutation.operator_name == "core/RemoveDecorator" and JIT_OR_CACHE.search(source_lines[start[0] - 1][start[1]:]))
-            or any(a <= start < b for a, b in found["jit-cache-flag"])):
+        (
+            mutation.operator_name == "core/RemoveDecorator"
+            and JIT_OR_CACHE.search(source_lines[start[0] - 1][start[1] :])
+        )
+        or any(a <= start < b for a, b in found["jit-cache-flag"])
+    ):
         return "jit-or-cache-decorator"
     return None
 
@@ -486,8 +552,10 @@ def describe(mutation, diff: str | None, source_lines: list[str]) -> str:
     return f"{mutation.module_path}:{mutation.start_pos[0]}: {op}: `{' ⏎ '.join(removed)}` => `{' ⏎ '.join(added)}`"
 
 
-EQUIVALENT_LINE = re.compile(r"^(?P<module>[^:\s]+):(?P<line>\d+): (?P<op>[\w/]+): `(?P<before>.*)` => `(?P<after>.*)`"
-                             r"\s+(?:—|--)\s+(?P<reason>\S.*)$")
+EQUIVALENT_LINE = re.compile(
+    r"^(?P<module>[^:\s]+):(?P<line>\d+): (?P<op>[\w/]+): `(?P<before>.*)` => `(?P<after>.*)`"
+    r"\s+(?:—|--)\s+(?P<reason>\S.*)$"
+)
 
 
 def equivalence_key(module: str, op: str, before: str, after: str) -> tuple:
@@ -505,8 +573,10 @@ def load_equivalents() -> dict[tuple, str]:
             continue
         match = EQUIVALENT_LINE.match(line.strip())
         if not match:
-            print(f"mutants: {EQUIVALENTS.name}:{number}: not `module:line: Operator: `before` => `after` — reason`; ignored",
-                  file=sys.stderr)
+            print(
+                f"mutants: {EQUIVALENTS.name}:{number}: not `module:line: Operator: `before` => `after` — reason`; ignored",
+                file=sys.stderr,
+            )
             continue
         out[equivalence_key(match["module"], match["op"], match["before"], match["after"])] = match["reason"]
     return out
@@ -529,8 +599,11 @@ def summarize(db_path: Path, module: str, meta: dict) -> int:
             mutation = item.mutations[0]
             output = result.output or ""
             if result.worker_outcome in (WorkerOutcome.SKIPPED, WorkerOutcome.NO_TEST):
-                rule = output.removeprefix("excluded: ") if output.startswith("excluded: ") else (
-                    "no-op" if result.worker_outcome == WorkerOutcome.NO_TEST else "cosmic-ray filter")
+                rule = (
+                    output.removeprefix("excluded: ")
+                    if output.startswith("excluded: ")
+                    else ("no-op" if result.worker_outcome == WorkerOutcome.NO_TEST else "cosmic-ray filter")
+                )
                 excluded[rule] = excluded.get(rule, 0) + 1
                 continue
             took = re.search(re.escape(VERDICT) + r" .* in ([\d.]+)s", output)
@@ -540,7 +613,9 @@ def summarize(db_path: Path, module: str, meta: dict) -> int:
                 line = describe(mutation, result.diff, source_lines)
                 m = EQUIVALENT_LINE.match(line + " — x")
                 reason = equivalents.get(equivalence_key(m["module"], m["op"], m["before"], m["after"])) if m else None
-                (documented if reason else survivors).append((mutation.start_pos, line, reason, mutation.definition_name))
+                (documented if reason else survivors).append(
+                    (mutation.start_pos, line, reason, mutation.definition_name)
+                )
             elif result.test_outcome == TestOutcome.KILLED:
                 if output == "timeout":
                     timeouts += 1
@@ -563,8 +638,11 @@ def summarize(db_path: Path, module: str, meta: dict) -> int:
         f"# mutants {tested}, killed {killed} (timeouts {timeouts}), survived {len(survivors) + len(documented)} "
         f"({len(documented)} documented equivalent in tests/mutants/equivalent.txt), errors {errors}"
         + (f", NOT RUN YET {pending}" if pending else ""),
-        *([f"# survivors tested again against the tests of the {meta['rechecked']} (--survivors)"]
-          if meta.get("rechecked") else []),
+        *(
+            [f"# survivors tested again against the tests of the {meta['rechecked']} (--survivors)"]
+            if meta.get("rechecked")
+            else []
+        ),
         f"# kill rate {rate:.1f}% ({rate_eq:.1f}% not counting documented equivalents)",
         "# excluded before testing: " + (", ".join(f"{n} {rule}" for rule, n in sorted(excluded.items())) or "none"),
         "# Each survivor below needs a test that kills it, or this line copied into equivalent.txt",
@@ -575,17 +653,22 @@ def summarize(db_path: Path, module: str, meta: dict) -> int:
     out = HERE / f"{key_of(module)}.survivors.txt"
     out.write_text("\n".join(header + body + ([""] + body_eq if body_eq else [])) + "\n", encoding="utf-8")
     per = f", {sum(seconds) / len(seconds):.1f} s per mutant tested (mean)" if seconds else ""
-    print("\n".join([
-        "",
-        f"== {module}: {tested} mutants, {killed} killed ({timeouts} by timeout), "
-        f"{len(survivors) + len(documented)} survived ({len(documented)} documented equivalent), "
-        f"kill rate {rate:.1f}% ({rate_eq:.1f}% without equivalents)" + (f", {errors} ERRORS" if errors else "")
-        + (f", {pending} not run yet" if pending else ""),
-        f"   excluded before testing: " + (", ".join(f"{n} {r}" for r, n in sorted(excluded.items())) or "none"),
-        f"   wall time {meta.get('wall', '?')}{per}",
-        f"   survivors ({len(survivors)} to kill or document) -> {out.relative_to(ROOT)}",
-        *("   " + line for line in body),
-    ]))
+    print(
+        "\n".join(
+            [
+                "",
+                f"== {module}: {tested} mutants, {killed} killed ({timeouts} by timeout), "
+                f"{len(survivors) + len(documented)} survived ({len(documented)} documented equivalent), "
+                f"kill rate {rate:.1f}% ({rate_eq:.1f}% without equivalents)"
+                + (f", {errors} ERRORS" if errors else "")
+                + (f", {pending} not run yet" if pending else ""),
+                "   excluded before testing: " + (", ".join(f"{n} {r}" for r, n in sorted(excluded.items())) or "none"),
+                f"   wall time {meta.get('wall', '?')}{per}",
+                f"   survivors ({len(survivors)} to kill or document) -> {out.relative_to(ROOT)}",
+                *("   " + line for line in body),
+            ]
+        )
+    )
     return 0
 
 
@@ -610,8 +693,13 @@ def prepare(args, config: dict, select: bool = True) -> tuple[Path, float, str]:
             if not (src / f.split("::")[0]).is_file():
                 sys.exit(f"mutants: {f} (a test stage of {module}) is not in the copy")
     env = test_env(work, module, "baseline")
-    where = subprocess.run([sys.executable, "-c", f"import {module_name(module)} as m; print(m.__file__)"],
-                           cwd=src, env=env, capture_output=True, text=True)
+    where = subprocess.run(
+        [sys.executable, "-c", f"import {module_name(module)} as m; print(m.__file__)"],
+        cwd=src,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if Path(where.stdout.strip()).resolve() != (src / module).resolve():
         sys.exit(f"mutants: {module_name(module)} imports from {where.stdout.strip() or where.stderr}, not the copy")
     affected = affected_by(src, module)
@@ -624,12 +712,20 @@ def prepare(args, config: dict, select: bool = True) -> tuple[Path, float, str]:
         if producer and producer not in affected:
             shutil.copy2(table, work / "seed" / "data" / table.name)
     print(f"mutants: copy of the {source} in {src}")
-    print(f"mutants: modules that may hold compiled or computed copies of {module} (never reused): "
-          f"{', '.join(sorted(affected))}")
+    print(
+        f"mutants: modules that may hold compiled or computed copies of {module} (never reused): "
+        f"{', '.join(sorted(affected))}"
+    )
     print(f"mutants: baseline (unmutated, empty caches): {len(stages)} stage(s)...", flush=True)
     t0 = time.perf_counter()
-    base = subprocess.run([sys.executable, str(Path(__file__).resolve()), "test", module],
-                          cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "test", module],
+        cwd=src,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     took = time.perf_counter() - t0
     print("   " + base.stdout.rstrip().replace("\n", "\n   "))
     if base.returncode != 0:
@@ -668,22 +764,30 @@ def cmd_run(args) -> int:
             print("mutants: no session of this exact module source to resume: starting afresh")
         if args.survivors:
             if not resume:
-                sys.exit(f"mutants: --survivors needs the last session of {module} to be of this exact source; "
-                         "run the module afresh")
-            print(f"mutants: {reopen_survivors(db_path, module, src / module)} open survivors of the last session "
-                  "to test again against the current tests")
+                sys.exit(
+                    f"mutants: --survivors needs the last session of {module} to be of this exact source; "
+                    "run the module afresh"
+                )
+            print(
+                f"mutants: {reopen_survivors(db_path, module, src / module)} open survivors of the last session "
+                "to test again against the current tests"
+            )
         cr_config = RESULTS / f"{key_of(module)}.toml"
-        cr_config.write_text("\n".join([
-            "[cosmic-ray]",
-            f'module-path = "{module}"',
-            f"timeout = {timeout:.0f}",
-            "excluded-modules = []",
-            f"test-command = {json.dumps(test_command(module))}",
-            "",
-            "[cosmic-ray.distributor]",
-            'name = "local"',
-            "",
-        ]))
+        cr_config.write_text(
+            "\n".join(
+                [
+                    "[cosmic-ray]",
+                    f'module-path = "{module}"',
+                    f"timeout = {timeout:.0f}",
+                    "excluded-modules = []",
+                    f"test-command = {json.dumps(test_command(module))}",
+                    "",
+                    "[cosmic-ray.distributor]",
+                    'name = "local"',
+                    "",
+                ]
+            )
+        )
         env = test_env(work, module, args.cache)
         if not resume:
             db_path.unlink(missing_ok=True)
@@ -691,16 +795,24 @@ def cmd_run(args) -> int:
             apply_exclusions(db_path, src, module, config.get("exclude", {}))
         (RESULTS / f"{key_of(module)}.source.py").write_bytes((src / module).read_bytes())
         if not args.survivors:
-            meta.update(module_sha256=module_hash, source=f"{source}, {module} sha256 {module_hash[:12]}",
-                        cache=args.cache, source_file=str(RESULTS / f"{key_of(module)}.source.py"))
+            meta.update(
+                module_sha256=module_hash,
+                source=f"{source}, {module} sha256 {module_hash[:12]}",
+                cache=args.cache,
+                source_file=str(RESULTS / f"{key_of(module)}.source.py"),
+            )
         meta_path.write_text(json.dumps(meta, indent=1))
         if args.limit:
             limit_pending(db_path, args.limit)
         total, done0 = counts(db_path)
-        print(f"mutants: {total - done0} mutants to test (timeout {timeout:.0f} s each); progress every minute", flush=True)
+        print(
+            f"mutants: {total - done0} mutants to test (timeout {timeout:.0f} s each); progress every minute",
+            flush=True,
+        )
         log = open(RESULTS / f"{key_of(module)}.log", "a")
-        proc = subprocess.Popen(["cosmic-ray", "exec", str(cr_config), str(db_path)], cwd=src, env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            ["cosmic-ray", "exec", str(cr_config), str(db_path)], cwd=src, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
         t0 = time.time()
         while proc.poll() is None:
             try:
@@ -710,12 +822,18 @@ def cmd_run(args) -> int:
             total, done = counts(db_path)
             if done > done0:
                 left = (time.time() - t0) / (done - done0) * (total - done)
-                print(f"   {done}/{total} done, {fmt_seconds(time.time() - started)} so far, about {fmt_seconds(left)} left",
-                      flush=True)
+                print(
+                    f"   {done}/{total} done, {fmt_seconds(time.time() - started)} so far, about {fmt_seconds(left)} left",
+                    flush=True,
+                )
         if proc.returncode != 0:
-            print(f"mutants: cosmic-ray exec exited {proc.returncode}; see {(RESULTS / f'{key_of(module)}.log').relative_to(ROOT)}")
+            print(
+                f"mutants: cosmic-ray exec exited {proc.returncode}; see {(RESULTS / f'{key_of(module)}.log').relative_to(ROOT)}"
+            )
         if args.survivors:  # the session's own time and source stay; say when its survivors were tested again
-            meta.update(rechecked=f"{source} on {time.strftime('%Y-%m-%d %H:%M')} in {fmt_seconds(time.time() - started)}")
+            meta.update(
+                rechecked=f"{source} on {time.strftime('%Y-%m-%d %H:%M')} in {fmt_seconds(time.time() - started)}"
+            )
         else:
             meta.update(finished=time.strftime("%Y-%m-%d %H:%M"), wall=fmt_seconds(time.time() - started))
         meta_path.write_text(json.dumps(meta, indent=1))
@@ -809,8 +927,10 @@ def cmd_probe(args) -> int:
                     os.environ.update(saved)
                     target.write_text(original, encoding="utf-8")
                 verdict = "TIMEOUT (killed)" if output == "timeout" else outcome.value.upper()
-                print(f"\n== probe {args.module}:{line}: `{old.strip()}` => `{new.strip()}` with cache {cache}: "
-                      f"{verdict} in {time.perf_counter() - t0:.1f} s")
+                print(
+                    f"\n== probe {args.module}:{line}: `{old.strip()}` => `{new.strip()}` with cache {cache}: "
+                    f"{verdict} in {time.perf_counter() - t0:.1f} s"
+                )
                 print("   " + output.rstrip().replace("\n", "\n   "))
     finally:
         if not args.keep:
@@ -819,24 +939,34 @@ def cmd_probe(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="tests/mutants.sh", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="tests/mutants.sh", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p):
         p.add_argument("module", help="e.g. evaluator/settle.py (a key of tests/mutants/modules.toml)")
         p.add_argument("--head", action="store_true", help="test HEAD instead of the work tree")
-        p.add_argument("--cache", default="safe", help="safe (default): reuse the baseline's kernels and tables of modules "
-                       "that do not import the mutated one; cold: compile and compute everything per mutant")
+        p.add_argument(
+            "--cache",
+            default="safe",
+            help="safe (default): reuse the baseline's kernels and tables of modules "
+            "that do not import the mutated one; cold: compile and compute everything per mutant",
+        )
         p.add_argument("--keep", action="store_true", help="keep the private copy (its path is printed)")
-        p.add_argument("--tmpdir", default=os.environ.get("MUTANTS_TMPDIR"), help="where the private copy goes (default: $TMPDIR)")
+        p.add_argument(
+            "--tmpdir", default=os.environ.get("MUTANTS_TMPDIR"), help="where the private copy goes (default: $TMPDIR)"
+        )
 
     run = sub.add_parser("run", help="mutation-test MODULE")
     common(run)
     run.add_argument("--resume", action="store_true", help="finish an interrupted session (same module source)")
     run.add_argument("--limit", type=int, default=0, help="test only N mutants, spread over the module (a sample)")
-    run.add_argument("--survivors", action="store_true", help="test the last session's undocumented survivors again "
-                     "against the current tests (same module source)")
+    run.add_argument(
+        "--survivors",
+        action="store_true",
+        help="test the last session's undocumented survivors again against the current tests (same module source)",
+    )
     run.set_defaults(func=cmd_run)
     report = sub.add_parser("report", help="summarize the last session of MODULE again (after editing equivalent.txt)")
     report.add_argument("module")
