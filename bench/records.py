@@ -7,7 +7,7 @@ Default files: the Pluribus sessions of ``../shared/data/hands/pluribus`` (1,726
 no-limit hold'em hands in as many ``.phh`` files). Workloads, each over every hand of the
 files, one process, one core:
 
-* ``read``: ``engine.phh.load_file`` on every file (TOML parsing into records).
+* ``read``: ``engine.record_files.load_file`` on every file (TOML parsing into records).
 * ``replay``: read, then ``engine.phh.replay`` of every record (every action checked by the
   engine, the pot settled, the finishing stacks compared).
 * ``records study``: read, replay and count, as a shard of ``sampyong run records`` does
@@ -33,7 +33,8 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from engine.phh import load_file, record_files, replay  # noqa: E402 - after the path fix above
+from engine.phh import replay  # noqa: E402 - after the path fix above
+from engine.record_files import load_file, record_files  # noqa: E402
 
 PLURIBUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "hands" / "pluribus"
 TARGET = 10_000

@@ -21,8 +21,8 @@ of the difference (the records' and a trial's), at most half the tolerance (``sc
 fresh deals: the figures reported, their standard errors, the residuals and the verdict come from
 those, never from the deals the search tuned to.
 
->>> ratio_se(np.array([1, 0, 1, 1]), np.array([1, 1, 1, 1]))  # three hands of four: 0.75 ± 0.22
-(0.75, 0.2165063509461097)
+>>> [round(x, 6) for x in ratio_se(np.array([1, 0, 1, 1]), np.array([1, 1, 1, 1]))]  # three hands of four: 0.75 ± 0.22
+[0.75, 0.216506]
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ import numpy as np
 
 from engine.betting import Betting
 from engine.fast_replay import replay_batch
-from engine.phh import Status, load_paths, replay, setup_of
+from engine.phh import Status, replay, setup_of
 from engine.policy import Policy, tables_toml
 from engine.ranking import HandRanking
+from engine.record_files import load_paths
 from engine.records import PFR, SHOWDOWN, STATS, VPIP
 from engine.table import BIG_BLIND, Table
 from engine.tune import Deals, policy_at, vector_of

@@ -45,9 +45,7 @@ import enum
 import json
 import re
 import tomllib
-from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 
 import rtoml
 import tomli_w
@@ -212,58 +210,6 @@ def _plain(value) -> bool:
 
 
 _SCALARS = {str, int, bool}  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
-
-
-SITE_SUFFIXES = (".txt", ".xml")  # a folder's poker-site hand histories, converted as read (``engine.sites``)
-
-
-def record_files(paths) -> list[Path]:
-    """The record files of ``paths`` (files, or folders searched for ``.phh``, ``.phhs`` and site hand
-    histories, ``.txt`` and ``.xml``), in order; ``SampyongError`` for a path that does not exist."""
-    files = []
-    for path in paths:
-        path = Path(path)
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs", *SITE_SUFFIXES) and p.is_file())
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise SampyongError(f"cannot read {path}: no such file or folder")
-    return files
-
-
-def load_file(file: Path, data: bytes | None = None) -> list[Record]:
-    """The hands of one PHH file (``data``: its bytes, when the caller has read them), or of a poker
-    site's hand-history file, converted by ``engine.sites`` (the hands it converts: each replays to
-    the site's finishing stacks); ``SampyongError`` when it cannot be read or is neither."""
-    try:
-        if data is None:
-            with open(file, "rb") as handle:  # bytes, then decoded: a third faster than Path.read_text on small files
-                data = handle.read()
-    except OSError as error:
-        raise SampyongError(f"cannot read {file}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        return loads(data.decode("utf-8"), str(file))
-    except (UnicodeDecodeError, SampyongError) as error:
-        if Path(file).suffix in (".phh", ".phhs"):
-            if isinstance(error, UnicodeDecodeError):
-                raise SampyongError(f"cannot read {file}: {error}") from None
-            raise
-        from engine import sites  # site hand histories: engine.sites imports this module
-
-        text = sites.decode(data)
-        if sites.detect(text) is None:
-            raise SampyongError(
-                f"{file}: not a PHH file nor a hand history of a known site ({', '.join(sites.MODULES)})"
-            ) from None
-        converted = sites.read_text(text, str(file))
-        return [Record(fields, str(file), number) for number, fields in enumerate(converted.records, 1)]
-
-
-def load_paths(paths) -> Iterator[Record]:
-    """Every hand in ``paths`` (files, or folders searched for ``.phh`` and ``.phhs``), in order."""
-    for file in record_files(paths):
-        yield from load_file(file)
 
 
 # --- amounts ---------------------------------------------------------------------------------

@@ -56,8 +56,9 @@ import pyarrow as pa
 
 from engine.departures import KINDS, RULES
 from engine.fast_replay import Replayed, replay_batch
-from engine.phh import VARIANTS, Status, game_of, load_file, record_files, replay
+from engine.phh import VARIANTS, Status, game_of, replay
 from engine.policy import load_policy
+from engine.record_files import load_file, record_files
 from engine.records import SHOWDOWN
 from engine.sections import section_headers
 from evaluator.errors import SampyongError

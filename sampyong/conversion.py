@@ -114,8 +114,8 @@ def convert(paths, out: str | Path | None = None, site: str | None = None, stric
     >>> result = convert(folder, out=folder / "phh")
     >>> result.summary, [p.name for p in result.written]
     ('1 hands: 1 converted, 0 skipped', ['h.txt.phhs'])
-    >>> from engine import phh
-    >>> phh.replay(phh.load_paths([folder / "phh"]).__next__()).status.value
+    >>> from engine import phh, record_files
+    >>> phh.replay(record_files.load_paths([folder / "phh"]).__next__()).status.value
     'match'
     """
     from engine import phh, sites

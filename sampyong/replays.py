@@ -72,8 +72,8 @@ def replay(paths: str | Path | list) -> Replays:
     >>> result.ok, result.summary
     (True, '1 hands: 1 match, 0 differ, 0 illegal, 0 skipped')
     """
-    from engine.phh import load_paths
     from engine.phh import replay as replay_one
+    from engine.record_files import load_paths
 
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     return Replays(tuple(replay_one(record) for record in load_paths([Path(p) for p in paths])))

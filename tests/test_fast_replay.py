@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import phh
+from engine import phh, record_files
 from engine.betting import NO_LIMIT, POT_LIMIT, fixed_limit
 from engine.fast_replay import replay_batch
 from engine.hand import Hand
@@ -93,7 +93,7 @@ def test_the_real_records_replay_alike():
     """The 1,773 shared records: the kernel takes the 1,742 plain matches (Pluribus, WSOP, and more),
     with the reference's figures; the two half-chip notes, the stud, razz and draw hands and the two
     without a result are the reference's."""
-    counts = agree(list(phh.load_paths([HANDS])))
+    counts = agree(list(record_files.load_paths([HANDS])))
     assert counts["match"] == 1742 and counts["noted"] == 2 and counts["showdown"] > 300 and counts["known"] > 300, (
         counts
     )

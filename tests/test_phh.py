@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from engine.betting import POT_LIMIT
 from engine.hand import Hand
-from engine.phh import dumps, load_paths, loads, replay, write_fields
+from engine.phh import dumps, loads, replay, write_fields
+from engine.record_files import load_paths
 from evaluator.games import game
 
 HANDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "hands"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import departures, phh, sites
+from engine import departures, phh, record_files, sites
 from engine.records import seat_stats
 from engine.sites.convert import DIFFERS, PARTIAL, REASONS, RUN_TWICE, UNBALANCED
 from evaluator.errors import SampyongError
@@ -174,13 +174,13 @@ def test_cli_convert_strict_exits_2_and_writes_nothing(tmp_path):
         timeout=120,
     )
     assert run.returncode == 0 and "2 hands: 1 converted, 1 skipped" in run.stdout
-    assert len(phh.load_file(out / "h.txt.phhs")) == 1
+    assert len(record_files.load_file(out / "h.txt.phhs")) == 1
 
 
 def test_replay_reads_site_files_directly(tmp_path):
     path = tmp_path / "h.txt"
     path.write_text(_EXAMPLE)
-    assert [phh.replay(r).status.value for r in phh.load_paths([tmp_path])] == ["match"]
+    assert [phh.replay(r).status.value for r in record_files.load_paths([tmp_path])] == ["match"]
 
 
 # --- pokerkit reads what convert writes -------------------------------------------------------

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from engine.phh import load_file, replay
+from engine.phh import replay
+from engine.record_files import load_file
 from evaluator.cards import format_card
 from evaluator.errors import SampyongError
 from table.app import create_app
