@@ -231,7 +231,7 @@ class Solution:
         grid viewer's page (each action a column to colour by); written to ``file`` if given."""
         import polars as pl
 
-        from jobs.grid_view import COLOR_STOPS, PAGE
+        from solver.grid_page import COLOR_STOPS, PAGE
 
         frame = self.strategy(path)
         actions = list(self.tree.actions(self.node(path)))
