@@ -15,6 +15,7 @@ made the field of the next round, until it gains less than ``margin`` big blinds
 plus two standard errors, or the rounds run out. The last round's gain is how far the tuned
 policy is from one its own players could not improve on, within the family.
 
+>>> from engine.policy import builtin
 >>> policy = policy_at(builtin("regular"), vector_of(builtin("regular")))
 >>> policy.preflop.open_late, policy.postflop.call_factor
 (0.35, 1.0)

@@ -249,6 +249,18 @@ def check_positions_classes_pots(tables, hands, seats):
     assert_rows(tables["pots"], "ending", pots)
 
 
+def check_stats(tables, hands, seats):
+    """The players' statistics table: hands dealt and VPIP per seat (the reference engine's
+    voluntary set), then over all seats (``seat`` null)."""
+    expected = {}
+    for seat in range(seats):
+        vpip = rate(sum(seat in h["voluntary"] for h in hands), len(hands))
+        expected[seat] = {"hands": len(hands), "vpip": vpip[0]}
+    every = rate(sum(len(h["voluntary"]) for h in hands), len(hands) * seats)
+    expected[None] = {"hands": len(hands) * seats, "vpip": every[0]}
+    assert_rows(tables["stats"], "seat", expected)
+
+
 def check_pot_buckets(run, hands):
     """The shards' pot counts by size in big blinds (``from_bb``, the lower edge of its bucket)."""
     counts = pl.concat([pl.read_parquet(p) for p in sorted((run / "shards" / "pots").glob("*.parquet"))])
@@ -332,12 +344,13 @@ def test_every_play_table_equals_a_recount_of_the_reference_engine(case, policy_
     )
     run = execute(config, SerialBackend(), tmp_path, quiet=True)
     tables = {p.stem: pl.read_parquet(p) for p in (run / "tables").glob("*.parquet")}
-    assert set(tables) == {"streets", "showdown", "positions", "classes", "pots", "compare", "rulebook"}
+    assert set(tables) == {"streets", "showdown", "positions", "classes", "pots", "compare", "rulebook", "stats"}
     counted = recount(config)
     hands, seats = counted["hands"], counted["seats"]
     check_streets(tables, hands)
     by_k = check_showdown_and_compare(tables, hands, seats)
     check_positions_classes_pots(tables, hands, seats)
+    check_stats(tables, hands, seats)
     check_pot_buckets(run, hands)
     check_rulebook(tables, hands, by_k, config, pls7=name == "pls7")
     # The mix reaches what the tables are about: folds on every street, showdowns of several sizes.
