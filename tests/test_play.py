@@ -216,14 +216,15 @@ def test_fit_command_prints_a_policy_that_loads(tmp_path):
 def test_pro_like_reproduces_the_pluribus_figures():
     """`pro-like`, six-handed no-limit hold'em on fresh deals, sees a flop, has players at the flop and
     reaches showdown as often as the Pluribus records do: within 2 points (0.1 players)."""
-    from engine.fit import play_figures, record_figures
+    from engine.fit import play_figures, read_records
     from engine.policy import builtin
-    from evaluator.games import game
+    from engine.tune import Deals
 
-    target, _, _ = record_figures([HANDS])
-    played = play_figures(game("holdem"), builtin("pro-like"), 6, 100_000, 777, ranking(game("holdem")))
-    assert abs(played.flop - target.flop) < 0.02 and abs(played.players - target.players) < 0.1
-    assert abs(played.showdown - target.showdown) < 0.02
+    records = read_records([HANDS])
+    deals = Deals.dealt(records.game, records.seats, 100_000, 777, ranking(records.game))
+    played, target = play_figures(records.table(builtin("pro-like")), deals), records.figures
+    assert abs(played["flop"] - target["flop"]) < 0.02 and abs(played["players"] - target["players"]) < 0.1
+    assert abs(played["showdown"] - target["showdown"]) < 0.02
 
 
 def test_recorded_hands_replay_and_are_the_runs_own(tmp_path):
