@@ -41,6 +41,7 @@ from engine.ranking import HandRanking
 from engine.record_files import load_paths
 from engine.records import PFR, SHOWDOWN, STATS, VPIP
 from engine.table import BIG_BLIND, Table
+from engine.tune import KNOBS as TUNED_KNOBS
 from engine.tune import Deals, policy_at, vector_of
 from evaluator.errors import SampyongError
 from evaluator.games import Game
@@ -95,13 +96,7 @@ RANGES = {"bet": (0.0, 1.0), "bluff": (0.0, 0.5), "call_factor": (0.0, 6.0)}
 # thresholds (the turn plays as the flop; the river has its own) and limping (yes or no: the
 # search tries both, ``search``).
 KNOBS = (
-    ("preflop", "open_early", 0.0, 1.0),
-    ("preflop", "open_late", 0.0, 1.0),
-    ("preflop", "call", 0.0, 1.0),
-    ("preflop", "overcall", 0.0, 1.0),
-    ("preflop", "reraise", 0.0, 1.0),
-    ("preflop", "call_reraised", 0.0, 1.0),
-    ("preflop", "open_size", 0.25, 2.0),
+    *(knob for knob in TUNED_KNOBS if knob[0] == "preflop" and knob[1] != "limp"),  # the tuner's, in its order
     *(
         ("postflop", f"{name}{street}", *RANGES[name])
         for name in ("bet", "bluff", "call_factor")
