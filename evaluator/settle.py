@@ -25,6 +25,9 @@ import numpy as np
 
 from evaluator.errors import SampyongError
 
+MAX_CHIPS = 2**62
+"""The most chips a pot may hold: pots are divided in 64-bit integers (``divide_pot`` compiles)."""
+
 
 def clockwise_from_button(seats: Sequence[int], button: int, table_size: int) -> list[int]:
     """Seats ordered by their distance clockwise from the button (the button itself last)."""
