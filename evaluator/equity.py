@@ -37,6 +37,7 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
@@ -68,20 +69,6 @@ DEALS_BLOCK = 50_000
 # and below the second, starting threads more than they save (the sums are the same either way).
 FOLD_FROM = 50_000
 THREADS_FROM = 500_000
-
-
-def parse_hands(g: Game, hands: list[str]) -> list[list[int] | None]:
-    """Each hand's cards, or None for ``random``."""
-    parsed: list[list[int] | None] = []
-    for text in hands:
-        if text.strip().lower() == "random":
-            parsed.append(None)
-            continue
-        cards = parse_cards(text)
-        if len(cards) != g.hole_cards:
-            raise SampyongError(f"{g.name}: each hand needs {g.hole_cards} hole cards, got {len(cards)} in {text!r}")
-        parsed.append(cards)
-    return parsed
 
 
 def _entry(g: Game, text: str, top) -> tuple[int, ...] | None | Range:
@@ -139,40 +126,31 @@ def equity(
     cards or ranges, cards used twice, or hands no deal can give together.
     """
     g = preset(game) if isinstance(game, str) else game
-    if len(hands) < 2:
-        raise SampyongError("give at least two hands (a hand may be 'random')")
-    if len(hands) > g.max_players:
-        raise SampyongError(f"{g.name}: at most {g.max_players} hands, got {len(hands)}")
-    entries = [_entry(g, text, top) for text in hands]
-    board_cards = parse_cards(board) if board.strip() else []
-    dead_cards = parse_cards(dead) if dead.strip() else []
+    asked = _Hands.of(g, tuple(hands), top)
+    board_read, dead_read = _cards(board), _cards(dead)
+    board_cards, dead_cards = list(board_read.cards), list(dead_read.cards)
     if len(board_cards) > g.board_cards or len(board_cards) in (1, 2) and g.board_cards == 5:
         raise SampyongError(f"the board takes 0, 3, 4 or {g.board_cards} cards, got {len(board_cards)}")
-    fixed = [c for e in entries if isinstance(e, tuple) for c in e]
-    known = fixed + board_cards + dead_cards
-    if len(set(known)) < len(known):
-        check_distinct(known)  # says which card
+    known = len(asked.fixed) + len(board_cards) + len(dead_cards)
+    if (asked.fixed_mask | board_read.mask | dead_read.mask).bit_count() < known:
+        check_distinct(list(asked.fixed) + board_cards + dead_cards)  # says which card
     if not 0 <= seed <= 2**64 - 1:
         raise SampyongError(f"bad seed {seed}: must be 0 to 2**64-1")
     if samples <= 0:
         raise SampyongError("samples must be positive")
     if threads is not None and threads < 1:
         raise SampyongError("threads must be at least 1")
+    entries, labels, combos = asked.entries, asked.labels, asked.combos
     missing = g.board_cards - len(board_cards)
-    deck_left = 52 - len(known)
-    labels, combos = [], []
-    for text, e in zip(hands, entries):
-        labels.append(_label(e) if isinstance(e, tuple) else "random" if e is None else text)
-        combos.append(e.size if isinstance(e, Range) else None)
-    fixed_only = len(fixed) == g.hole_cards * len(entries)
-    if deck_left < missing + g.hole_cards * len(entries) - len(fixed):  # the hands still to deal
+    deck_left = 52 - known
+    if deck_left < missing + g.hole_cards * len(entries) - len(asked.fixed):  # the hands still to deal
         raise SampyongError("not enough cards left in the deck for these hands and board")
     if exact is not False and preflop.covers(g, len(entries), board_cards, dead_cards):
         table = preflop.load()
         if table is not None:
             return _preflop_equity(table, g, entries, labels, combos)
-    if exact is not False and not (fixed_only and _light(g, comb(deck_left, missing) * len(entries))):
-        small = _small_equity(g, entries, hands, board_cards, dead_cards, labels, combos, exact)
+    if exact is not False and not (asked.fixed_only and _light(g, comb(deck_left, missing) * len(entries))):
+        small = _small_equity(g, asked, board_read, dead_read, exact)
         if small is not None:
             return small
     if exact is not False:
@@ -253,95 +231,115 @@ def _every_hand(size: int) -> np.ndarray:
     return np.array(list(itertools.combinations(range(52), size)), np.uint8)
 
 
-class _Kernels:
-    """The small path's kernels, imported on first use (numba: never for the light path)."""
-
-    disjoint_tuples = None
-    fixed_tuples: dict = {}
-
-    @classmethod
-    def for_game(cls, g: Game):
-        """``(disjoint_tuples, g's fixed_tuples)``."""
-        found = cls.fixed_tuples.get(g)
-        if found is None:
-            from evaluator.fast import fast_evaluator
-            from evaluator.range_showdown_kernels import disjoint_tuples
-
-            cls.disjoint_tuples = disjoint_tuples
-            found = cls.fixed_tuples[g] = fast_evaluator(g)._free_kernels.fixed_tuples
-        return cls.disjoint_tuples, found
-
-
-class _Players:
-    """The players' hands of one spot as ``disjoint_tuples`` reads them: every player's hands in
-    one array (``hands``, player p's from ``offsets[p]``), their ``weights``, and how many
-    tuples of one hand each there are before card removal (``tuples``). Made once per set of
-    entries (``of``): a calculator is asked about the same hands and ranges again and again."""
+class _Hands:
+    """The hands of one question, read and checked once (``of``): a calculator is asked about the
+    same hands and ranges again and again, on other boards. Per player its ``entries`` (cards,
+    None for ``random``, or a ``Range``), ``labels`` and ``combos`` (a range's size, else None);
+    the ``fixed`` hands' cards and their ``fixed_mask``; and, made on first use, every player's
+    hands in one array as ``spot_sums`` reads them (``arrays``: hands, player p's from
+    ``offsets[p]``, and weights) with the number of tuples of one hand each before card removal
+    (``tuples``)."""
 
     _made: dict = {}
 
-    def __init__(self, g: Game, entries):
-        players = [_player_arrays(g, e) for e in entries]
-        self.hands = np.concatenate([h for h, _ in players])
-        self.weights = np.concatenate([w for _, w in players])
-        self.offsets = np.array([0, *itertools.accumulate(len(h) for h, _ in players)], np.int64)
-        self.tuples = math.prod(len(h) for h, _ in players)
+    def __init__(self, g: Game, texts: tuple[str, ...], top):
+        if len(texts) < 2:
+            raise SampyongError("give at least two hands (a hand may be 'random')")
+        if len(texts) > g.max_players:
+            raise SampyongError(f"{g.name}: at most {g.max_players} hands, got {len(texts)}")
+        self.game, self.texts = g, texts
+        self.entries = [_entry(g, text, top) for text in texts]
+        self.labels = [
+            _label(e) if isinstance(e, tuple) else "random" if e is None else text
+            for text, e in zip(texts, self.entries)
+        ]
+        self.combos = [e.size if isinstance(e, Range) else None for e in self.entries]
+        self.fixed = tuple(c for e in self.entries if isinstance(e, tuple) for c in e)
+        self.fixed_mask = 0
+        for c in self.fixed:
+            self.fixed_mask |= 1 << c
+        self.fixed_only = len(self.fixed) == g.hole_cards * len(self.entries)
+        self._arrays: tuple | None = None
 
     @classmethod
-    def of(cls, g: Game, entries) -> _Players:
-        # Keyed by the entries' identities (``_read_entry`` hands out one object per text), each
-        # kept alive in the value so that no identity is reused while its key is stored.
-        key = (g, *map(id, entries))
+    def of(cls, g: Game, texts: tuple[str, ...], top) -> _Hands:
+        key = (g, texts, top if any("%" in text for text in texts) else None)  # as ``_entry`` reads ``top``
         found = cls._made.get(key)
-        if found is None or found[0] != entries:
+        if found is None:
             if len(cls._made) >= 256:
                 cls._made.clear()
-            found = cls._made[key] = (list(entries), cls(g, entries))
-        return found[1]
+            found = cls._made[key] = cls(g, texts, top)
+        return found
+
+    @property
+    def tuples(self) -> int:
+        return self.arrays[3]
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """``(hands, offsets, weights, tuples)``."""
+        if self._arrays is None:
+            players = [_player_arrays(self.game, e) for e in self.entries]
+            self._arrays = (
+                np.concatenate([h for h, _ in players]),
+                np.array([0, *itertools.accumulate(len(h) for h, _ in players)], np.int64),
+                np.concatenate([w for _, w in players]),
+                math.prod(len(h) for h, _ in players),
+            )
+        return self._arrays
+
+
+class _Cards(NamedTuple):
+    """Cards given as text, read once (``_cards``): the ``cards``, their ``mask`` and ``array``."""
+
+    cards: tuple[int, ...]
+    mask: int
+    array: np.ndarray
 
 
 @functools.lru_cache(maxsize=1024)
-def _board_array(cards: tuple[int, ...]) -> np.ndarray:
-    return np.array(cards, np.uint8)
+def _cards(text: str) -> _Cards:
+    cards = tuple(parse_cards(text)) if text.strip() else ()
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return _Cards(cards, mask, np.array(cards, np.uint8))
 
 
-def _small_equity(g: Game, entries, texts, board_cards, dead_cards, labels, combos, exact) -> dict | None:
-    """A small spot of a free-use game answered in one or two kernel calls, or None when it is
-    not small (over ``FOLD_FROM`` evaluations unfolded, where ``_deals_equity`` would fold suits
-    and start threads) or over the budget of ``exact``: every card-disjoint tuple of the players' hands
-    (``range_showdown_kernels.disjoint_tuples``; fixed hands are one tuple), then each tuple's
-    completions counted by ``free_kernels``' ``fixed_tuples``. The counts of ``_deals_equity``
-    without its per-spot work in Python, which is most of the time of a turn or a river."""
-    if len(entries) > DEALS_PLAYERS or not vectorized.covers(g):
+@functools.cache
+def _spot_sums(g: Game):
+    """``g``'s ``spot_sums`` kernel (numba loads on first use: never for the light path)."""
+    from evaluator.fast import fast_evaluator
+
+    return fast_evaluator(g)._free_kernels.spot_sums
+
+
+def _small_equity(g: Game, asked: _Hands, board: _Cards, dead: _Cards, exact) -> dict | None:
+    """A small spot of a free-use game answered in one kernel call, or None when it is not small
+    (over ``FOLD_FROM`` evaluations unfolded, where ``_deals_equity`` would fold suits and start
+    threads) or over the budget of ``exact``: ``free_kernels``' ``spot_sums``, every card-disjoint
+    tuple of the players' hands (fixed hands are one tuple) with its completions counted and
+    summed by showdown code. The counts of ``_deals_equity`` without its per-spot work in Python,
+    which is most of the time of a turn or a river."""
+    players = len(asked.entries)
+    if players > DEALS_PLAYERS or not vectorized.covers(g):
         return None
-    missing = g.board_cards - len(board_cards)
-    fixed = all(isinstance(e, tuple) for e in entries)
-    players = None if fixed else _Players.of(g, entries)
-    work = (1 if players is None else players.tuples) * comb(12 + missing, missing) * len(entries)  # as ``deals_work``
+    missing = g.board_cards - len(board.cards)
+    hands, offsets, weights, tuples = asked.arrays
+    work = tuples * comb(12 + missing, missing) * players  # as ``deals_work``
     if work > min(FOLD_FROM, EXACT_LIMIT if exact else EXACT_WORK):  # the general path says why
         return None
-    disjoint_tuples, fixed_tuples = _Kernels.for_game(g)
-    blocked = 0
-    for c in board_cards:
-        blocked |= 1 << c
-    for c in dead_cards:
-        blocked |= 1 << c
-    if players is None:
-        holes, weights, always = np.array([[sorted(e) for e in entries]], np.uint8), _ONE, 0
-        for e in entries:
-            for c in e:
-                always |= 1 << c
-    else:
-        holes, weights, kept, always = disjoint_tuples(players.hands, players.offsets, players.weights, blocked)
-        for text, count in zip(texts, kept):
-            if not count:
-                raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
-        if not len(holes):
-            raise SampyongError("these ranges never fit together: every combination shares a card")
-    counts = np.zeros(1 << (2 * len(entries)))
-    fixed_tuples(holes, weights, weights, _board_array(tuple(board_cards)), blocked, missing, counts)
+    blocked = board.mask | dead.mask
+    sums, total, kept, always = _spot_sums(g)(
+        hands, offsets, weights, board.array, blocked, missing, _code_sums(players)
+    )
+    for text, count in zip(asked.texts, kept):
+        if not count:
+            raise SampyongError(f"range {text!r} has no hand left beside the board and dead cards")
+    if not total:
+        raise SampyongError("these ranges never fit together: every combination shares a card")
     deck = 52 - (blocked | int(always)).bit_count()
-    return _counts_result(g, board_cards, comb(deck, missing), counts, labels, combos)
+    return _sums_result(g, list(board.cards), comb(deck, missing), sums.tolist(), total, asked.labels, asked.combos)
 
 
 def _preflop_equity(table, g: Game, entries, labels, combos) -> dict:
@@ -391,8 +389,14 @@ def _code_sums(players: int) -> np.ndarray:
 def _counts_result(g: Game, board_cards, samples: int, counts: np.ndarray, labels, combos) -> dict:
     """The exact answer from the weight of each showdown code (``_code_sums``)."""
     players = len(labels)
-    total = float(counts.sum())
-    sums = (counts @ _code_sums(players)).tolist()
+    return _sums_result(
+        g, board_cards, samples, (counts @ _code_sums(players)).tolist(), float(counts.sum()), labels, combos
+    )
+
+
+def _sums_result(g: Game, board_cards, samples: int, sums: list, total: float, labels, combos) -> dict:
+    """The exact answer from the showdown codes' weights summed through ``_code_sums``."""
+    players = len(labels)
     values = [
         (t[0] / total, t[2] / total, t[3] / total, t[4] / total, t[5] / total, t[6] / total, 0.0)
         for t in (sums[7 * p : 7 * p + 7] for p in range(players))

@@ -6,7 +6,8 @@ of 0 means no qualifying low). Per pool one packed key + suit-count word, one 64
 bit word and one low mask (``evaluator.card_words``), then at most three table reads. The
 board's part is summed once per deal and shared by all players; random hands of 8-9 cards
 prefetch their rank entries (``evaluator.prefetch``). ``fixed_tuples`` counts the completions
-of a board for fixed deals by the ranks of their new cards (the exact calculator's deals).
+of a board for fixed deals by the ranks of their new cards (the exact calculator's deals), and
+``spot_sums`` a whole small spot of ranges with it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from evaluator.card_words import (
 from evaluator.games import Ranking
 from evaluator.jit import njit
 from evaluator.prefetch import prefetch
+from evaluator.range_showdown_kernels import disjoint_tuples
 from evaluator.tables import (
     PAIRED_CATEGORIES,
     five_card_order,
@@ -194,6 +196,7 @@ class FreeKernels(NamedTuple):
     high_low_present: Callable
     low_only: Callable
     fixed_tuples: Callable
+    spot_sums: Callable
 
 
 @cache
@@ -579,4 +582,24 @@ def free_kernels(
                         if not _next_subset(pick[:k], n_suited):
                             break
 
-    return FreeKernels(one_per_board, shared_board, high_low_present, low_only, fixed_tuples)
+    @njit(cache=True, nogil=True)
+    def spot_sums(hands, offsets, weights, board, blocked, missing, code_sums):
+        """A small spot in one call (the calculator's turns and rivers): every card-disjoint
+        tuple of the players' hands (``range_showdown_kernels.disjoint_tuples``, its arguments),
+        each tuple's completions of ``board`` counted by ``fixed_tuples``, and the counts summed
+        through ``code_sums`` (``float64[codes, columns]``, a row per showdown code):
+        ``(sums float64[columns], total weight, kept, always)`` (the last two as
+        ``disjoint_tuples`` gives them)."""
+        holes, tuple_weights, kept, always = disjoint_tuples(hands, offsets, weights, blocked)
+        counts = np.zeros(code_sums.shape[0])
+        fixed_tuples(holes, tuple_weights, tuple_weights, board, blocked, missing, counts)
+        sums = np.zeros(code_sums.shape[1])
+        total = 0.0
+        for code in range(counts.shape[0]):
+            if counts[code]:
+                total += counts[code]
+                for j in range(sums.shape[0]):
+                    sums[j] += counts[code] * code_sums[code, j]
+        return sums, total, kept, always
+
+    return FreeKernels(one_per_board, shared_board, high_low_present, low_only, fixed_tuples, spot_sums)
