@@ -16,10 +16,8 @@ project is decorated; ``NUMBA_CACHE_DIR`` is honoured as numba does.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import re
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -27,7 +25,7 @@ from numba.core import caching
 
 ROOT = Path(__file__).resolve().parents[1]
 # The folders whose kernels (and whose modules a kernel may reach) are stamped this way.
-FOLDERS = [ROOT / name for name in ("evaluator", "engine", "jobs")]
+FOLDERS = [ROOT / name for name in ("evaluator", "engine", "jobs", "solver")]
 
 
 @cache
@@ -64,15 +62,20 @@ def reached_files(module_name: str) -> list[str]:
 
 
 def _module_file(name: str) -> str | None:
-    """The source file of module ``name``, imported or not (None for a builtin or unknown one)."""
-    module = sys.modules.get(name)
-    if module is not None:
-        return getattr(module, "__file__", None)
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
+    """The source file of module ``name`` of one of ``FOLDERS`` (None for any other name), found
+    on the disk: never imported, as ``importlib.util.find_spec`` would import a dotted name's
+    parents (``from matplotlib.figure import Figure`` in a function loaded matplotlib with every
+    kernel)."""
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
         return None
-    return spec.origin if spec is not None and spec.has_location else None
+    for folder in FOLDERS:
+        if folder.name == parts[0]:
+            base = folder.parent.joinpath(*parts)
+            for candidate in (base.parent / f"{parts[-1]}.py", base / "__init__.py"):
+                if candidate.is_file():
+                    return str(candidate)
+    return None
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))", re.MULTILINE)

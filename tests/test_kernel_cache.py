@@ -105,3 +105,29 @@ def test_every_project_kernel_takes_njit_from_evaluator_jit():
                     if not stripped.startswith(">>>"):
                         offenders.append(f"{path.relative_to(ROOT)}:{number}: {stripped}")
     assert offenders == []
+
+
+def test_stamping_a_kernel_imports_nothing():
+    """The files a kernel's module reaches are found on the disk: stamping imports no module
+    (``jobs.common`` imports matplotlib in a function; resolving its name by ``find_spec``
+    loaded matplotlib, a quarter of a second, in every process that loaded a kernel of jobs)."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from evaluator import kernel_cache\n"
+        "before = set(sys.modules)\n"
+        "files = kernel_cache.reached_files('jobs.hand_ranking')\n"
+        "print(len(files), sorted(set(sys.modules) - before))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    count, imported = out.stdout.split(" ", 1)
+    assert int(count) > 30 and str(ROOT / "jobs" / "common.py") in kernel_files("jobs.hand_ranking")
+    assert imported.strip() == "[]"
+    # the solver's kernels call the showdown's sweep: a change there compiles them again
+    assert str(ROOT / "evaluator" / "range_showdown_kernels.py") in kernel_files("solver.kernels")
+
+
+def kernel_files(name: str) -> list[str]:
+    from evaluator.kernel_cache import reached_files
+
+    return reached_files(name)
