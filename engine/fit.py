@@ -38,7 +38,7 @@ from engine.fast_replay import replay_batch
 from engine.phh import Status, replay, setup_of
 from engine.policy import Policy, tables_toml
 from engine.ranking import HandRanking
-from engine.record_files import load_paths
+from engine.record_files import in_bulk, load_paths
 from engine.records import PFR, SHOWDOWN, STATS, VPIP
 from engine.table import BIG_BLIND, Table
 from engine.tune import KNOBS as TUNED_KNOBS
@@ -200,8 +200,9 @@ def read_records(paths, game: Game | None = None) -> Records:
     reference for the others: a match, or a hand without finishing stacks), at the table most of
     them sit at of ``game`` (default: the game most of them play): players dealt in, then the
     betting structure; ``SampyongError`` when fewer than ``MIN_HANDS`` are usable."""
-    records = list(load_paths(paths))
-    batch = replay_batch(records)
+    with in_bulk():
+        records = list(load_paths(paths))
+        batch = replay_batch(records)
     for i in np.flatnonzero(~batch.matched):
         result = replay(records[i])
         if result.status in (Status.MATCH, Status.NO_RECORD) and result.hand is not None:

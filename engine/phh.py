@@ -203,9 +203,11 @@ def _plain(value) -> bool:
     """Whether ``value`` holds only strings, integers, booleans, lists and tables."""
     kind = type(value)
     if kind is dict:
-        return all(map(_plain, value.values()))
+        kinds = set(map(type, value.values()))
+        return kinds <= _SCALARS or all(map(_plain, value.values()))
     if kind is list:
-        return all(type(item) in _SCALARS or _plain(item) for item in value)
+        kinds = set(map(type, value))
+        return kinds <= _SCALARS or all(map(_plain, value))
     return kind in _SCALARS
 
 

@@ -58,7 +58,7 @@ from engine.departures import KINDS, RULES
 from engine.fast_replay import Replayed, replay_batch
 from engine.phh import VARIANTS, Status, game_of, replay
 from engine.policy import load_policy
-from engine.record_files import load_file, record_files
+from engine.record_files import in_bulk, load_file, record_files
 from engine.records import SHOWDOWN
 from engine.sections import section_headers
 from evaluator.errors import SampyongError
@@ -306,6 +306,11 @@ def inputs(config: RunConfig, tables: list) -> list[dict]:
 
 
 def run_shard(config: RunConfig, shard: ShardSpec, inputs=None) -> dict[str, pa.Table]:
+    with in_bulk():
+        return _run_shard(config, shard)
+
+
+def _run_shard(config: RunConfig, shard: ShardSpec) -> dict[str, pa.Table]:
     listed = defaultdict(int)  # (path, index, status, message) -> hands
     records, unreadable = shard_records(config, shard)
     for path, first, message, count in unreadable:

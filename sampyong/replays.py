@@ -73,7 +73,8 @@ def replay(paths: str | Path | list) -> Replays:
     (True, '1 hands: 1 match, 0 differ, 0 illegal, 0 skipped')
     """
     from engine.phh import replay as replay_one
-    from engine.record_files import load_paths
+    from engine.record_files import in_bulk, load_paths
 
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
-    return Replays(tuple(replay_one(record) for record in load_paths([Path(p) for p in paths])))
+    with in_bulk():
+        return Replays(tuple(replay_one(record) for record in load_paths([Path(p) for p in paths])))
