@@ -119,13 +119,13 @@ def _prepare(record: Record) -> tuple[Setup, list[int], bytes] | None:
         if setup.posts:
             return None  # live posts out of the blind seats (site hands): the kernel does not play them
         expected = fields["finishing_stacks"]
-        if setup.unit or not all(type(v) is int for v in expected):
+        if setup.unit or not set(map(type, expected)) <= {int}:
             expected = [to_chips(v, setup.unit) for v in expected]
         actions = fields.get("actions", [])
         seats = len(setup.stacks)
         if seats < 2 or len(expected) != seats or len(setup.blinds) != seats or len(setup.antes) != seats:
             return None
-        if type(actions) is not list or not all(type(action) is str for action in actions):
+        if type(actions) is not list or not set(map(type, actions)) <= {str}:
             return None
         text = "\n".join(actions)
         if text.count("\n") != max(len(actions) - 1, 0):

@@ -211,7 +211,8 @@ def _plain(value) -> bool:
     return kind in _SCALARS
 
 
-_SCALARS = {str, int, bool}  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
+_SCALARS = {str, int, bool}
+_INT = {int}  # a set of values' types within it: every value an int (no bool)  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
 
 
 # --- amounts ---------------------------------------------------------------------------------
@@ -229,16 +230,17 @@ def unit_of(fields: dict) -> int:
     >>> unit_of({"blinds_or_straddles": [Decimal("0.5"), 1], "actions": ["p1 cbr 2.25"]})
     2
     """
-    amounts = []
+    amounts: list = []
     for name in (*AMOUNT_FIELDS, "_rake"):
         value = fields.get(name)
-        amounts += value if isinstance(value, list) else [value] if value is not None else []
+        if value is not None:
+            amounts.extend(value) if isinstance(value, list) else amounts.append(value)
     actions = fields.get("actions", [])
     try:
         text = "\n".join(actions)
     except TypeError:  # an action that is not text: read as text below
         text = None
-    if text is not None and all(type(amount) is int for amount in amounts) and not _NOT_WHOLE_RAISE.search(text):
+    if text is not None and set(map(type, amounts)) <= _INT and not _NOT_WHOLE_RAISE.search(text):
         return 0  # whole amounts, the common case: no Decimal needed
     actions = [action if isinstance(action, str) else str(action) for action in actions]
     raised = [match.group(1) for match in map(_RAISE_AMOUNT.match, actions) if match]
@@ -306,7 +308,7 @@ def setup_of(record: Record, unit: int | None = None) -> Setup:
         values = fields.get(name, default)
         if not isinstance(values, list):
             raise SampyongError(f"{name} must be a list of amounts")
-        if unit == 0 and all(type(v) is int for v in values):
+        if unit == 0 and set(map(type, values)) <= _INT:
             return list(values)  # whole chips as written: the common case
         return [to_chips(v, unit) for v in values]
 
