@@ -32,8 +32,10 @@ def referee(game: Game | str, board: str | list[str], hands: list[str], pot: int
     if len(holes) > g.max_players:
         raise SampyongError(f"{g.name}: at most {g.max_players} players, got {len(holes)}")
     check_distinct(board_cards + [c for h in holes for c in h])
-    if not 0 <= pot <= MAX_CHIPS:
-        raise SampyongError(f"the pot must be 0 to {MAX_CHIPS} chips, got {pot}")
+    if pot < 0:
+        raise SampyongError(f"the pot cannot be negative, got {pot}")
+    if pot > MAX_CHIPS:
+        raise SampyongError(f"the pot holds at most 2**62 chips, got {pot}")
     if not 0 <= button < len(holes):
         raise SampyongError(f"button must be a seat from 0 to {len(holes) - 1}, got {button}")
 
