@@ -67,6 +67,16 @@ def test_nobody_acts_when_everyone_else_is_all_in():
     assert not rounds.needs_to_act(0, [False, True, True], [50, 50, 50], bets, [-1] * 3, 0)
 
 
+def test_no_raise_when_nobody_left_could_call_it():
+    structure = NO_LIMIT.encode(min_bet=2)
+    stacks, contributed, bets = [180, 100, 0], [20, 0, 20], [20, 0, 20]  # seat 2 all-in for 20
+    acted_at = [-1, -1, 20]  # seat 0 has not acted: a raise would be open to it but for seat 2's all-in
+    out = [False, True, False]  # seat 1 folded: only the all-in seat is left against seat 0
+    assert rounds.seat_raise_bounds(0, structure, 0, 2, 1, out, stacks, bets, acted_at, contributed) == (-1, -1)
+    out = [False, False, False]  # seat 1, with chips, still in: seat 0 may raise
+    assert rounds.seat_raise_bounds(0, structure, 0, 2, 1, out, stacks, bets, acted_at, contributed) == (22, 200)
+
+
 def test_an_uncalled_bet_goes_back():
     stacks, contributed, bets = [0, 60, 100], [10, 40, 0], [10, 40, 0]
     rounds.return_uncalled(stacks, contributed, bets)  # seat 0 called all-in for 10; seat 2 folded
