@@ -212,7 +212,9 @@ def _plain(value) -> bool:
 
 
 _SCALARS = {str, int, bool}
-_INT = {int}  # a set of values' types within it: every value an int (no bool)  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
+_INT = {
+    int
+}  # a set of values' types within it: every value an int (no bool)  # exact types: rtoml makes no subclasses, and anything else goes to tomllib
 
 
 # --- amounts ---------------------------------------------------------------------------------
