@@ -88,7 +88,7 @@ def short_wager_reopens(hand: Hand, amount: int) -> bool:
     (None, True, False)
     """
     seat = hand.actor
-    if seat is None or hand.acted_at[seat] is None or hand.legal().min_raise_to is not None:
+    if seat is None or hand.acted_at[seat] < 0 or hand.legal().min_raise_to is not None:
         return False
     reopened = hand.legal(reopened=True)
     return reopened.min_raise_to is not None and reopened.min_raise_to <= amount <= reopened.max_raise_to

@@ -36,7 +36,7 @@ import dataclasses
 
 import numpy as np
 
-from engine.betting import Betting, min_raise_size, raise_bounds
+from engine.betting import Betting
 from engine.chance import CHECK_CALL, FOLD, RAISE, random_action
 from engine.policy import (
     CHECK_CALL_STYLE,
@@ -61,6 +61,19 @@ from engine.policy import (
 )
 from engine.reads import preflop_read, range_cap
 from engine.records import STATS, new_reading, read_action, read_board, read_end
+from engine.rounds_kernels import (
+    check_call,
+    live_count,
+    may_fold,
+    next_actor,
+    preflop_opener,
+    put,
+    raise_to,
+    return_uncalled,
+    seat_raise_bounds,
+    to_call,
+    top_bet,
+)
 from engine.strength import strengths
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
@@ -256,107 +269,6 @@ def _play_chunk(
         pending = pending[status[pending - first] == BLOCKED]
 
 
-@njit(inline="always")
-def _put(seat, amount, stacks, contributed, bets):
-    amount = min(amount, stacks[seat])
-    stacks[seat] -= amount
-    contributed[seat] += amount
-    bets[seat] += amount
-
-
-@njit(inline="always")
-def _max(values):
-    top = values[0]
-    for v in values:
-        top = max(top, v)
-    return top
-
-
-@njit(inline="always")
-def _live_count(folded):
-    count = 0
-    for f in folded:
-        count += not f
-    return count
-
-
-@njit(inline="always")
-def _needs_to_act(seat, folded, stacks, bets, acted_at, max_bet):
-    if folded[seat] or stacks[seat] == 0:
-        return False
-    others = False
-    others_all_in = True
-    for s in range(folded.shape[0]):
-        if s != seat and not folded[s]:
-            others = True
-            if stacks[s] != 0:
-                others_all_in = False
-    if not others:
-        return False
-    if bets[seat] < max_bet:
-        return True
-    if others_all_in:
-        return False
-    return acted_at[seat] < 0
-
-
-@njit(inline="always")
-def _next_actor(start, folded, stacks, bets, acted_at):
-    seats = folded.shape[0]
-    max_bet = _max(bets)
-    for step in range(seats):
-        seat = (start + step) % seats
-        if _needs_to_act(seat, folded, stacks, bets, acted_at, max_bet):
-            return seat
-    return -1
-
-
-@njit(inline="always")
-def _return_uncalled(stacks, contributed, bets):
-    """At the end of a round: a bet nobody matched goes back to its owner."""
-    top = _max(bets)
-    at_top = 0
-    second = -1
-    owner = -1
-    for s in range(bets.shape[0]):
-        if bets[s] == top:
-            at_top += 1
-            owner = s
-        else:
-            second = max(second, bets[s])
-    if at_top == 1 and bets.shape[0] > 1 and top > second:
-        excess = top - max(second, 0)
-        bets[owner] -= excess
-        contributed[owner] -= excess
-        stacks[owner] += excess
-
-
-@njit(inline="always")
-def _raise_bounds(seat, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed):
-    """``engine.betting.raise_bounds`` for ``seat`` in the kernel's state."""
-    live = 0
-    opponents_with_chips = 0
-    for s in range(folded.shape[0]):
-        if not folded[s]:
-            live += 1
-            if s != seat and stacks[s] != 0:
-                opponents_with_chips += 1
-    max_bet = _max(bets)
-    return raise_bounds(
-        structure,
-        street,
-        last_raise,
-        raises,
-        live,
-        opponents_with_chips,
-        stacks[seat] + bets[seat],
-        max_bet,
-        max_bet - bets[seat],
-        acted_at[seat],
-        contributed.sum(),
-    )
-
-
 @njit(cache=True)
 def _play_hands(
     pending,
@@ -416,22 +328,17 @@ def _play_hands(
         voluntary[h, :] = False
         n_log = 0
         for s in range(seats):
-            _put(s, blinds[s], stacks, contributed, bets)
+            put(s, blinds[s], stacks, contributed, bets)
         players_at[h, 0] = seats
         street = 0
         board = 0
-        # The preflop opener sits left of the largest blind (the later seat on a tie).
-        largest = 0
-        for s in range(seats):
-            if bets[s] >= bets[largest]:
-                largest = s
         acted_at[:] = -1
         last_raise = np.int64(0)
         raises = 0
         callers = 0
-        actor = _next_actor((largest + 1) % seats, folded, stacks, bets, acted_at)
+        actor = next_actor(preflop_opener(bets), folded, stacks, bets, acted_at)
         if actor < 0:
-            _return_uncalled(stacks, contributed, bets)
+            return_uncalled(stacks, contributed, bets)
         # Positions from 0 (first to act preflop) to 1 (the button).
         first_to_act = actor if actor >= 0 else 0
         k = 0
@@ -443,16 +350,16 @@ def _play_hands(
         position[button] = 1.0 if seats > 1 else 1.0
         state = DONE
         while True:
-            live = _live_count(folded)
+            live = live_count(folded)
             if live == 1:
                 break
             if actor >= 0:
-                max_bet = _max(bets)
-                call = min(max_bet - bets[actor], stacks[actor])
-                low, high = _raise_bounds(
+                max_bet = top_bet(bets)
+                call = to_call(actor, stacks, bets)
+                low, high = seat_raise_bounds(
                     actor, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed
                 )
-                can_fold = max_bet > bets[actor]
+                can_fold = may_fold(actor, bets)
                 before = contributed[actor]
                 p = params[actor]
                 choice = CHECK_CALL
@@ -529,15 +436,13 @@ def _play_hands(
                     if p[P_STYLE] == THRESHOLDS:  # a fraction of the pot after the call, within the bounds
                         target = max_bet + np.int64(np.rint(fraction * (contributed.sum() + call)))
                         target = min(max(target, low), high)
-                    if target - max_bet >= min_raise_size(structure, street, last_raise):
-                        last_raise = target - max_bet
+                    last_raise = raise_to(
+                        actor, target, structure, street, last_raise, stacks, contributed, bets, acted_at
+                    )
                     raises += 1
                     callers = 0
-                    _put(actor, target - bets[actor], stacks, contributed, bets)
-                    acted_at[actor] = target
                 elif choice == CHECK_CALL:
-                    _put(actor, call, stacks, contributed, bets)
-                    acted_at[actor] = _max(bets)
+                    check_call(actor, stacks, contributed, bets, acted_at)
                     callers += 1
                 else:
                     folded[actor] = True
@@ -551,9 +456,9 @@ def _play_hands(
                 read_action(stat, reading, actor, choice)
                 if street == 0 and (contributed[actor] > before or voluntary[h, actor]):
                     voluntary[h, actor] = True
-                actor = _next_actor(actor + 1, folded, stacks, bets, acted_at)
+                actor = next_actor(actor + 1, folded, stacks, bets, acted_at)
                 if actor < 0:
-                    _return_uncalled(stacks, contributed, bets)
+                    return_uncalled(stacks, contributed, bets)
             elif street < 3:
                 due = board_deals[street]
                 if n_log == log.shape[1]:
@@ -572,13 +477,13 @@ def _play_hands(
                 last_raise = 0
                 raises = 0
                 callers = 0
-                actor = _next_actor(0, folded, stacks, bets, acted_at)
+                actor = next_actor(0, folded, stacks, bets, acted_at)
             else:
                 break
         status[c] = state
         if state != DONE:
             continue
-        live = _live_count(folded)
+        live = live_count(folded)
         won[:] = 0
         if live == 1:
             for s in range(seats):

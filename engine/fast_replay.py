@@ -37,12 +37,23 @@ import dataclasses
 
 import numpy as np
 
-from engine.betting import S_MIN_BET, min_raise_size
+from engine.betting import S_MIN_BET
 from engine.chance import CHECK_CALL, FOLD, RAISE
-from engine.fast import _max, _next_actor, _put, _raise_bounds, _return_uncalled
 from engine.hand import Hand
 from engine.phh import Record, Setup, setup_of, to_chips
 from engine.records import SHOWDOWN, STATS, figures, new_reading, read_action, read_board, read_end, seat_stats
+from engine.rounds_kernels import (
+    betting_may_go_on,
+    check_call,
+    may_fold,
+    next_actor,
+    pay,
+    preflop_opener,
+    put,
+    raise_to,
+    return_uncalled,
+    seat_raise_bounds,
+)
 from evaluator.cards import RANKS, SUITS
 from evaluator.errors import SampyongError
 from evaluator.fast import fast_evaluator
@@ -513,23 +524,16 @@ def _replay(
         for s in range(n):
             if start_stacks[h, s] < 0 or blinds[h, s] < 0 or antes[h, s] < 0:
                 ok = False
-            amount = min(antes[h, s], stacks[s])
-            stacks[s] -= amount
-            contributed[s] += amount
-            antes_paid[s] = amount
+            antes_paid[s] = pay(s, antes[h, s], stacks, contributed)
         for s in range(n):
-            _put(s, blinds[h, s], stacks, contributed, bets)
-        largest = 0
-        for s in range(n):
-            if bets[s] >= bets[largest]:
-                largest = s
+            put(s, blinds[h, s], stacks, contributed, bets)
         street = 0
         done = False
         # a street begins: Hand._begin_street(opener)
         acted_at[:] = -1
         last_raise = np.int64(0)
         raises = 0
-        actor = _next_actor((largest + 1) % n, folded, stacks, bets, acted_at)
+        actor = next_actor(preflop_opener(bets), folded, stacks, bets, acted_at)
         settle_now = actor < 0
         at[0] = n
         at_count = 1
@@ -538,7 +542,7 @@ def _replay(
         for r in range(first_row[h], first_row[h + 1] + 1):
             if settle_now:  # Hand._close_if_over: the round is over
                 settle_now = False
-                _return_uncalled(stacks, contributed, bets)
+                return_uncalled(stacks, contributed, bets)
                 # Hand._maybe_settle
                 live = 0
                 last_live = -1
@@ -590,7 +594,7 @@ def _replay(
                 acted_at[:] = -1
                 last_raise = 0
                 raises = 0
-                actor = _next_actor(0, folded, stacks, bets, acted_at)
+                actor = next_actor(0, folded, stacks, bets, acted_at)
                 settle_now = actor < 0
                 at[at_count] = in_hand
                 at_count += 1
@@ -600,10 +604,7 @@ def _replay(
                     ok = False
                     continue
                 if kind == MUCKS:
-                    with_chips = 0
-                    for s in range(n):
-                        with_chips += not folded[s] and stacks[s] > 0
-                    if street < 3 and with_chips > 1:
+                    if street < 3 and betting_may_go_on(folded, stacks):
                         ok = False  # a muck while betting may go on: Hand no longer counts the seat as an opponent
                         continue
                     mucked[seat] = True
@@ -621,37 +622,32 @@ def _replay(
                 if actor < 0 or seat != actor:
                     ok = False  # out of turn, or pokerkit's no-choice check: the reference decides
                     continue
-                max_bet = _max(bets)
                 if kind == FOLDS:
-                    if max_bet <= bets[seat]:
+                    if not may_fold(seat, bets):
                         ok = False
                         continue
                     folded[seat] = True
                     in_hand -= 1
                 elif kind == CHECKS_OR_CALLS:
-                    call = min(max_bet - bets[seat], stacks[seat])
-                    _put(seat, call, stacks, contributed, bets)
-                    if street == 0 and call > 0:
+                    if check_call(seat, stacks, contributed, bets, acted_at) > 0 and street == 0:
                         voluntary[h, seat] = True
-                    acted_at[seat] = _max(bets)
                 else:
-                    low, high = _raise_bounds(
+                    low, high = seat_raise_bounds(
                         seat, structure, street, last_raise, raises, folded, stacks, bets, acted_at, contributed
                     )
                     if low < 0 or amount < low or amount > high:
                         ok = False  # illegal, or a short wager's reopening: the reference decides
                         continue
-                    if amount - max_bet >= min_raise_size(structure, street, last_raise):
-                        last_raise = amount - max_bet
+                    last_raise = raise_to(
+                        seat, amount, structure, street, last_raise, stacks, contributed, bets, acted_at
+                    )
                     raises += 1
-                    _put(seat, amount - bets[seat], stacks, contributed, bets)
                     if street == 0:
                         voluntary[h, seat] = True
-                    acted_at[seat] = amount
                 read_action(
                     stat, reading, seat, FOLD if kind == FOLDS else CHECK_CALL if kind == CHECKS_OR_CALLS else RAISE
                 )
-                actor = _next_actor(seat + 1, folded, stacks, bets, acted_at)
+                actor = next_actor(seat + 1, folded, stacks, bets, acted_at)
                 settle_now = actor < 0
         if ok and not done:  # Hand.finish_showdown: the betting over, every live hand known
             live = 0

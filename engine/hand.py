@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.betting import Betting, min_raise_size, raise_bounds
+from engine import rounds
+from engine.betting import Betting
 from evaluator import reference
 from evaluator.cards import format_cards, parse_cards
 from evaluator.errors import SampyongError
@@ -135,21 +136,24 @@ class Hand:
         self.actions: list[str] = []  # the hand so far in PHH notation
         self.voluntary: set[int] = set()  # seats that put chips in preflop by choice: a call or a raise
         for seat in range(n):
-            self._put(seat, antes[seat], bet=False)
-            self.antes_paid[seat] = self.contributed[seat]
+            self.antes_paid[seat] = rounds.pay(seat, antes[seat], self.stacks, self.contributed)
         for seat in range(n):
-            self._put(seat, blinds[seat], bet=True)
-        # The preflop opener sits left of the largest blind or straddle (the later seat on a tie).
-        largest = max(range(n), key=lambda s: (self.bets[s], s))
+            rounds.put(seat, blinds[seat], self.stacks, self.contributed, self.bets)
+        opener = rounds.preflop_opener(self.bets)  # the blinds' and straddles' order, not the posts'
         for seat in range(n):
-            self._put(seat, posts[seat], bet=True)
+            rounds.put(seat, posts[seat], self.stacks, self.contributed, self.bets)
         self.posted = list(self.bets)  # each seat's blind, straddle or live post as posted (all-in short included)
-        self._begin_street(opener=(largest + 1) % n)
+        self._begin_street(opener)
 
     # --- state ---------------------------------------------------------------------------
     @property
     def max_bet(self) -> int:
-        return max(self.bets)
+        return rounds.top_bet(self.bets)
+
+    @property
+    def out(self) -> list[bool]:
+        """Whether each seat is out of the hand (folded or mucked)."""
+        return [f or m for f, m in zip(self.folded, self.mucked)]
 
     @property
     def live(self) -> list[int]:
@@ -249,9 +253,13 @@ class Hand:
         """What the player to act may do (``IllegalAction`` when nobody is to act); with
         ``reopened``, as if the betting were reopened to the player (see ``raise_to``)."""
         seat = self._need_actor()
-        call = min(self.max_bet - self.bets[seat], self.stacks[seat])
-        bounds = self._raise_bounds(seat, reopened)
-        return Legal(fold=self.max_bet > self.bets[seat], call=call, min_raise_to=bounds[0], max_raise_to=bounds[1])
+        low, high = self._raise_bounds(seat, reopened)
+        return Legal(
+            fold=rounds.may_fold(seat, self.bets),
+            call=rounds.to_call(seat, self.stacks, self.bets),
+            min_raise_to=low,
+            max_raise_to=high,
+        )
 
     def fold(self) -> None:
         seat = self._need_actor()
@@ -263,11 +271,8 @@ class Hand:
 
     def check_call(self) -> None:
         seat = self._need_actor()
-        call = self.legal().call
-        self._put(seat, call, bet=True)
-        if self.street == 0 and call > 0:
+        if rounds.check_call(seat, self.stacks, self.contributed, self.bets, self.acted_at) > 0 and self.street == 0:
             self.voluntary.add(seat)
-        self.acted_at[seat] = self.max_bet
         self.actions.append(f"p{seat + 1} cc")
         self._after_action(seat)
 
@@ -283,14 +288,20 @@ class Hand:
             raise IllegalAction(f"p{seat + 1} may not bet or raise now")
         if not low <= amount <= high:
             raise IllegalAction(f"p{seat + 1} may raise to {low} through {high}, not {amount}")
-        increment = amount - self.max_bet
-        if increment >= self._min_raise_size():
-            self.last_raise = increment  # a full raise: it sets the next minimum and reopens
+        self.last_raise = rounds.raise_to(
+            seat,
+            amount,
+            self.structure,
+            self.street,
+            self.last_raise,
+            self.stacks,
+            self.contributed,
+            self.bets,
+            self.acted_at,
+        )
         self.raises += 1
-        self._put(seat, amount - self.bets[seat], bet=True)
         if self.street == 0:
             self.voluntary.add(seat)
-        self.acted_at[seat] = amount
         self.opener = seat
         self.actions.append(f"p{seat + 1} cbr {amount}")
         self._after_action(seat)
@@ -350,15 +361,8 @@ class Hand:
         self._settle()
 
     # --- internals -------------------------------------------------------------------------
-    def _put(self, seat: int, amount: int, bet: bool) -> None:
-        amount = min(amount, self.stacks[seat])
-        self.stacks[seat] -= amount
-        self.contributed[seat] += amount
-        if bet:
-            self.bets[seat] += amount
-
     def _begin_street(self, opener: int) -> None:
-        self.acted_at: list[int | None] = [None] * self.seats  # the bet level each seat last acted at
+        self.acted_at = [-1] * self.seats  # the bet level each seat last acted at (-1: not yet)
         self.last_raise = 0  # the size of the last full bet or raise this street
         self.raises = 0
         self.opener = (
@@ -366,45 +370,22 @@ class Hand:
         )
         if self.street > 0:
             self.bets = [0] * self.seats
-        self.actor = self._next_actor(opener)
+        self._next_actor(opener)
+
+    def _next_actor(self, start: int) -> None:
+        """The seat to act, the first from ``start`` that needs to (None: the round is over, and closed)."""
+        actor = rounds.next_actor(start, self.out, self.stacks, self.bets, self.acted_at)
+        self.actor = actor if actor >= 0 else None
         self._close_if_over()
-
-    def _needs_to_act(self, seat: int) -> bool:
-        if self.folded[seat] or self.stacks[seat] == 0:
-            return False
-        others = [s for s in self.live if s != seat]
-        if not others:
-            return False
-        if self.bets[seat] < self.max_bet:
-            return True
-        # Nobody left to bet against: everyone else is all-in.
-        if all(self.stacks[s] == 0 for s in others):
-            return False
-        return self.acted_at[seat] is None
-
-    def _next_actor(self, start: int) -> int | None:
-        for step in range(self.seats):
-            seat = (start + step) % self.seats
-            if self._needs_to_act(seat):
-                return seat
-        return None
 
     def _after_action(self, seat: int) -> None:
-        self.actor = self._next_actor(seat + 1)
-        self._close_if_over()
+        self._next_actor(seat + 1)
 
     def _close_if_over(self) -> None:
         """At the end of a betting round: return an uncalled bet; settle when the hand is over."""
         if self.actor is not None:
             return
-        ordered = sorted(self.bets, reverse=True)
-        top = [s for s in range(self.seats) if self.bets[s] == ordered[0]]
-        if len(top) == 1 and ordered[0] > ordered[1]:
-            excess = ordered[0] - ordered[1]
-            seat = top[0]
-            self.bets[seat] -= excess
-            self.contributed[seat] -= excess
-            self.stacks[seat] += excess
+        rounds.return_uncalled(self.stacks, self.contributed, self.bets)
         if self.auto_showdown:
             self._show_down()
         self._maybe_settle()
@@ -416,7 +397,7 @@ class Hand:
         live = self.live
         if len(live) < 2 or any(self.showed[s] for s in live) or any(self.hole[s] is None for s in live):
             return
-        if self.street < 3 and sum(self.stacks[s] > 0 for s in live) > 1:
+        if self.street < 3 and rounds.betting_may_go_on(self.out, self.stacks):
             return
         for seat in sorted(live, key=lambda s: (s - self.opener) % self.seats):
             self.showed[seat] = True
@@ -447,25 +428,23 @@ class Hand:
             for seat, amount in enumerate(split_pot(chips, highs, lows, eligible, self.button)):
                 self.winnings[seat] += amount
 
-    def _min_raise_size(self) -> int:
-        return int(min_raise_size(self.structure, self.street, self.last_raise))
-
     def _raise_bounds(self, seat: int, reopened: bool = False) -> tuple[int | None, int | None]:
-        """The betting structure's bounds (``engine.betting.raise_bounds``) for ``seat``."""
-        live = self.live
-        acted = None if reopened else self.acted_at[seat]
-        low, high = raise_bounds(
+        """The bounds of a bet or raise for ``seat`` (``engine.rounds.seat_raise_bounds``); with
+        ``reopened``, as if it had not acted this round."""
+        acted_at = list(self.acted_at)
+        if reopened:
+            acted_at[seat] = -1
+        low, high = rounds.seat_raise_bounds(
+            seat,
             self.structure,
             self.street,
             self.last_raise,
             self.raises,
-            len(live),
-            sum(self.stacks[s] > 0 for s in live if s != seat),
-            self.stacks[seat] + self.bets[seat],
-            self.max_bet,
-            self.max_bet - self.bets[seat],
-            -1 if acted is None else acted,
-            self.pot,
+            self.out,
+            self.stacks,
+            self.bets,
+            acted_at,
+            self.contributed,
         )
         return (None, None) if low < 0 else (int(low), int(high))
 
