@@ -126,7 +126,7 @@ def equity(
     cards or ranges, cards used twice, or hands no deal can give together.
     """
     g = preset(game) if isinstance(game, str) else game
-    asked = _Hands.of(g, tuple(hands), top)
+    asked = _hands(g, tuple(hands), top)
     board_read, dead_read = _cards(board), _cards(dead)
     board_cards, dead_cards = list(board_read.cards), list(dead_read.cards)
     if len(board_cards) > g.board_cards or len(board_cards) in (1, 2) and g.board_cards == 5:
@@ -232,15 +232,12 @@ def _every_hand(size: int) -> np.ndarray:
 
 
 class _Hands:
-    """The hands of one question, read and checked once (``of``): a calculator is asked about the
-    same hands and ranges again and again, on other boards. Per player its ``entries`` (cards,
+    """The hands of one question, read and checked once (``_hands``): a calculator is asked about
+    the same hands and ranges again and again, on other boards. Per player its ``entries`` (cards,
     None for ``random``, or a ``Range``), ``labels`` and ``combos`` (a range's size, else None);
     the ``fixed`` hands' cards and their ``fixed_mask``; and, made on first use, every player's
     hands in one array as ``spot_sums`` reads them (``arrays``: hands, player p's from
-    ``offsets[p]``, and weights) with the number of tuples of one hand each before card removal
-    (``tuples``)."""
-
-    _made: dict = {}
+    ``offsets[p]``, and weights) with the number of tuples of one hand each before card removal."""
 
     def __init__(self, g: Game, texts: tuple[str, ...], top):
         if len(texts) < 2:
@@ -259,34 +256,26 @@ class _Hands:
         for c in self.fixed:
             self.fixed_mask |= 1 << c
         self.fixed_only = len(self.fixed) == g.hole_cards * len(self.entries)
-        self._arrays: tuple | None = None
 
-    @classmethod
-    def of(cls, g: Game, texts: tuple[str, ...], top) -> _Hands:
-        key = (g, texts, top if any("%" in text for text in texts) else None)  # as ``_entry`` reads ``top``
-        found = cls._made.get(key)
-        if found is None:
-            if len(cls._made) >= 256:
-                cls._made.clear()
-            found = cls._made[key] = cls(g, texts, top)
-        return found
-
-    @property
-    def tuples(self) -> int:
-        return self.arrays[3]
-
-    @property
+    @functools.cached_property
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """``(hands, offsets, weights, tuples)``."""
-        if self._arrays is None:
-            players = [_player_arrays(self.game, e) for e in self.entries]
-            self._arrays = (
-                np.concatenate([h for h, _ in players]),
-                np.array([0, *itertools.accumulate(len(h) for h, _ in players)], np.int64),
-                np.concatenate([w for _, w in players]),
-                math.prod(len(h) for h, _ in players),
-            )
-        return self._arrays
+        players = [_player_arrays(self.game, e) for e in self.entries]
+        return (
+            np.concatenate([h for h, _ in players]),
+            np.array([0, *itertools.accumulate(len(h) for h, _ in players)], np.int64),
+            np.concatenate([w for _, w in players]),
+            math.prod(len(h) for h, _ in players),
+        )
+
+
+def _hands(g: Game, texts: tuple[str, ...], top) -> _Hands:
+    return _read_hands(g, texts, top if any("%" in text for text in texts) else None)  # as ``_entry`` reads ``top``
+
+
+@functools.lru_cache(maxsize=256)
+def _read_hands(g: Game, texts: tuple[str, ...], top) -> _Hands:
+    return _Hands(g, texts, top)
 
 
 class _Cards(NamedTuple):
