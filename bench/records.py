@@ -1,7 +1,7 @@
 """Issue #25, hand records: records per second read, replayed and counted, beside pokerkit.
 
     python bench/records.py [PATHS...] [--rounds 3]
-    python bench/records.py --cli FILE.phhs [--rounds 3]   # issue #45: the CLI end to end, Ray and serial
+    python bench/records.py --cli FILE.phhs [--rounds 3]   # issue #45: the CLI end to end, each backend
 
 Default files: the Pluribus sessions of ``../shared/data/hands/pluribus`` (1,726 six-handed
 no-limit hold'em hands in as many ``.phh`` files). Workloads, each over every hand of the
@@ -164,10 +164,10 @@ def _import_study() -> None:
 
 
 def end_to_end(paths: list[Path], rounds: int) -> int:
-    """``sampyong run records PATHS`` from the shell, each round on the default backend (Ray) and
-    serially, alternating which goes first, a fresh output folder each time (no resume): wall
-    time and records a second, the median and spread of the rounds; the tables of the two
-    backends must be the same bytes. Then where the time goes (``phases``), and the machine's
+    """``sampyong run records PATHS`` from the shell, each round on the default backend (auto),
+    on Ray and serially, the order turned each round, a fresh output folder each time (no
+    resume): wall time and records a second, the median and spread of the rounds; the tables of
+    the three must be the same bytes. Then where the time goes (``phases``), and the machine's
     load averages before and after (the figures are only as quiet as the machine)."""
     import os
     import statistics
@@ -176,10 +176,11 @@ def end_to_end(paths: list[Path], rounds: int) -> int:
 
     before = os.getloadavg()
     hands = sum(len(load_file(f)) for f in record_files(paths))
-    walls: dict[str, list[float]] = {"ray": [], "serial": []}
+    backends = ["default", "ray", "serial"]
+    walls: dict[str, list[float]] = {backend: [] for backend in backends}
     tables = {}
     for round_ in range(rounds):
-        for backend in ("ray", "serial") if round_ % 2 == 0 else ("serial", "ray"):
+        for backend in backends[round_ % 3 :] + backends[: round_ % 3]:
             with tempfile.TemporaryDirectory() as out:
                 start = time.perf_counter()
                 subprocess.run(
@@ -190,8 +191,7 @@ def end_to_end(paths: list[Path], rounds: int) -> int:
                         "run",
                         "records",
                         *map(str, paths),
-                        "--backend",
-                        backend,
+                        *(["--backend", backend] if backend != "default" else []),
                         "--out",
                         out,
                     ],
@@ -201,9 +201,9 @@ def end_to_end(paths: list[Path], rounds: int) -> int:
                 walls[backend].append(time.perf_counter() - start)
                 (run,) = Path(out, "records").iterdir()
                 tables[backend] = {t.name: t.read_bytes() for t in sorted((run / "tables").glob("*.csv"))}
-    same = tables["ray"] == tables["serial"]
+    same = tables["default"] == tables["ray"] == tables["serial"]
     print(
-        f"{hands:,} records; sampyong run records end to end, {rounds} rounds; tables the same on both backends: {same}"
+        f"{hands:,} records; sampyong run records end to end, {rounds} rounds; tables the same on every backend: {same}"
     )
     for backend, times in walls.items():
         rates = [hands / t for t in times]
@@ -224,7 +224,7 @@ def main(argv=None) -> int:
     parser.add_argument("paths", nargs="*", type=Path, default=[PLURIBUS])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
-        "--cli", action="store_true", help="time sampyong run records end to end instead (Ray and serial)"
+        "--cli", action="store_true", help="time sampyong run records end to end instead (each backend)"
     )
     args = parser.parse_args(argv)
     if args.cli:

@@ -3,7 +3,8 @@ run, or from every run of the rulebook at once) and hands each result to the dri
 ``on_result`` callback, in completion order; the driver writes them.
 
 ``SerialBackend`` runs in-process (tests, debugging); ``RayBackend`` runs Ray tasks on an
-embedded local Ray (the default) or on a cluster. ``import ray`` happens only in here.
+embedded local Ray or on a cluster; ``AutoBackend`` (the default) runs in-process until the work
+left would earn an embedded Ray's start back, then on Ray. ``import ray`` happens only in here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -27,6 +29,10 @@ _RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
 QUEUE_AHEAD = 256
 # How often the driver re-reads the cluster's nodes and CPUs while tasks run.
 POLL_SECONDS = 1.0
+# What an embedded Ray costs around its shards on a small machine, in seconds: its start (4.7),
+# its workers' first import of a study (1.1) and its stop (1.4), measured on 2 cores
+# (bench/records.py --cli). A bigger machine starts Ray faster and gains more from it.
+RAY_FIXED_SECONDS = 7.0
 # Times the driver runs a shard again after losing it with its worker or node, once Ray's own
 # retries ran out: a node removed with a long queue on it takes all of them at once.
 RESUBMITS = 3
@@ -243,12 +249,79 @@ class RayBackend:
                 ray.shutdown()
 
 
+def ray_pays(seconds_left: float, cpus: int) -> bool:
+    """Whether an embedded Ray finishes ``seconds_left`` of one core's shard work sooner than this
+    process: its fixed cost plus the work spread over ``cpus``, against the work on one core.
+
+    >>> ray_pays(10.0, 2), ray_pays(20.0, 2), ray_pays(1000.0, 1)
+    (False, True, False)
+    """
+    return RAY_FIXED_SECONDS + seconds_left / cpus < seconds_left
+
+
+class AutoBackend:
+    """This machine, the faster way: shards run in this process, one by one, while the work left
+    is too small to pay for an embedded Ray (``ray_pays``, from the time the shards took so far);
+    once it is not, the rest run on Ray, which stays up for the session's later runs.
+
+    A file of records that reads in seconds never waits for Ray; a long run loses at most its
+    first shard's time on the other cores. The tables do not depend on where shards ran.
+    """
+
+    def __init__(self, cpus: int | None = None):
+        self.cpus = cpus or os.cpu_count() or 1
+        self.ray = RayBackend()
+        self._sessions = 0  # sessions open, nested ones included (a campaign's runs)
+        self._started = False
+
+    @contextlib.contextmanager
+    def session(self):
+        """Keep a Ray that a run started up for the session's later runs; the outermost session
+        stops it."""
+        self._sessions += 1
+        try:
+            yield
+        finally:
+            self._sessions -= 1
+            if self._started and not self._sessions:
+                self._started = False
+                import ray
+
+                ray.shutdown()
+
+    @staticmethod
+    def _ray_is_up() -> bool:
+        return "ray" in sys.modules and sys.modules["ray"].is_initialized()
+
+    def run(self, tasks: Sequence[ShardTask], on_result: OnResult, on_status: OnStatus | None = None) -> None:
+        tasks = list(tasks)
+        done = 0
+        if not self._ray_is_up():
+            began = time.monotonic()
+            while done < len(tasks):
+                task = tasks[done]
+                on_result(task, task.fn(task.config, task.shard))
+                done += 1
+                left = (time.monotonic() - began) / done * (len(tasks) - done)
+                if done < len(tasks) and ray_pays(left, self.cpus):
+                    break
+        if done < len(tasks):
+            if self._sessions and not self._ray_is_up():
+                _, self._started = self.ray._init()
+            self.ray.run(tasks[done:], on_result, on_status)
+
+
 def make_backend(name: str, address: str = "local", workers: int | None = None) -> Backend:
-    """The backend called ``name``: ``serial`` (no Ray options allowed) or ``ray``."""
+    """The backend called ``name``: ``auto`` (Ray when ``address`` or ``workers`` is given),
+    ``serial`` (no Ray options allowed) or ``ray``."""
+    if name == "auto":
+        if address not in ("local", None) or workers is not None:
+            return RayBackend(address=address, workers=workers)
+        return AutoBackend()
     if name == "serial":
         if address not in ("local", None) or workers is not None:
             raise SampyongError("--address and --workers apply to the ray backend, not to --backend serial")
         return SerialBackend()
     if name == "ray":
         return RayBackend(address=address, workers=workers)
-    raise SampyongError(f"unknown backend {name!r}; choose serial or ray")
+    raise SampyongError(f"unknown backend {name!r}; choose auto, ray or serial")

@@ -94,7 +94,13 @@ def jobs() -> None:
 
 
 def _where(
-    backend: Annotated[str, typer.Option(help="ray, or serial to run in this process.")] = "ray",
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="auto: this process while the work left is too small to pay for an embedded Ray's start, "
+            "then Ray (Ray at once with --address or --workers); ray; or serial, all in this process."
+        ),
+    ] = "auto",
     address: Annotated[
         str | None,
         typer.Option(help="Ray: local (an embedded Ray of its own, the default), auto, or HOST:PORT of a cluster."),

@@ -31,9 +31,9 @@ def ranking(game, quiet: bool = True):
 
     def build() -> dict:
         from jobs import ranking as run_and_read
-        from pipeline.backends import RayBackend
+        from pipeline.backends import AutoBackend
 
-        built = run_and_read(rules, RayBackend(), cache_dir() / "runs", quiet=quiet)
+        built = run_and_read(rules, AutoBackend(), cache_dir() / "runs", quiet=quiet)
         return {"percentile": built.percentile, "order": built.order}
 
     saved = cached_arrays(_ranking_file(rules), build)

@@ -153,7 +153,7 @@ def execute(study, config, backend, out, *, resume, quiet, output_options=None) 
 def run(
     job: str,
     *,
-    backend: str = "ray",
+    backend: str = "auto",
     address: str | None = None,
     workers: int | None = None,
     out: str | Path = "outputs",
@@ -166,7 +166,9 @@ def run(
 
     Parameters:
         job: the study's name (``sampyong jobs``).
-        backend: ``ray`` (an embedded Ray, or the cluster at ``address``) or ``serial``.
+        backend: ``auto`` (this process while the work left is too small to pay for an embedded
+            Ray, then Ray; Ray at once with ``address`` or ``workers``), ``ray`` (an embedded Ray,
+            or the cluster at ``address``) or ``serial``.
         address, workers: Ray's ``local``/``auto``/``HOST:PORT``, and at most this many tasks.
         out: the output root; the run lands in ``OUT/JOB/RUN_ID``.
         resume: keep the shards a previous run of the same config finished.

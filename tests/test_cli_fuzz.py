@@ -94,7 +94,7 @@ RUN = command_line(
     flag("--exact"),
     option("--address", st.sampled_from(["local", "auto", "127.0.0.1:1", ""])),
     option("--workers", EXTREME_INTS, st.integers(1, 4)),
-    option("--backend", st.sampled_from(["ray", "serial", "dask"])),
+    option("--backend", st.sampled_from(["auto", "ray", "serial", "dask"])),
     flag("--no-resume"),
     flag("--quiet"),
 )

@@ -5,7 +5,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.backends import RayBackend, SerialBackend
+from pipeline.backends import AutoBackend, RayBackend, SerialBackend
 from pipeline.plan import RunConfig
 from sampyong import cli, runs
 
@@ -78,7 +78,7 @@ def test_run_flags_build_the_config(captured, tmp_path):
 
 
 def test_run_defaults(captured, monkeypatch):
-    """Defaults: pls7, 20M deals, 8 players, seed 0, 1M-deal shards, embedded Ray, outputs/."""
+    """Defaults: pls7, 20M deals, 8 players, seed 0, 1M-deal shards, the auto backend, outputs/."""
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     result = runner.invoke(cli.app, ["run", "showdown"])
     assert result.exit_code == 0, result.output
@@ -86,7 +86,7 @@ def test_run_defaults(captured, monkeypatch):
     assert call["config"] == RunConfig(
         job="showdown", game="pls7", deals=20_000_000, shard_deals=1_000_000, players=8, seed=0
     )
-    assert call["backend"].address == "local" and str(call["out"]) == "outputs"
+    assert isinstance(call["backend"], AutoBackend) and str(call["out"]) == "outputs"
     assert call["resume"] is True
 
 

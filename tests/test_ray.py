@@ -80,3 +80,76 @@ def test_a_shard_lost_with_its_worker_runs_again(ray_session, tmp_path):
 
     with pytest.raises(SampyongError, match="shard 0 was lost 4 times"):
         RayBackend(workers=1, max_retries=0).run([ShardTask(always_dies, "x", ShardSpec(0, 1, 0))], lambda t, r: None)
+
+
+class ShardsOnRay:
+    """A stand-in for the auto backend's Ray: notes the shards handed to it and runs them here."""
+
+    def __init__(self):
+        self.shards: list[int] = []
+
+    def _init(self):
+        return None, False  # nothing started, nothing to stop
+
+    def run(self, tasks, on_result, on_status=None):
+        self.shards += [task.shard.index for task in tasks]
+        SerialBackend().run(tasks, on_result)
+
+
+def test_auto_backend_keeps_work_that_cannot_pay_for_ray_in_process(tmp_path, monkeypatch):
+    """Shards whose total is far below Ray's fixed cost never reach Ray; the tables are serial's."""
+    import pipeline.backends as backends
+
+    monkeypatch.setattr(backends, "RAY_FIXED_SECONDS", 1e9)
+    monkeypatch.setattr(backends.AutoBackend, "_ray_is_up", staticmethod(lambda: False))  # another test's Ray
+    auto = backends.AutoBackend(cpus=2)
+    auto.ray = ShardsOnRay()
+    serial = execute(CONFIG, SerialBackend(), tmp_path / "serial", quiet=True)
+    assert tables(execute(CONFIG, auto, tmp_path / "auto", quiet=True)) == tables(serial)
+    assert auto.ray.shards == []
+
+
+def test_auto_backend_hands_the_shards_left_to_ray_once_it_pays(tmp_path, monkeypatch):
+    """With Ray free of fixed cost and two cores, the first shard runs here and the rest on Ray;
+    on one core Ray never pays. The tables are serial's either way."""
+    import pipeline.backends as backends
+
+    monkeypatch.setattr(backends, "RAY_FIXED_SECONDS", 0.0)
+    monkeypatch.setattr(backends.AutoBackend, "_ray_is_up", staticmethod(lambda: False))  # another test's Ray
+    serial = execute(CONFIG, SerialBackend(), tmp_path / "serial", quiet=True)
+    for cpus, on_ray in ((2, [1, 2, 3]), (1, [])):
+        auto = backends.AutoBackend(cpus=cpus)
+        auto.ray = ShardsOnRay()
+        assert tables(execute(CONFIG, auto, tmp_path / f"auto{cpus}", quiet=True)) == tables(serial)
+        assert auto.ray.shards == on_ray
+
+
+AUTO_ON_A_REAL_RAY = """
+import dataclasses
+import sys
+import pipeline.backends as backends
+from tests.helpers import execute
+from tests.test_ray import CONFIG, tables
+backends.RAY_FIXED_SECONDS = 0.0
+auto = backends.AutoBackend(cpus=2)
+with auto.session():
+    first = execute(CONFIG, auto, sys.argv[1] + "/first", quiet=True)
+    import ray
+    assert ray.is_initialized()
+    second = execute(dataclasses.replace(CONFIG, seed=6), auto, sys.argv[1] + "/second", quiet=True)
+assert not ray.is_initialized()
+print(tables(first) == tables(execute(CONFIG, backends.SerialBackend(), sys.argv[1] + "/serial", quiet=True)))
+"""
+
+
+def test_auto_backend_starts_one_ray_for_its_session_and_stops_it(tmp_path):
+    """In a fresh process (no test's Ray up): the first run starts an embedded Ray, the session's
+    next run uses it, the session's end stops it, and the tables are serial's."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", AUTO_ON_A_REAL_RAY, str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "True"

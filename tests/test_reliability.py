@@ -238,7 +238,8 @@ def test_local_ray_leaves_no_processes(tmp_path):
     env = {**ENV, "RAY_TMPDIR": str(ray_tmp)}
     env.pop("RAY_ADDRESS", None)
     subprocess.run(
-        [*SAMPYONG, "run", "showdown", "--deals", "20000", "--shard-deals", "10000", "--out", str(tmp_path), "--quiet"],
+        [*SAMPYONG, "run", "showdown", "--deals", "20000", "--shard-deals", "10000", "--backend", "ray"]
+        + ["--out", str(tmp_path), "--quiet"],
         cwd=tmp_path,
         env=env,
         check=True,
@@ -258,7 +259,7 @@ def test_worker_killed_mid_shard(undisturbed, tmp_path):
     ray_tmp = Path(tempfile.mkdtemp(prefix="rk", dir="/tmp"))
     env = {**ENV, "RAY_TMPDIR": str(ray_tmp)}
     env.pop("RAY_ADDRESS", None)
-    command = [arg for arg in RUN if arg not in ("--backend", "serial")]
+    command = ["ray" if arg == "serial" else arg for arg in RUN]  # --backend ray: shards on Ray workers
     process = subprocess.Popen(
         [*SAMPYONG, *command, "--out", str(tmp_path)],
         cwd=tmp_path,
