@@ -311,17 +311,17 @@ class AutoBackend:
             self.ray.run(tasks[done:], on_result, on_status)
 
 
-def make_backend(name: str, address: str = "local", workers: int | None = None) -> Backend:
-    """The backend called ``name``: ``auto`` (Ray when ``address`` or ``workers`` is given),
-    ``serial`` (no Ray options allowed) or ``ray``."""
+def make_backend(name: str, address: str | None = None, workers: int | None = None) -> Backend:
+    """The backend called ``name``: ``auto`` (Ray from the start when ``address`` or ``workers``
+    is given), ``ray`` (``address`` defaults to ``local``) or ``serial`` (no Ray options allowed)."""
     if name == "auto":
-        if address not in ("local", None) or workers is not None:
-            return RayBackend(address=address, workers=workers)
+        if address is not None or workers is not None:
+            return RayBackend(address=address or "local", workers=workers)
         return AutoBackend()
     if name == "serial":
         if address not in ("local", None) or workers is not None:
             raise SampyongError("--address and --workers apply to the ray backend, not to --backend serial")
         return SerialBackend()
     if name == "ray":
-        return RayBackend(address=address, workers=workers)
+        return RayBackend(address=address or "local", workers=workers)
     raise SampyongError(f"unknown backend {name!r}; choose auto, ray or serial")

@@ -199,7 +199,7 @@ def run(
         if not 1 <= record <= 1_000_000:
             raise SampyongError(f"--record takes 1 to 1,000,000 hands, not {record}")
         output_options["record"] = record
-    runner = make_backend(backend, "local" if address is None else address, workers)
+    runner = make_backend(backend, address, workers)
     if study is None:  # a campaign: the rule book or the panel
         from jobs import campaigns
 

@@ -97,6 +97,23 @@ def test_serial_backend_flag(captured):
 
 
 @pytest.mark.parametrize(
+    "flags, address, workers",
+    [
+        (["--address", "local"], "local", None),
+        (["--workers", "2"], "local", 2),
+        (["--backend", "ray"], "local", None),
+        (["--backend", "ray", "--address", "auto"], "auto", None),
+    ],
+)
+def test_ray_options_or_backend_ray_mean_ray_from_the_start(captured, flags, address, workers):
+    """The default backend is Ray from the start when --address or --workers is given, and so is --backend ray."""
+    result = runner.invoke(cli.app, ["run", "showdown", *flags])
+    assert result.exit_code == 0, result.output
+    backend = captured[0]["backend"]
+    assert isinstance(backend, RayBackend) and (backend.address, backend.workers) == (address, workers)
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
         (["run", "nosuchjob"], "unknown job"),
