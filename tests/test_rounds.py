@@ -38,6 +38,13 @@ def test_heads_up_the_button_acts_first_preflop_and_the_big_blind_closes():
     assert rounds.next_actor(1, out, stacks, bets, acted_at) == -1  # the round is over
 
 
+def test_live_count_counts_the_seats_still_in_the_hand():
+    """The fast engine settles a hand when one seat is left; folded and mucked seats are out."""
+    assert rounds.live_count([False, True, False]) == 2
+    assert rounds.live_count([True, True, False]) == 1
+    assert rounds_kernels.live_count(np.array([False, False, False, True])) == 3
+
+
 def test_the_largest_blind_or_straddle_acts_last_preflop():
     assert rounds.preflop_opener([1, 2, 0, 0]) == 2
     assert rounds.preflop_opener([1, 2, 4, 0]) == 3  # a straddle
