@@ -24,6 +24,27 @@ def ray_session():
     ray.shutdown()
 
 
+# Files whose tests start Ray, or count its processes across the machine. Under pytest-xdist they
+# all run on one worker, one at a time: no two Rays share the cores and no count sees another's.
+RAY_FILES = {
+    "test_cli_fuzz.py",
+    "test_cli_run.py",
+    "test_cluster.py",
+    "test_light_commands.py",
+    "test_play.py",
+    "test_ray.py",
+    "test_records.py",
+    "test_reliability.py",
+    "test_solve_study.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in RAY_FILES:
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--full-size",

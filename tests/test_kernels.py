@@ -1,6 +1,7 @@
 """Fast kernels against the reference evaluator, and exact 5-card counts (RULES section 9)."""
 
 import itertools
+import multiprocessing
 import zlib
 from concurrent.futures import ProcessPoolExecutor
 
@@ -50,7 +51,9 @@ def _reference_rows(args):
 
 @pytest.fixture(scope="module")
 def pool():
-    with ProcessPoolExecutor(2) as executor:
+    # Spawned, not forked: a forked worker inherits the coverage tracer of a `--cov` run and traces
+    # every line of the reference for data it never saves.
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as executor:
         yield executor
 
 

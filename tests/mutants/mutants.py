@@ -303,7 +303,7 @@ def cmd_test(args) -> int:
             continue
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-p", "no:randomly", "-q", *files],
+            [sys.executable, "-m", "pytest", "-n", "0", "-x", "-p", "no:randomly", "-q", *files],
             cwd=src,
             env=env,
             stdout=subprocess.PIPE,
@@ -360,6 +360,8 @@ def coverage_map(work: Path, module: str, stages: list[list[str]]) -> None:
             sys.executable,
             "-m",
             "pytest",
+            "-n",
+            "0",  # one process: a context per test, and the map's tests in their stages' order
             "-p",
             "no:randomly",
             "-q",
