@@ -17,13 +17,32 @@ from pathlib import Path
 TASK_TITLE = b"ray::_run_shard_task"
 
 
-def running_shard_tasks() -> int:
-    """Processes of this machine running a shard task now (Ray titles a busy worker by its task)."""
+def _parent(pid: int) -> int:
+    """The parent of ``pid`` (0 once it is gone): field 4 of /proc/<pid>/stat, after the name."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _descends_from(pid: int, root: int) -> bool:
+    while pid > 1:
+        if pid == root:
+            return True
+        pid = _parent(pid)
+    return False
+
+
+def running_shard_tasks(root: int | None = None) -> int:
+    """Processes running a shard task now (Ray titles a busy worker by its task) that descend from
+    ``root`` (this process by default): the workers of this test's Ray or cluster, whose raylets
+    this process started, and not those of a Ray another test runs at the same time."""
+    root = os.getpid() if root is None else root
     count = 0
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
-                if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(TASK_TITLE):
+                if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(TASK_TITLE) and _descends_from(int(pid), root):
                     count += 1
             except OSError:
                 continue
