@@ -172,6 +172,17 @@ def test_pots_list_the_antes_own_pot_first_then_each_layer_smallest_first():
     assert hand.pots(collected=True) == [(20, (0, 1, 2, 3))]
 
 
+def test_collected_pots_keep_the_earlier_streets_chips_and_leave_this_streets_bet_out():
+    """After three calls of 2 preflop, a flop bet of 4 is not yet collected: the collected pot is
+    the 6 of the streets before, contested by all three; the pots as they stand add the 4."""
+    hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100, 100], blinds=[1, 2, 0])
+    play(hand, "c", "c", "c")
+    hand.deal_board("3c 2d Kc")
+    play(hand, 4)
+    assert hand.pots(collected=True) == [(6, (0, 1, 2))]
+    assert sum(chips for chips, _ in hand.pots()) == 10
+
+
 def test_illegal_actions_name_the_rule():
     """Folding when a check is free, raising below the minimum, and acting when nobody is to act are refused."""
     hand = Hand(HOLDEM, NO_LIMIT, stacks=[100, 100], blinds=[1, 2])
