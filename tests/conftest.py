@@ -45,12 +45,53 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("ray"))
 
 
+# CI traces the default run for its coverage figure (pytest-cov). Tests marked ``untraced`` run
+# without the tracer, fixtures included: each checks a long loop against a peer (pokerkit, eval7,
+# scipy) or a brute-force reference, thousands of times over lines that smaller tests reach too.
+# Traced, Python code runs about three times slower, a peer's as well though its lines are not
+# measured. Not under ``--cov-context`` (tests/mutants: which tests run each line is the point).
+def _untraced(item):
+    controller = getattr(item.config.pluginmanager.getplugin("_cov"), "cov_controller", None)
+    pause = (
+        getattr(controller, "cov", None) is not None
+        and item.get_closest_marker("untraced") is not None
+        and not item.config.getoption("cov_context", None)
+    )
+    if pause:
+        controller.pause()
+    try:
+        yield
+    finally:
+        if pause:
+            controller.resume()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from _untraced(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield from _untraced(item)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--full-size",
         action="store_true",
         help="run the slow tests at their full size (default: their CI size, same checks on fewer hands)",
     )
+
+
+@pytest.fixture(scope="session")
+def pokerkit_records(tmp_path_factory):
+    """3,000 random hands written by pokerkit (``tests.pokerkit_records``), played once per session
+    for every xdist worker (their temporary folders share a parent)."""
+    from tests.pokerkit_records import shared_records
+
+    root = tmp_path_factory.getbasetemp()
+    return shared_records(root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root, seed=1, hands=3000)
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,14 @@ writer under the code ``PO/8`` (the code ``replay`` reads for it).
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import json
+import multiprocessing
 import random
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pokerkit
 from pokerkit import Automation, HandHistory, Mode
@@ -93,9 +99,27 @@ def random_hand(code: str, rng: random.Random) -> str:
     return Writer.from_game_state(game, state, finishing_stacks=list(state.stacks)).dumps()
 
 
-@functools.cache
 def random_records(seed: int, hands: int, codes=("NT", "PO", "PO/8")) -> tuple[str, ...]:
-    """``hands`` pokerkit-written records, the codes in turn, from ``random.Random(seed)``.
-    Remembered: two test modules read the same 3,000 (pokerkit takes 45 s to play them)."""
+    """``hands`` pokerkit-written records, the codes in turn, from ``random.Random(seed)``."""
     rng = random.Random(seed)
-    return tuple(random_hand(codes[i % len(codes)], rng) for i in range(hands))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return tuple(random_hand(codes[i % len(codes)], rng) for i in range(hands))
+
+
+@functools.cache
+def shared_records(folder: Path, seed: int, hands: int) -> tuple[str, ...]:
+    """``random_records(seed, hands)`` played once per test session and kept in ``folder`` (one
+    folder for every pytest-xdist worker): two test modules read the same 3,000, which pokerkit
+    takes 45 s to play. They are played in a spawned process, where CI's coverage tracer does not
+    run: traced, pokerkit's play takes three times as long and measures none of our lines."""
+    path = folder / f"pokerkit-records-{seed}-{hands}.json"
+    with open(folder / f"{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits for the first one's file
+        if not path.exists():
+            with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                texts = pool.submit(random_records, seed, hands).result()
+            part = path.with_suffix(".part")
+            part.write_text(json.dumps(texts))
+            part.replace(path)
+    return tuple(json.loads(path.read_text()))

@@ -251,6 +251,7 @@ def _check_against_reference(game_name, knobs, deals, seed, monkeypatch, tmp_pat
         ("plo8", {}, 500),  # exactly two hole cards, 8-or-better low
     ],
 )
+@pytest.mark.untraced
 def test_tables_equal_a_reference_brute_force(game_name, knobs, deals, monkeypatch, tmp_path):
     """Every column of both tables of a run in two unequal shards (draws: draw, outs, spots,
     share, equity and its spot-to-spot SE, high_win; draw_types: draw, spots, share, mean_outs,

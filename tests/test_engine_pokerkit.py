@@ -397,6 +397,7 @@ def check_tally(tally: Tally, code: str, hands: int) -> None:
 # --- random hands ----------------------------------------------------------------------------
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("code", ["NT", "PO"])
 def test_random_hands_agree_with_pokerkit(code):
     """1,000 random hands: every decision's options and every finishing stack agree with pokerkit, but for the counted known pokerkit departures."""

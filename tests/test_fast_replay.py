@@ -17,7 +17,6 @@ from __future__ import annotations
 import collections
 import copy
 import random
-import warnings
 from decimal import Decimal
 from pathlib import Path
 
@@ -99,15 +98,11 @@ def test_the_real_records_replay_alike():
     )
 
 
-def test_pokerkit_records_replay_alike():
+@pytest.mark.untraced
+def test_pokerkit_records_replay_alike(pokerkit_records):
     """3,000 random hands written by pokerkit (NT, PO, PO/8, antes, short stacks): plain matches are
     the kernel's, every departure (no-choice check, short wager, pokerkit's pots) the reference's."""
-    from tests.pokerkit_records import random_records
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        texts = random_records(seed=1, hands=3000)  # the hands test_records_elsewhere reads
-    counts = agree([r for text in texts for r in phh.loads(text)])
+    counts = agree([r for text in pokerkit_records for r in phh.loads(text)])
     assert counts["match"] > 2500 and counts["departure"] > 20 and counts["showdown"] > 2000, counts
 
 
@@ -157,6 +152,7 @@ def ours():
     return [phh.loads(random_legal_record(rng))[0] for _ in range(1500)]
 
 
+@pytest.mark.untraced
 def test_random_legal_records_replay_alike(ours):
     """1,500 random-legal hands of every preset and structure (antes, straddles, all-ins for less,
     side pots, hi-lo splits, hidden cards): every one a plain match the kernel takes, figures alike."""
@@ -199,6 +195,7 @@ def broken(record: phh.Record, rng: random.Random) -> phh.Record:
     return phh.Record(fields, record.path, record.index)
 
 
+@pytest.mark.untraced
 def test_broken_records_are_the_references_to_judge(ours):
     """Each of those records broken one change at a time (an amount, a seat, a card, an action
     dropped, swapped or repeated, a muck or show slipped in, a finishing stack, a negative minimum
@@ -241,6 +238,7 @@ SPELLINGS = (
 )
 
 
+@pytest.mark.untraced
 def test_other_spellings_are_the_references_to_read(ours):
     """The random-legal records with one action spelt otherwise (spaces, a comment, p01, lower-case
     cards, 10 for T, two spaces, a word too many): the kernel calls a match only what the

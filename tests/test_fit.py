@@ -379,6 +379,7 @@ def test_fit_from_the_command_line_prints_the_policy_and_writes_the_report(tmp_p
     )
 
 
+@pytest.mark.untraced
 def test_fit_by_position_finds_each_seats_preflop_play(tmp_path):
     """Records of a table of different players (tight, loose, regular, station, regular, tight),
     fitted by position: every seat's fitted VPIP and PFR are within 1.5 points of that seat's in

@@ -278,6 +278,7 @@ def _check_exact(tables, g, expected, classes=None):
     assert values == sorted(values, reverse=True)
 
 
+@pytest.mark.untraced
 def test_holdem_exact_columns_equal_eval7_over_every_board_of_three_classes(tmp_path, monkeypatch):
     """With the board classes cut to three (a monotone, a two-tone and a rainbow paired board),
     every column of grid and grid_by_equity (class, example, combos, win, tie, lose,
@@ -349,6 +350,7 @@ def test_hilo_exact_columns_equal_the_reference(tmp_path, monkeypatch):
     _check_exact(tables, g, expected)
 
 
+@pytest.mark.untraced
 def test_pls7_exact_columns_equal_the_reference_on_one_board(tmp_path, monkeypatch):
     """PLS7 on one board class: win, tie, lose, equity_high and equity_hilo of 80 sampled
     classes (every hand of each against all 16,215 - overlap hands) equal the reference's

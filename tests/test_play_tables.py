@@ -328,6 +328,7 @@ CASES = {
 }
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("case", CASES)
 def test_every_play_table_equals_a_recount_of_the_reference_engine(case, policy_file, tmp_path):
     """Every column of streets, showdown, positions, classes, pots, compare and rulebook equals

@@ -29,7 +29,7 @@ from engine.hand import Hand  # noqa: E402
 from engine.player import play_hand  # noqa: E402
 from engine.policy import Policy, Random  # noqa: E402
 from evaluator.games import game  # noqa: E402
-from tests.pokerkit_records import Writer, random_records  # noqa: E402
+from tests.pokerkit_records import Writer  # noqa: E402
 
 RANDOM_LEGAL = Policy(
     "random-legal",
@@ -54,12 +54,11 @@ def pokerkit_stacks(text: str, variant: str) -> list:
 
 
 @pytest.fixture(scope="module")
-def pokerkit_hands():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return random_records(seed=1, hands=3000)
+def pokerkit_hands(pokerkit_records):
+    return pokerkit_records
 
 
+@pytest.mark.untraced
 def test_three_thousand_pokerkit_hands_all_match_each_departure_counted(pokerkit_hands):
     """3,000 random-action hands written by pokerkit (NT, PO, pot-limit Omaha hi-lo, 2-6 seats, uneven stacks) all replay as match; the departures are counted by kind in the summary, and every kind occurs."""
     results = [replay_text(text) for text in pokerkit_hands]
@@ -82,6 +81,7 @@ def test_three_thousand_pokerkit_hands_all_match_each_departure_counted(pokerkit
             assert r.hand.finishing_stacks != [int(s) for s in r.expected]  # and the rule book pays otherwise
 
 
+@pytest.mark.untraced
 def test_the_rule_book_settlement_model_is_the_engines(pokerkit_hands):
     """``departures.settle`` with no departure pays every showdown of the 3,000 hands exactly as the engine does (the model is the rule book's but for the departures it names)."""
     showdowns = 0
@@ -220,6 +220,7 @@ def uncallable_raise(hand: Hand) -> bool:
     return False
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("code,name,betting", [("NT", "holdem", NO_LIMIT), ("PO", "plo", POT_LIMIT)])
 def test_our_random_legal_records_replay_in_pokerkit(code, name, betting):
     """1,000 random-legal hands (2-6 seats, stacks of 1 to 60 big blinds) written by `dumps` all replay in pokerkit to their recorded stacks (showdowns included), but those with an uncallable raise, which pokerkit refuses."""

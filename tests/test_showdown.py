@@ -110,6 +110,7 @@ def test_kernel_counts_equal_plain_python(name):
     assert (per_category[2:, 4].sum(axis=1) == 1500).all()  # one winning category per deal
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name, low", [("pls7", None), ("pls7", "8"), ("plo8", None)])
 def test_hilo_split_equals_a_brute_force(name, low):
     """hilo_split, counted per deal by the kernel, equals a brute force over 3,000 deals of 4

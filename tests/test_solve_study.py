@@ -242,6 +242,7 @@ def test_bad_sweeps_are_one_line_errors(changes, message):
         STUDIES["solve"].validate(config_of(**changes))
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name, board", [("holdem", "Ks 7d 8c 9h"), ("pls7", "Ks 7d 8c 9h")])
 def test_range_rules_pick_the_hands_the_reference_evaluator_names(name, board):
     """made:three_of_a_kind and draw:straight against the reference evaluator, hand by hand

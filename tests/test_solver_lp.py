@@ -255,6 +255,7 @@ def check_prices(form: SequenceForm, solution) -> None:
     assert x @ form.A @ y == pytest.approx(solution.ev("oop"), abs=1e-6 * solution.tree.pot)
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name", SPOTS)
 def test_lp_value_equals_the_solved_value(name):
     kwargs, iterations = SPOTS[name]
@@ -273,6 +274,7 @@ def test_lp_value_equals_the_solved_value(name):
     assert abs(value - solution.ev("oop")) < 1e-4 * pot
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name", SPOTS)
 def test_lp_value_lies_between_unsolved_best_responses(name):
     kwargs, _ = SPOTS[name]

@@ -53,6 +53,7 @@ def _counted(g, hole, board) -> float:
     return total / count
 
 
+@pytest.mark.untraced
 def test_strength_against_any_hand_counts_every_deal():
     g = game("holdem")
     board = tuple(parse_cards("Qs Jh 2h 8d 3c"))

@@ -157,6 +157,7 @@ TABLES = {
 }
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name", TABLES)
 def test_random_hands_replay(tmp_path, name):
     """Hands played by seat keys and bots with random legal actions are written once each, in order,

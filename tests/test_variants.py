@@ -203,6 +203,7 @@ def _knobs(g):
     }
 
 
+@pytest.mark.untraced
 def test_rates_equal_a_reference_brute_force(brute):
     """Every column of the variants table for k = 2..5 equals the reference over the same deals:
     the knobs (from games.py), deals, each rate (hi_chop, low_exists, low_tie over the deals with
@@ -223,6 +224,7 @@ def test_rates_equal_a_reference_brute_force(brute):
             assert row[f"{field}_se"] == (None if se is None else pytest.approx(se, abs=1e-12)), where
 
 
+@pytest.mark.untraced
 def test_categories_equal_a_reference_brute_force(brute):
     """Every variant's per-hand best and present shares, with standard errors from the per-deal
     counts (the k hands of a deal share a board), and the winning category's share of deals with
