@@ -15,7 +15,6 @@ writer under the code ``PO/8`` (the code ``replay`` reads for it).
 from __future__ import annotations
 
 import fcntl
-import functools
 import json
 import multiprocessing
 import random
@@ -107,7 +106,6 @@ def random_records(seed: int, hands: int, codes=("NT", "PO", "PO/8")) -> tuple[s
         return tuple(random_hand(codes[i % len(codes)], rng) for i in range(hands))
 
 
-@functools.cache
 def shared_records(folder: Path, seed: int, hands: int) -> tuple[str, ...]:
     """``random_records(seed, hands)`` played once per test session and kept in ``folder`` (one
     folder for every pytest-xdist worker): two test modules read the same 3,000, which pokerkit

@@ -45,6 +45,7 @@ def test_board_class_count():
     assert len(iso_classes(5)[2]) == 134459
 
 
+@pytest.mark.untraced
 def test_class_names_are_unique_per_class():
     """Every 3-card class has its own name and every member maps to it."""
     hands, class_of, class_size = iso_classes(3)

@@ -50,6 +50,7 @@ def _small_deck_plan(config):
     ]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name, ranking", [("pls7", None), ("holdem", None), ("pls7", "both")])
 def test_small_deck_equals_brute_force(name, ranking, tmp_path, monkeypatch):
     """Run on a random 14-card deck (one shard per lowest card, summed by the pipeline), every

@@ -99,6 +99,7 @@ def _unseen(*texts):
     return [c for c in range(52) if c not in seen]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     "game_name, hands, board, dead",
     [
@@ -124,6 +125,7 @@ def test_exact_equals_a_reference_brute_force(game_name, hands, board, dead):
         assert got["equity_se"] == 0
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     "game_name, hero, board, dead",
     [

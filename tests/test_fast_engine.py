@@ -126,6 +126,7 @@ def compare(name, betting, seats, hands, seed, policies=None, stacks=None, perce
     return fast
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     "name, betting, seats, hands",
     [
@@ -171,6 +172,7 @@ BY_STREET = [  # bluffs, and thresholds that differ by street (None: the street 
 ]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name, betting", [("holdem", NO_LIMIT), ("pls7", POT_LIMIT)])
 def test_bluffs_and_thresholds_by_street_agree_hand_by_hand(name, betting):
     """Policies that bluff (``postflop.bluff``: bet with the weakest hands when no one has bet) and
@@ -206,6 +208,7 @@ def test_short_and_uneven_stacks_side_pots_agree():
 STRUCTURES = {"NL": NO_LIMIT, "PL": POT_LIMIT, "FL": FIXED_LIMIT, "FL uncapped": fixed_limit(max_bets=None)}
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("structure", STRUCTURES)
 @pytest.mark.parametrize("name", ["pls7", "holdem", "plo8", "plo", "pls7-2", "plo5-8"])
 def test_random_legal_play_agrees_in_every_game_and_structure(name, structure):
@@ -258,6 +261,7 @@ RANGES_TABLE = [
 ]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     "name, betting, seats",
     [
@@ -304,8 +308,8 @@ def test_a_ranges_policy_without_a_ranking_is_refused():
     "name, betting", [("pls7", POT_LIMIT), ("holdem", NO_LIMIT), ("plo8", POT_LIMIT), ("plo", POT_LIMIT)]
 )
 def test_fast_engine_equals_the_reference_on_many_hands(name, betting, ci_size):
-    """100,000 six-handed hands per game with mixed policies (CI: 10,000): the engines agree hand by hand."""
-    compare(name, betting, 6, ci_size(full=100_000, ci=10_000), seed=2026)
+    """100,000 six-handed hands per game with mixed policies (CI: 5,000): the engines agree hand by hand."""
+    compare(name, betting, 6, ci_size(full=100_000, ci=5_000), seed=2026)
 
 
 def agree(name, betting, seats, hands, seed, policies, stacks, blinds):

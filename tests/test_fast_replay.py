@@ -202,8 +202,8 @@ def test_broken_records_are_the_references_to_judge(ours):
     bet, stack, blind or ante): the kernel calls a match only what the reference does, and takes all
     but a few of the reference's plain matches (a muck while betting may go on is the reference's)."""
     rng = random.Random(11)
-    counts = agree([broken(record, rng) for record in ours for _ in range(4)], every=False)
-    assert counts["illegal"] > 500 and counts["differ"] > 200 and counts["match"] - 20 < counts["taken"], counts
+    counts = agree([broken(record, rng) for record in ours for _ in range(2)], every=False)
+    assert counts["illegal"] > 250 and counts["differ"] > 100 and counts["match"] - 10 < counts["taken"], counts
 
 
 def in_hundredths(record: phh.Record) -> phh.Record:

@@ -440,9 +440,10 @@ def test_the_pluribus_fit_lands_from_every_start(ci_size):
     the records on the flop seen, showdowns, VPIP and PFR and within 0.1 players at the flop, on
     fresh deals, and the fits agree with each other within the same tolerances (``--full-size``:
     about 12 minutes on two cores). At CI size, the search from station alone (the start farthest
-    from the records; its search is the same as in the full fit: about 4 minutes)."""
+    from the records) with 1,000 trials instead of the default 2,400: about 2 minutes. It lands on
+    these five figures; the river's aggression, which the done-when leaves out, needs the rest."""
     full = ci_size(full=1, ci=0)
-    fitted = sy.fit(HANDS / "pluribus", start=None if full else "station")
+    fitted = sy.fit(HANDS / "pluribus", start=None if full else "station", trials=2400 if full else 1000)
     assert len(fitted.fitted.searches) == (4 if full else 1)
     for search in fitted.fitted.searches:
         assert fitted.fitted.within(search.start, DONE_WHEN), (search.start, fitted.report())

@@ -111,6 +111,7 @@ def small_run(tmp_path_factory):
         yield run_dir
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("text", [AAKK_DS, "Ks Qh 7d 5c", "2s 3h 7d 8c"])
 def test_plo_equity_agrees_with_eval7(iso4, text):
     """A PLO class's sampled equity agrees within 4 SE with eval7's on 10,000 independent numpy deals."""
@@ -127,6 +128,7 @@ def test_sanity_anchors(iso4):
     assert 0.07 < sampled(PLO, iso4, "2s 2h 2d 2c")[0] < 0.12
 
 
+@pytest.mark.untraced
 def test_plo8_is_hi_lo_and_plo_high_only(iso4):
     """A23K double-suited in PLO8 gets its hi-lo share (as the reference rule book splits the pot,
     1,200 deals), in PLO its high share, and the two differ by more than 5 points."""
@@ -140,6 +142,7 @@ def test_plo8_is_hi_lo_and_plo_high_only(iso4):
     assert plo8 - plo > 0.05  # more than the 4-SE tolerances above: high-only would fail there
 
 
+@pytest.mark.untraced
 def test_order_puts_aakk_top_and_trash_bottom(small_run):
     """AAKK double-suited is in PLO's top 0.1 % of hands and 2-3-4-8 rainbow is not in the top half."""
     ranking = ranking_from(PLO, [read_tables(small_run)])
@@ -148,6 +151,7 @@ def test_order_puts_aakk_top_and_trash_bottom(small_run):
     assert ranking(parse_cards(AAKK_DS)) < 0.001 < 0.5 < ranking(parse_cards(TRASH))
 
 
+@pytest.mark.untraced
 def test_every_hand_once(small_run):
     """Each of the 270,725 four-card hands is in exactly one of the 16,432 classes, every class
     has a strength in [0, 1] with its standard error, and the top 100 % is every hand."""

@@ -256,6 +256,7 @@ _toml_scalars = (
 _toml_values = st.recursive(_toml_scalars, lambda inner: st.lists(inner, max_size=4), max_leaves=10)
 
 
+@pytest.mark.untraced
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(_toml_keys, _toml_values, max_size=6), st.booleans())
 def test_fast_reading_equals_the_standard_library_on_any_toml(fields, sectioned):

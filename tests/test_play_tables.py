@@ -322,9 +322,9 @@ def policy_file(tmp_path_factory):
 
 
 CASES = {
-    "holdem NL, built-ins and random-legal, 30bb": ("holdem", "30bb", "{r},regular,loose,{r},pro-like,tight", 400),
-    "pls7 PL hi-lo, built-ins and random-legal, 25bb": ("pls7", "25bb", "{r},regular,loose,{r},tight,station", 500),
-    "pls7 PL hi-lo, random-legal only (no ranking read), 20bb": ("pls7", "20bb", "{r},{r},{r},{r},{r},{r}", 300),
+    "holdem NL, built-ins and random-legal, 30bb": ("holdem", "30bb", "{r},regular,loose,{r},pro-like,tight", 200),
+    "pls7 PL hi-lo, built-ins and random-legal, 25bb": ("pls7", "25bb", "{r},regular,loose,{r},tight,station", 250),
+    "pls7 PL hi-lo, random-legal only (no ranking read), 20bb": ("pls7", "20bb", "{r},{r},{r},{r},{r},{r}", 150),
 }
 
 

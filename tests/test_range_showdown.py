@@ -185,6 +185,7 @@ FIXED_CASES = [
 ]
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("game_name, hands, board, live", FIXED_CASES)
 @pytest.mark.parametrize("knobs", [{}, {"ranking": "both"}, {"low": 8}])
 def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, board, live, knobs):
@@ -208,6 +209,7 @@ def test_fixed_hands_counted_by_ranks_equal_a_brute_force(game_name, hands, boar
             assert have[field] == pytest.approx(value, abs=1e-12), (hands, field)
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     "game_name, texts, board, dead",
     [

@@ -223,10 +223,10 @@ def uncallable_raise(hand: Hand) -> bool:
 @pytest.mark.untraced
 @pytest.mark.parametrize("code,name,betting", [("NT", "holdem", NO_LIMIT), ("PO", "plo", POT_LIMIT)])
 def test_our_random_legal_records_replay_in_pokerkit(code, name, betting):
-    """1,000 random-legal hands (2-6 seats, stacks of 1 to 60 big blinds) written by `dumps` all replay in pokerkit to their recorded stacks (showdowns included), but those with an uncallable raise, which pokerkit refuses."""
+    """500 random-legal hands (2-6 seats, stacks of 1 to 60 big blinds) written by `dumps` all replay in pokerkit to their recorded stacks (showdowns included), but those with an uncallable raise, which pokerkit refuses."""
     rules = game(name)
     counts = collections.Counter()
-    for number in range(1000):
+    for number in range(500):
         rng = random.Random(f"{code}:{number}")
         n = rng.randint(2, 6)
         stacks = [rng.randint(1, 120) for _ in range(n)]
@@ -251,7 +251,7 @@ def test_our_random_legal_records_replay_in_pokerkit(code, name, betting):
             continue
         assert reached == hand.finishing_stacks, text
         counts["showdown" if len(hand.live) > 1 else "folded"] += 1
-    assert counts["showdown"] > 300 and counts["folded"] > 100 and counts["uncallable raise"] < 60, counts
+    assert counts["showdown"] > 150 and counts["folded"] > 50 and counts["uncallable raise"] < 30, counts
 
 
 @pytest.fixture(scope="module")

@@ -205,10 +205,11 @@ def test_driver_killed_mid_run_resumes_identically(undisturbed, tmp_path):
 
 
 @pytest.mark.slow
-def test_ten_random_driver_kills(undisturbed, tmp_path):
-    """Ten kills after a random number of shards: none lost or counted twice, tables bit-identical each time."""
+def test_random_driver_kills(undisturbed, tmp_path, ci_size):
+    """Ten kills (CI: three) after a random number of shards: none lost or counted twice, tables
+    bit-identical each time."""
     rng = random.Random(7)
-    for attempt in range(10):
+    for attempt in range(ci_size(full=10, ci=3)):
         out = tmp_path / str(attempt)
         out.mkdir()
         run_dir, kept = _kill_and_resume(out, after_shards=rng.randint(1, SHARDS - 2))

@@ -3,6 +3,7 @@ compiled selves (``engine.rounds_kernels``) giving the same answers and the same
 on random states, over numpy arrays; the plain functions over lists as over arrays."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -166,6 +167,7 @@ def same(compiled, plain_arrays, plain_lists):
         assert a.tolist() == b.tolist() == c
 
 
+@pytest.mark.untraced
 @settings(max_examples=300, deadline=None)
 @given(states(), st.data())
 def test_compiled_rules_give_the_plain_rules_answers(state, data):

@@ -87,13 +87,14 @@ def _plain_counts(g, hole, board, players):
     return summary, per_category
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name", ["pls7", "plo8"])
 def test_kernel_counts_equal_plain_python(name):
-    """On 1,500 deals of 5 hands the numba counts (rates, and the per-deal category counts and
+    """On 800 deals of 5 hands the numba counts (rates, and the per-deal category counts and
     their squares behind the standard errors) equal a plain count from the reference."""
     g = game(name)
     players = 5
-    cards = deal_cards(np.random.default_rng(1), 1500, players * g.hole_cards + 5)
+    cards = deal_cards(np.random.default_rng(1), 800, players * g.hole_cards + 5)
     hole, board = split_deal(cards, players, g.hole_cards)
     from evaluator.fast import FastEvaluator
 
@@ -107,19 +108,19 @@ def test_kernel_counts_equal_plain_python(name):
     plain_summary, plain_per_category = _plain_counts(g, hole, board, players)
     assert np.array_equal(summary, plain_summary)
     assert np.array_equal(per_category, plain_per_category)
-    assert (per_category[2:, 4].sum(axis=1) == 1500).all()  # one winning category per deal
+    assert (per_category[2:, 4].sum(axis=1) == 800).all()  # one winning category per deal
 
 
 @pytest.mark.untraced
 @pytest.mark.parametrize("name, low", [("pls7", None), ("pls7", "8"), ("plo8", None)])
 def test_hilo_split_equals_a_brute_force(name, low):
-    """hilo_split, counted per deal by the kernel, equals a brute force over 3,000 deals of 4
+    """hilo_split, counted per deal by the kernel, equals a brute force over 1,500 deals of 4
     hands with the reference evaluator: a low exists and the players sharing the low half are
     not exactly those sharing the high half. Deal by deal, 1 - scoop = hilo_split + pure high
     chops (high tied, the low if any shared by the same players), and (1 - scoop) - hi_chop
     falls short of hilo_split by the deals with a tied high and a low going to others."""
     g = game(name).variant(low=low) if low else game(name)
-    players, deals = 4, 3000
+    players, deals = 4, 1500
     cards = deal_cards(np.random.default_rng(5), deals, players * g.hole_cards + 5)
     hole, board = split_deal(cards, players, g.hole_cards)
     from evaluator.fast import FastEvaluator
@@ -282,6 +283,7 @@ def brute_run(request, tmp_path_factory):
     return run_dir, config, g, per_deal
 
 
+@pytest.mark.untraced
 def test_summary_columns_equal_the_reference_end_to_end(brute_run):
     """Every column of summary.parquet (game, players, deals, each rate and its binomial SE per
     deal; low_tie over the deals with a low) equals a count over the run's own deals by the

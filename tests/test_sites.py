@@ -41,6 +41,7 @@ def _site_of(result) -> str:
     return Path(result.path).relative_to(DATA).parts[1]
 
 
+@pytest.mark.untraced
 @needs_data
 def test_every_hand_of_the_shared_folder_converts_and_replays_or_is_skipped_with_a_reason(folder):
     assert folder.files and folder.converted > 1500
@@ -87,6 +88,7 @@ def test_every_site_converts_at_the_measured_rates(folder):
     assert [Path(p).name for p in folder.unread] == ["NLHE-9max-STT-USD-8.30-201211.step.txt"]
 
 
+@pytest.mark.untraced
 @needs_data
 def test_every_hi_lo_hand_converts_or_has_a_stated_reason(folder):
     """The hi-lo hands (PLO8, fixed-limit Omaha hi-lo, 5-card PLO8) convert but three, each for its
@@ -188,6 +190,7 @@ def test_replay_reads_site_files_directly(tmp_path):
 POKERKIT_CODES = ("NT", "FT", "PO", "FO/8")
 
 
+@pytest.mark.untraced
 @needs_data
 def test_pokerkit_reads_the_written_records_to_the_sites_stacks(folder):
     """pokerkit 0.7.7 replays the converted hands of the variants it plays (NT, FT, PO, FO/8) from

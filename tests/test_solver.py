@@ -259,6 +259,7 @@ def test_the_readme_spot_gives_the_readme_figures(tmp_path):
     assert "| high card, low | 8.1 % | 32.7 % | 47.7 % | 19.6 % |" in (tmp_path / "spot" / "report.md").read_text()
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("spot", SPOTS, ids=[f"{s[0]}-{len(s[1].split())}" for s in SPOTS])
 def test_how_the_spot_plays_equals_the_reference_walk(spot):
     """Node probabilities and tied showdowns equal a walk pair by pair and card by card, under
@@ -308,6 +309,7 @@ def test_how_the_spot_plays_equals_the_reference_walk(spot):
 TIES = ("holdem", "Qs Jh 2h 8d 3c", "AhKc,AcKd,7c7d,9s9h,Kh2c", "AdKh,AsKs,6c6d,Th9c,Qc3d", "75%", "")  # AK against AK
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("spot", SPOTS[:2] + SPOTS[3:4] + [TIES], ids=["holdem-5", "holdem-4", "pls7-5", "ties"])
 def test_the_play_given_some_hands_is_the_reference_walk_over_those_pairs(spot):
     """``only``: the node probabilities and chops of the pairs in which each player holds a kept

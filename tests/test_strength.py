@@ -245,6 +245,7 @@ def _range_draws(g, cards, keys, requests, caps, ranking, samples, opponents, ch
     return hole, board
 
 
+@pytest.mark.untraced
 def test_range_samples_hold_hands_in_their_ranges_and_never_a_card_twice():
     """Every sampled opponent hand is under its own cap, no card appears twice in a sample, and
     the seat's cards and the known board are the deal's (also compiled with bounds checks)."""

@@ -198,9 +198,9 @@ def test_random_hands_replay(tmp_path, name):
 
 @pytest.mark.slow
 def test_thousand_hands_replay(tmp_path, ci_size):
-    """A thousand six-handed PLS7 hands (CI: 300) by seat keys and bots all replay, and no seat
+    """A thousand six-handed PLS7 hands (CI: 150) by seat keys and bots all replay, and no seat
     ever sees another's unshown cards."""
-    hands = ci_size(full=1000, ci=300)
+    hands = ci_size(full=1000, ci=150)
     client = TestClient(create_app(tmp_path, POLICIES))
     made = client.post("/api/tables", json=TABLES["pls7"]).json()
     play_through_api(client, made, hands, random.Random(1000))

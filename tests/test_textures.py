@@ -213,6 +213,7 @@ def _binomial(successes, trials):
     return p, math.sqrt(p * (1 - p) / trials)
 
 
+@pytest.mark.untraced
 @pytest.mark.parametrize("name, players, deals", [("pls7", 6, 400), ("plo8", 4, 300)])
 def test_job_tables_equal_the_reference(name, players, deals, tmp_path):
     """On a run in two unequal shards, every column of both tables equals a count over its own

@@ -247,6 +247,7 @@ def test_categories_equal_a_reference_brute_force(brute):
             assert row[f"{field}_se"] == pytest.approx(se, abs=1e-12), (row["variant"], k, c, field)
 
 
+@pytest.mark.untraced
 def test_deltas_equal_paired_differences_by_brute_force(brute):
     """Each variant's differences from the base (deltas: hi_chop, low_exists, scoop, quartered;
     win_deltas: the winning category) and their paired standard errors equal the mean and
