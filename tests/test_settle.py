@@ -403,3 +403,15 @@ def test_settle_pots_pays_what_the_reference_pays():
         )
     ]
     assert not settle_pots(np.array([10, 10]), np.array([True, True]), 0, highs[:2], lows[:2], 1)[1]
+
+
+def test_the_referee_takes_pots_up_to_2_to_the_62_chips():
+    """``MAX_CHIPS`` is the referee's limit: a pot of 2**62 chips is split to the chip (halves of
+    a hi-lo pot still fit in 64 bits), one chip more is refused."""
+    from evaluator.referee import referee
+
+    board, hands = "Ad 8c 5h Ks 2c", ["Kh Kd Qc Jd", "3c 4d 9h 9s"]  # trip kings; the wheel wins both halves
+    paid = [p["chips"] for p in referee("plo8", board, hands, pot=2**62)["players"]]
+    assert sum(paid) == 2**62 and paid[0] < paid[1]
+    with pytest.raises(SampyongError, match=r"at most 2\*\*62 chips, got 4611686018427387905"):
+        referee("plo8", board, hands, pot=2**62 + 1)
