@@ -1,5 +1,8 @@
 """Dealing: distinct cards, reproducible, and every ordered deal equally likely."""
 
+import itertools
+from collections.abc import Iterator
+
 import numpy as np
 
 from evaluator.deal import deal_cards, split_deal
@@ -44,14 +47,13 @@ def test_each_position_uniform_over_the_deck():
         assert _chi_square(np.bincount(column, minlength=52)) < 110  # 51 dof, p ~ 1e-6
 
 
-def _xoshiro_reference(state: list[int], count: int) -> list[int]:
-    """xoshiro256** as published (Blackman and Vigna), in plain Python integers."""
+def xoshiro_stream(state: list[int]) -> Iterator[int]:
+    """xoshiro256** as published (Blackman and Vigna), in plain Python integers: its words from ``state``."""
     mask = (1 << 64) - 1
     s = list(state)
     rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & mask  # noqa: E731 - tiny local helper
-    out = []
-    for _ in range(count):
-        out.append(rotl(s[1] * 5 & mask, 7) * 9 & mask)
+    while True:
+        yield rotl(s[1] * 5 & mask, 7) * 9 & mask
         t = s[1] << 17 & mask
         s[2] ^= s[0]
         s[3] ^= s[1]
@@ -59,7 +61,11 @@ def _xoshiro_reference(state: list[int], count: int) -> list[int]:
         s[0] ^= s[3]
         s[2] ^= t
         s[3] = rotl(s[3], 45)
-    return out
+
+
+def _xoshiro_reference(state: list[int], count: int) -> list[int]:
+    """The first ``count`` words of ``xoshiro_stream(state)``."""
+    return list(itertools.islice(xoshiro_stream(state), count))
 
 
 def test_inline_generator_is_xoshiro256starstar():

@@ -280,6 +280,50 @@ def test_ranges_enumerated_exactly_up_to_the_budget_of_work(monkeypatch):
         assert result["exact"] is exact and result["samples"] == (46 if exact else 1000)
 
 
+def test_a_spot_whose_folded_work_fits_the_budget_is_enumerated(monkeypatch):
+    """The budget is checked against the work folded by the spot's suit symmetries: a PLO turn
+    whose boards, unfolded, are over EXACT_WORK but, folded, are within it, is enumerated (PLO
+    has no deals path, so the showdown's work alone decides)."""
+    hands, board = ["AA**", "QQ**"], "Kc Kd 7c 7d"
+    g = game("plo")
+    asked = evaluator.equity._hands(g, tuple(hands), None)
+    s = evaluator.equity._spot(g, hands, asked.entries, parse_cards(board), [])
+    folded, unfolded = evaluator.range_showdown.evaluations(s), evaluator.range_showdown.evaluations(s, folded=False)
+    assert folded < unfolded  # clubs and diamonds swap, as do hearts and spades
+    monkeypatch.setattr(evaluator.equity, "EXACT_WORK", int(folded))
+    assert equity("plo", hands, board=board, samples=1000)["exact"]
+    monkeypatch.setattr(evaluator.equity, "EXACT_WORK", int(folded) - 1)
+    assert not equity("plo", hands, board=board, samples=1000)["exact"]
+
+
+def test_exact_ranges_go_by_deals_where_that_is_cheaper_and_both_paths_agree(monkeypatch):
+    """Hold'em ranges on a flop, with the one-call small path declined: dealing the hands
+    (``_deals_equity``) costs fewer evaluations than sweeping the boards, so it is taken up to
+    DEALS_PLAYERS players; the boards' sweep (``range_showdown.showdown``) gives the same answer."""
+    taken = []
+
+    def spy(path, name):
+        def call(*args, **kwargs):
+            taken.append(name)
+            return path(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(evaluator.equity, "_small_equity", lambda *args: None)
+    monkeypatch.setattr(evaluator.equity, "_deals_equity", spy(evaluator.equity._deals_equity, "deals"))
+    monkeypatch.setattr(evaluator.range_showdown, "showdown", spy(evaluator.range_showdown.showdown, "boards"))
+    hands, board = ["AA, AKs", "KK, QJs", "TT"], "Qs 7d 2c"
+    by_deals = equity("holdem", hands, board=board)
+    monkeypatch.setattr(evaluator.equity, "DEALS_PLAYERS", len(hands) - 1)
+    by_boards = equity("holdem", hands, board=board)
+    assert taken == ["deals", "boards"]
+    assert by_deals["exact"] and by_boards["exact"] and by_deals["samples"] == by_boards["samples"]
+    for one, other in zip(by_deals["hands"], by_boards["hands"]):
+        assert one.keys() == other.keys()
+        for key, value in one.items():
+            assert value == (pytest.approx(other[key], abs=1e-12) if isinstance(value, float) else other[key]), key
+
+
 def test_range_against_a_random_hand_matches_a_brute_force():
     """A range against a random hand: enumerated (a random hand is every hand), its equity
     equal to a brute force with eval7; sampled, within 4 standard errors of it."""

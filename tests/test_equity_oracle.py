@@ -397,3 +397,13 @@ def test_sampled_ranges_pls7_river_with_random():
     dead = dead_except(board, "As Ah 2s Ks Kh 3c 4s 4h Qs Qd Jc 8d")
     want = check("pls7", hands, board, dead, exact=False, seed=24)
     varied(want, *FIELDS)
+
+
+def test_sampled_ranges_holdem_turn_range_and_two_randoms():
+    """Hold'em turn, a weighted range and two random hands (each random hand dealt its own
+    cards, after the river, from the row's rest of the deck): sampled by weight within
+    4 standard errors of the oracle."""
+    hands, board = ["AA@40, KQs", "random", "random"], "Kh 9s 6d 2c"
+    dead = dead_except(board, "As Ah Ks Qs Kd Qd Jc Tc 9h 6c 5s")
+    want = check("holdem", hands, board, dead, exact=False, seed=25)
+    varied(want, "equity", "win", "tie", "high")

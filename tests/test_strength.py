@@ -92,6 +92,20 @@ def _splitmix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
+def _stream_state(hand_key: int, seat: int, street: int, opponents: int) -> list[int]:
+    """xoshiro256**'s state for a request: SplitMix64 over (hand key, seat, street, opponents),
+    then four more outputs, the first made odd."""
+    z = _splitmix64(hand_key)
+    for word in (seat, street, opponents):
+        z = _splitmix64(z ^ word)
+    state = []
+    for _ in range(4):
+        z = _splitmix64(z)
+        state.append(z)
+    state[0] |= 1
+    return state
+
+
 def _reference_samples(cards, hand_keys, request, hole_cards, board_cards, samples, opponents):
     """``(hole, board)`` of one request as documented: the seat's cards, then opponents' hands and
     the rest of the board dealt from the unseen cards (ascending) by xoshiro256** seeded from
@@ -103,14 +117,7 @@ def _reference_samples(cards, hand_keys, request, hole_cards, board_cards, sampl
     mine = [int(c) for c in cards[hand, seat * hole_cards : (seat + 1) * hole_cards]]
     shown = [int(c) for c in cards[hand, seats_cards : seats_cards + known]]
     deck = np.array([c for c in range(52) if c not in set(mine) | set(shown)], np.uint8)
-    z = _splitmix64(int(hand_keys[hand]))
-    for word in (seat, street, opponents):
-        z = _splitmix64(z ^ word)
-    state = []
-    for _ in range(4):
-        z = _splitmix64(z)
-        state.append(z)
-    state[0] |= 1
+    state = _stream_state(int(hand_keys[hand]), seat, street, opponents)
     out = np.empty((samples, opponents * hole_cards + board_cards - known), np.uint8)
     _deal(np.array(state, np.uint64), deck, out)
     hole = np.empty((samples, 1 + opponents, hole_cards), np.uint8)
@@ -342,3 +349,100 @@ def test_ranges_that_cannot_be_held_are_given_up_not_looped_on():
         strengths(g, cards, np.array([1], np.uint64), np.array([[0, 0, 1, 3]]), 2, 8, np.ones((1, 2)), None)
     with pytest.raises(SampyongError, match="ranking of 4-card"):
         strengths(g, cards, np.array([1], np.uint64), np.array([[0, 0, 1, 3]]), 2, 8, np.ones((1, 2)), crude_ranking(2))
+
+
+def _reference_range_samples(cards, hand_keys, request, cap_row, ranking, hole_cards, board_cards, samples):
+    """``(hole, board)`` of one request against ranges as ``_draw_range_samples`` documents it,
+    in plain Python: the unseen cards ascending; per sample, each opponent's hand drawn (Lemire's
+    bounded draw on the high halves of xoshiro256** words) among the hands below its cap until
+    it holds no seen card, the sample started again when two hands share a card, given up for
+    any hands (a partial Fisher-Yates shuffle) after DRAWS draws or at once for an empty range;
+    then the board's missing cards shuffled in after the opponents' cards. The deck's order
+    carries from sample to sample."""
+    import bisect
+
+    from engine.strength import DRAWS
+    from tests.test_deal import xoshiro_stream
+
+    hand, seat, street, known = (int(v) for v in request)
+    opponents = len(cap_row)
+    seats_cards = cards.shape[1] - board_cards
+    mine = [int(c) for c in cards[hand, seat * hole_cards : (seat + 1) * hole_cards]]
+    shown = [int(c) for c in cards[hand, seats_cards : seats_cards + known]]
+    seen = set(mine) | set(shown)
+    deck = [c for c in range(52) if c not in seen]
+    hands, percentiles = ranking.hands_in_order
+    hands = hands.tolist()
+    in_range = [bisect.bisect_left(percentiles.tolist(), cap) for cap in cap_row]
+    words = xoshiro_stream(_stream_state(int(hand_keys[hand]), seat, street, opponents))
+
+    def below(bound):
+        threshold = (2**32 - bound) % bound
+        while True:
+            m = (next(words) >> 32) * bound
+            if m & 0xFFFFFFFF >= threshold:
+                return m >> 32
+
+    def shuffle(start, count):
+        for k in range(start, start + count):
+            j = k + below(len(deck) - k)
+            deck[j], deck[k] = deck[k], deck[j]
+
+    held = opponents * hole_cards
+    hole = np.empty((samples, 1 + opponents, hole_cards), np.uint8)
+    board = np.empty((samples, board_cards), np.uint8)
+    for s in range(samples):
+        draws, fits, used = 0, False, set()
+        while not fits and min(in_range) > 0 and draws < DRAWS:
+            used, fits = set(), True
+            for o in range(opponents):
+                pick = 0
+                while draws < DRAWS:
+                    draws += 1
+                    pick = below(in_range[o])
+                    if not seen & set(hands[pick]):
+                        break
+                for card in hands[pick]:
+                    fits &= card not in seen and card not in used
+                    used.add(card)
+                hole[s, 1 + o] = hands[pick]
+                if not fits:
+                    break
+        if fits:  # each opponent's card, in deck order, swapped to the front
+            front = 0
+            for i, card in enumerate(deck):
+                if card in used:
+                    deck[i], deck[front] = deck[front], card
+                    front += 1
+        else:
+            shuffle(0, held)
+            hole[s, 1:] = np.array(deck[:held]).reshape(opponents, hole_cards)
+        shuffle(held, board_cards - known)
+        hole[s, 0] = mine
+        board[s] = shown + deck[held : held + board_cards - known]
+    return hole, board
+
+
+@pytest.mark.parametrize("name", ["holdem", "pls7"])
+def test_range_samples_follow_each_requests_own_stream(name):
+    """``_draw_range_samples`` deals exactly what its plain-Python description deals, draw for
+    draw, on every street (preflop, flop, turn, river), for ranges wide, narrow, empty and ones
+    the seen cards leave almost nothing of."""
+    from tests.test_fast_engine import crude_ranking
+
+    g = game(name)
+    ranking = _ranked(2, ["AA", "KK", "72o"]) if name == "holdem" else crude_ranking(3)
+    rng = np.random.default_rng(4)
+    seats, samples, opponents = 4, 5, 2
+    cards = np.array([rng.permutation(52)[: seats * g.hole_cards + g.board_cards] for _ in range(2)], np.uint8)
+    keys = np.array([17, 2**64 - 5], np.uint64)
+    requests = [[0, 0, 0, 0], [1, 2, 1, 3], [0, 3, 2, 4], [1, 1, 3, 5], [0, 1, 1, 3]]
+    caps = [[1.0, 0.5], [0.3, 1.0], [0.05, 0.01], [0.0, 0.6], [0.006, 0.006]]
+    hole, board = _range_draws(g, cards, keys, requests, caps, ranking, samples, opponents)
+    for r, request in enumerate(requests):
+        want_hole, want_board = _reference_range_samples(
+            cards, keys, request, caps[r], ranking, g.hole_cards, g.board_cards, samples
+        )
+        rows = slice(r * samples, (r + 1) * samples)
+        assert hole[rows].tolist() == want_hole.tolist(), request
+        assert board[rows].tolist() == want_board.tolist(), request
