@@ -28,9 +28,11 @@ the rule book computed. A ranking variant is just another ``HighTables``.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import itertools
 import os
+import zipfile
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -269,19 +271,34 @@ def _cache_file(ranking: Ranking) -> Path:
 
 
 def cached_arrays(path: Path, build) -> dict[str, np.ndarray]:
-    """Arrays from an ``.npz`` cache file, or ``build()`` them and save the file atomically."""
-    if path.exists():
-        try:
-            with np.load(path) as data:
-                return {key: data[key] for key in data.files}
-        except (OSError, ValueError):
-            pass  # a damaged cache file is regenerated below
-    arrays = build()
+    """Arrays from an ``.npz`` cache file, or ``build()`` them and save the file atomically.
+
+    One process builds a file at a time (an exclusive ``flock`` on ``path`` + ``.lock``): another
+    process asking for it meanwhile waits, then reads the file the first one saved, rather than
+    building it again beside it (two commands, the Ray workers of one run, or pytest's workers,
+    on a new cache)."""
+    arrays = _load_arrays(path)
+    if arrays is not None:
+        return arrays
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process ends
+        arrays = _load_arrays(path)  # built by the process this one waited for
+        if arrays is None:
+            arrays = build()
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez(tmp, **arrays)
+            os.replace(tmp, path)
     return arrays
+
+
+def _load_arrays(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays of ``path``, or None when it is missing or damaged (then built again)."""
+    try:
+        with np.load(path) as data:
+            return {key: data[key] for key in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return None
 
 
 @cache
