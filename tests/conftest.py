@@ -39,10 +39,21 @@ RAY_FILES = {
 }
 
 
+# First, before pytest-xdist reads the ``xdist_group`` marks (it runs its own hook before a
+# conftest's otherwise, and the group was silently ignored). Then the longest tests first (the
+# ``minutes`` of their ``slow`` mark, at CI size): the two workers take tests in this order, so a
+# long test taken last would leave one core idle while it runs alone.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in RAY_FILES:
             item.add_marker(pytest.mark.xdist_group("ray"))
+    items.sort(key=lambda item: -_minutes(item))
+
+
+def _minutes(item) -> float:
+    mark = item.get_closest_marker("slow")
+    return mark.kwargs.get("minutes", 0) if mark else 0
 
 
 # CI traces the default run for its coverage figure (pytest-cov). Tests marked ``untraced`` run

@@ -280,6 +280,13 @@ def test_ranges_enumerated_exactly_up_to_the_budget_of_work(monkeypatch):
         assert result["exact"] is exact and result["samples"] == (46 if exact else 1000)
 
 
+def test_sampling_without_a_count_deals_a_million():
+    """With no sample count, the calculator deals 1M times, the default ``sy.equity`` documents."""
+    from pipeline.counts import parse_count
+
+    assert equity("holdem", ["As Ah", "random"], exact=False)["samples"] == parse_count("1M") == 1_000_000
+
+
 def test_a_spot_whose_folded_work_fits_the_budget_is_enumerated(monkeypatch):
     """The budget is checked against the work folded by the spot's suit symmetries: a PLO turn
     whose boards, unfolded, are over EXACT_WORK but, folded, are within it, is enumerated (PLO

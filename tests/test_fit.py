@@ -432,7 +432,7 @@ def test_fit_by_position_finds_each_seats_preflop_play(tmp_path):
 DONE_WHEN = ("flop", "showdown", "vpip", "pfr", "players")  # the issue's: within 2 points, 0.1 players
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 @pytest.mark.skipif(not HANDS.is_dir(), reason="../shared/data/hands is not beside this checkout")
 def test_the_pluribus_fit_lands_from_every_start(ci_size):
     """The issue's done-when: `sampyong fit` of the Pluribus records (hold'em, six players), the

@@ -82,7 +82,7 @@ def test_the_closest_policy_is_the_smallest_mean_exploitability_and_its_lead_is_
     assert frame["what it is"][1] == "plays few hands, bets strong hands, folds without the price"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 def test_the_campaign_runs_from_the_cli_and_reports_both_verdicts(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "sampyong", "run", "strategy", "--boards", "2", "--out", str(tmp_path)],

@@ -81,7 +81,7 @@ def test_markers_do_not_change_the_rendered_readme():
     assert words(md.render(text)) == words(md.render(without))
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=1)
 def test_readme_tour_equals_a_fresh_run():
     """Every output and figure in the README's tour equals a fresh run of its commands, bit for bit."""
     text = README.read_text()
