@@ -45,7 +45,8 @@ def __getattr__(name: str):
 
 def campaigns() -> dict:
     """The campaigns ``sampyong run`` knows, by name: modules with ``NAME``, ``DESCRIPTION``,
-    ``OPTIONS`` and ``run_campaign(config, backend, out, *, resume, quiet) -> report folder``."""
+    ``OPTIONS`` and ``run_campaign(config, backend, out, *, resume, quiet, upstream_out) -> report
+    folder`` (``upstream_out``: where its runs' upstream runs land, as ``pipeline.runner.execute_all``)."""
     from jobs import panel, rulebook, strategy
 
     return {module.NAME: module for module in (rulebook, panel, strategy)}

@@ -104,12 +104,16 @@ def runs(config: RunConfig) -> list[RunConfig]:
     return list({c.run_id: c for c in made}.values())  # the game's tuned member is also its position run
 
 
-def run_campaign(config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
+def run_campaign(
+    config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool, upstream_out: Path | None = None
+) -> Path:
     """Run the panel's runs as one job graph and write its report; the report's folder."""
     configs = runs(config)
     digest = hashlib.sha256("".join(c.run_id for c in configs).encode()).hexdigest()[:12]
     report_dir = Path(out) / NAME / digest
-    run_dirs = execute_all([(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet)
+    run_dirs = execute_all(
+        [(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out
+    )
     write_report(config, dict(zip(configs, run_dirs)), report_dir)
     return report_dir
 

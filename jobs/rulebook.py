@@ -84,19 +84,25 @@ def five_card_counts(ranking: str) -> dict[str, int]:
     return {Category(c).name: int(n) for c, n in zip(categories, counts)}
 
 
-def run_rulebook(deals: int, seed: int, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
+def run_rulebook(
+    deals: int, seed: int, backend, out: Path, *, resume: bool, quiet: bool, upstream_out: Path | None = None
+) -> Path:
     configs = studies(deals, seed)
     digest = hashlib.sha256("".join(c.run_id for c in configs).encode()).hexdigest()[:12]
     report_dir = Path(out) / "rulebook" / digest
-    run_dirs = execute_all([(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet)
+    run_dirs = execute_all(
+        [(STUDIES[c.job], c) for c in configs], backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out
+    )
     runs = {(c.job, c.game): run_dir for c, run_dir in zip(configs, run_dirs)}
     write_report(runs, report_dir, deals, seed)
     return report_dir
 
 
-def run_campaign(config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
+def run_campaign(
+    config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool, upstream_out: Path | None = None
+) -> Path:
     """``run_rulebook`` of the campaign's config (``sampyong run rulebook``)."""
-    return run_rulebook(config.deals, config.seed, backend, out, resume=resume, quiet=quiet)
+    return run_rulebook(config.deals, config.seed, backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out)
 
 
 def _read(run_dir: Path, table: str) -> pl.DataFrame:

@@ -107,12 +107,16 @@ def runs(config: RunConfig) -> list[RunConfig]:
     return out
 
 
-def run_campaign(config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool) -> Path:
+def run_campaign(
+    config: RunConfig, backend, out: Path, *, resume: bool, quiet: bool, upstream_out: Path | None = None
+) -> Path:
     """Run the sweeps as one job graph and write the verdicts; the report's folder."""
     configs = runs(config)
     digest = hashlib.sha256("".join(c.run_id for c in configs).encode()).hexdigest()[:12]
     report_dir = Path(out) / NAME / digest
-    dirs = execute_all([(STUDIES["solve"], c) for c in configs], backend, out, resume=resume, quiet=quiet)
+    dirs = execute_all(
+        [(STUDIES["solve"], c) for c in configs], backend, out, resume=resume, quiet=quiet, upstream_out=upstream_out
+    )
     write_report(configs, dirs, report_dir)
     return report_dir
 

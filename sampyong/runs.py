@@ -134,7 +134,8 @@ class _Tables(Mapping):
 
 
 def execute(study, config, backend, out, *, resume, quiet, output_options=None) -> Path:
-    """Run one study (the indirection tests replace); upstream runs land in the cache folder."""
+    """Run one study (the indirection tests replace); upstream runs land in the cache folder, as a
+    campaign's do: a ranking's run is done once per machine, not once per output folder."""
     from evaluator.tables import cache_dir
     from pipeline.runner import execute as run_study
 
@@ -201,9 +202,12 @@ def run(
         output_options["record"] = record
     runner = make_backend(backend, address, workers)
     if study is None:  # a campaign: the rule book or the panel
+        from evaluator.tables import cache_dir
         from jobs import campaigns
 
-        run_dir = campaigns()[job].run_campaign(config, runner, Path(out), resume=resume, quiet=quiet)
+        run_dir = campaigns()[job].run_campaign(
+            config, runner, Path(out), resume=resume, quiet=quiet, upstream_out=cache_dir() / "runs"
+        )
     else:
         run_dir = execute(study, config, runner, Path(out), resume=resume, quiet=quiet, output_options=output_options)
     return Run(Path(run_dir), config)

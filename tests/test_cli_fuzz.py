@@ -233,7 +233,7 @@ def files_under(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*")}
 
 
-def fake_rulebook(deals, seed, backend, out, *, resume, quiet):
+def fake_rulebook(deals, seed, backend, out, *, resume, quiet, upstream_out):
     assert 0 <= seed <= MAX_SEED and 0 < deals <= MAX_DEALS
     return Path(out) / "rulebook" / "fake"
 

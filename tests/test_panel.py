@@ -50,3 +50,16 @@ def test_the_default_panel_runs_each_run_once():
     assert {c.option("policies") for c in runs if c.job == "match"} == {
         f"tuned-{g},{o}" for g in tuned for o in ("station", "loose")
     }
+
+
+def test_a_campaigns_upstream_runs_land_in_the_cache_folder(tmp_path):
+    """As a single run's do: the panel's play run reads its ranking from a run kept in the cache
+    folder (done once per machine), and its output folder holds no upstream run."""
+    from evaluator.games import game
+    from evaluator.tables import cache_dir
+    from jobs.hand_ranking import strength_runs
+
+    sy.run("panel", game="holdem", members="tight", hands="20k", skill=False, backend="serial", out=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["panel", "play"]
+    ((study, config),) = strength_runs(game("holdem"))
+    assert (cache_dir() / "runs" / study.name / config.run_id / "report.md").is_file()

@@ -2,6 +2,7 @@
 
 from typer.testing import CliRunner
 
+from evaluator.tables import cache_dir
 from jobs import rulebook
 from sampyong import cli
 
@@ -23,12 +24,12 @@ def test_cli_dispatches_rulebook(monkeypatch, tmp_path):
     """`sampyong run rulebook --deals N` calls the rulebook with N and prints its report folder."""
     calls = []
 
-    def fake(deals, seed, backend, out, *, resume, quiet):
-        calls.append((deals, seed, out))
+    def fake(deals, seed, backend, out, *, resume, quiet, upstream_out):
+        calls.append((deals, seed, out, upstream_out))
         return out / "rulebook" / "x"
 
     monkeypatch.setattr(rulebook, "run_rulebook", fake)
     result = CliRunner().invoke(cli.app, ["run", "rulebook", "--deals", "100M", "--seed", "4", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert calls == [(100_000_000, 4, tmp_path)]
+    assert calls == [(100_000_000, 4, tmp_path, cache_dir() / "runs")]  # upstream runs kept from run to run
     assert result.stdout.strip().endswith(str(tmp_path / "rulebook" / "x"))
