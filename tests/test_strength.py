@@ -426,18 +426,27 @@ def _reference_range_samples(cards, hand_keys, request, cap_row, ranking, hole_c
 @pytest.mark.parametrize("name", ["holdem", "pls7"])
 def test_range_samples_follow_each_requests_own_stream(name):
     """``_draw_range_samples`` deals exactly what its plain-Python description deals, draw for
-    draw, on every street (preflop, flop, turn, river), for ranges wide, narrow, empty and ones
-    the seen cards leave almost nothing of."""
+    draw, on every street (preflop, flop, turn, river), for ranges wide, narrow, empty, ones the
+    seen cards leave almost nothing of and ones whose hands keep colliding."""
     from tests.test_fast_engine import crude_ranking
 
     g = game(name)
     ranking = _ranked(2, ["AA", "KK", "72o"]) if name == "holdem" else crude_ranking(3)
     rng = np.random.default_rng(4)
-    seats, samples, opponents = 4, 5, 2
+    seats, samples, opponents = 4, 5, 3
     cards = np.array([rng.permutation(52)[: seats * g.hole_cards + g.board_cards] for _ in range(2)], np.uint8)
     keys = np.array([17, 2**64 - 5], np.uint64)
-    requests = [[0, 0, 0, 0], [1, 2, 1, 3], [0, 3, 2, 4], [1, 1, 3, 5], [0, 1, 1, 3]]
-    caps = [[1.0, 0.5], [0.3, 1.0], [0.05, 0.01], [0.0, 0.6], [0.006, 0.006]]
+    requests = [[0, 0, 0, 0], [1, 2, 1, 3], [0, 3, 2, 4], [1, 1, 3, 5], [0, 1, 1, 3], [1, 0, 2, 4]]
+    # the last two rows: three opponents among a dozen hands (hold'em: AA and KK), who often
+    # collide on a card before the last of them is drawn
+    caps = [
+        [1.0, 0.5, 0.3],
+        [0.3, 1.0, 0.2],
+        [0.05, 0.01, 1.0],
+        [0.0, 0.6, 1.0],
+        [0.006, 0.01, 0.01],
+        [0.01, 0.01, 0.01],
+    ]
     hole, board = _range_draws(g, cards, keys, requests, caps, ranking, samples, opponents)
     for r, request in enumerate(requests):
         want_hole, want_board = _reference_range_samples(
