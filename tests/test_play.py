@@ -127,7 +127,12 @@ def test_rulebook_table_under_everyone_showing_down(tmp_path):
     first = rulebook.row(0, named=True)
     assert first["among"] == "all hands" and first["play"] == first["everyone"] and first["holds"] == "yes"
     assert rulebook.filter(pl.col("among") == "heads-up showdowns")["holds"].to_list() == ["n/a"]
-    assert "**holds** under play" in (run / "report.md").read_text()
+    report = (run / "report.md").read_text()
+    assert "**holds** under play" in report
+    # the report's class table: the first 15 classes of tables/classes.csv (by big blinds per hand)
+    shown = report.split("## Classes (the 15 best by big blinds per hand")[1].splitlines()
+    rows = [line.split("|")[1].strip() for line in shown if line.startswith("| ")][1:]  # less the header
+    assert rows == pl.read_csv(run / "tables" / "classes.csv")["class"].head(15).to_list()
 
 
 def test_regular_play_folds_and_conserves_chips(tmp_path):
