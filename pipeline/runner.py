@@ -11,7 +11,9 @@ tables into data that every shard task carries (datatrove's ``depends=``, in one
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import sys
 from pathlib import Path
 
@@ -75,8 +77,28 @@ def study_inputs(study: Study, config: RunConfig, backend: Backend, upstream_out
     if study.inputs is None:
         return None
     runs = study.upstream(config) if study.upstream is not None else []
-    dirs = execute_all(runs, backend, upstream_out, quiet=quiet, upstream=True) if runs else []
+    with _one_process_at_a_time(upstream_out, [c for _, c in runs]):
+        dirs = execute_all(runs, backend, upstream_out, quiet=quiet, upstream=True) if runs else []
     return study.inputs(config, [read_tables(d) for d in dirs])
+
+
+@contextlib.contextmanager
+def _one_process_at_a_time(folder: Path, configs: list[RunConfig]):
+    """Hold an exclusive ``flock`` per run of ``configs`` (files in ``FOLDER/.locks``, taken in
+    one order): another process wanting the same upstream run meanwhile (a second command, a
+    second pytest worker) waits, then finds it complete and only reads it, rather than doing
+    every shard again beside the first."""
+    names = sorted({f"{c.job}-{c.run_id}.lock" for c in configs})
+    with contextlib.ExitStack() as held:
+        try:
+            if names:
+                (Path(folder) / ".locks").mkdir(parents=True, exist_ok=True)
+            files = [held.enter_context(open(Path(folder) / ".locks" / name, "w")) for name in names]
+        except OSError as error:
+            raise SampyongError(f"cannot write in {folder}: {error.strerror or error}") from None
+        for file in files:
+            fcntl.flock(file, fcntl.LOCK_EX)  # released when the file closes
+        yield
 
 
 def _build(run: _Run, options) -> None:

@@ -209,3 +209,51 @@ def test_open_rejects_non_run_directory(tmp_path):
     """A folder without run.json is not a run directory."""
     with pytest.raises(SampyongError, match="not a run directory"):
         RunStore.read_config(tmp_path)
+
+
+# A process wanting the showdown run as its upstream run; its backend logs each batch of shard
+# tasks it is handed and takes two seconds first, so that a second process asks meanwhile.
+WANTS_UPSTREAM = """
+import dataclasses, os, sys, time
+from pathlib import Path
+from jobs.showdown import STUDY as SHOWDOWN
+from pipeline.backends import SerialBackend
+from pipeline.plan import RunConfig
+from pipeline.runner import study_inputs
+
+out, log = Path(sys.argv[1]), sys.argv[2]
+upstream = SHOWDOWN.configure(RunConfig("showdown", "pls7", 20_000, 10_000, 2, 5))
+
+class Slow(SerialBackend):
+    def run(self, tasks, on_result, on_status=None):
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()} {len(tasks)}\\n")
+        time.sleep(2)
+        return super().run(tasks, on_result, on_status)
+
+needs = dataclasses.replace(SHOWDOWN, name="needs", upstream=lambda c: [(SHOWDOWN, upstream)], inputs=lambda c, t: sorted(t[0]))
+print(study_inputs(needs, upstream, Slow(), out))
+"""
+
+
+def test_two_processes_wanting_one_upstream_run_do_it_once(tmp_path):
+    """Two processes that need the same upstream run at once (two commands on a new cache, two
+    pytest workers): one does its shards, the other waits, then reads the complete run; both
+    hand their study the same tables."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "batches.log"
+    asking = [
+        subprocess.Popen(
+            [sys.executable, "-c", WANTS_UPSTREAM, str(tmp_path / "upstream"), str(log)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    answers = [p.communicate(timeout=300)[0].strip() for p in asking]
+    assert [p.returncode for p in asking] == [0, 0]
+    assert answers[0] == answers[1] and "summary" in answers[0]
+    assert [line.split()[1] for line in log.read_text().splitlines()] == ["2"]  # one batch: both shards, once
+    assert sorted(p.name for p in (tmp_path / "upstream").iterdir()) == [".locks", "showdown"]
